@@ -1,0 +1,78 @@
+/**
+ * A few small validators for response bodies. Each returns the value normalised to the documented type or
+ * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
+ */
+import { AMOUNT_PATTERN } from '../money.js';
+
+export class ShapeMismatch extends Error {
+  override name = 'ShapeMismatch';
+}
+
+export type Check<T> = (value: unknown, path: string) => T;
+
+const INTEGER_STRING = /^-?(?:0|[1-9]\d*)$/;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`}`;
+}
+
+function fail(path: string, expected: string, value: unknown): never {
+  throw new ShapeMismatch(`${path} should be ${expected}, got ${describe(value)}`);
+}
+
+export const string: Check<string> = (value, path) => (typeof value === 'string' ? value : fail(path, 'a string', value));
+
+export const boolean: Check<boolean> = (value, path) =>
+  typeof value === 'boolean' ? value : fail(path, 'true or false', value);
+
+export const integer: Check<number> = (value, path) =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? value : fail(path, 'an integer', value);
+
+/** An integer the spec also lets the server send as a decimal string, e.g. `"24"`. */
+export const looseInteger: Check<number> = (value, path) => {
+  if (typeof value === 'string' && INTEGER_STRING.test(value)) {
+    const parsed = Number(value);
+    if (Number.isSafeInteger(parsed)) return parsed;
+  }
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : fail(path, 'an integer', value);
+};
+
+/** A TRX amount with exactly six fraction digits, kept as a string. */
+export const amount: Check<string> = (value, path) =>
+  typeof value === 'string' && AMOUNT_PATTERN.test(value)
+    ? value
+    : fail(path, 'an amount with six decimals such as "1.500000"', value);
+
+export const uuid: Check<string> = (value, path) =>
+  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+    ? value
+    : fail(path, 'a UUID', value);
+
+export function nullable<T>(check: Check<T>): Check<T | null> {
+  return (value, path) => (value === null ? null : check(value, path));
+}
+
+export function arrayOf<T>(check: Check<T>): Check<T[]> {
+  return (value, path) => {
+    if (!Array.isArray(value)) fail(path, 'an array', value);
+    return value.map((item, index) => check(item, `${path}[${index}]`));
+  };
+}
+
+/** Every listed key is required (a null-able one must still be present). */
+export function object<T extends object>(fields: { [K in keyof T]: Check<T[K]> }): Check<T> {
+  return (value, path) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
+    const record = value as Record<string, unknown>;
+    const result: Partial<T> = {};
+    for (const key of Object.keys(fields) as (keyof T & string)[]) {
+      const keyPath = path === '' ? key : `${path}.${key}`;
+      if (!Object.hasOwn(record, key)) throw new ShapeMismatch(`${keyPath} is missing`);
+      result[key] = fields[key](record[key], keyPath);
+    }
+    return result as T;
+  };
+}
