@@ -5,6 +5,7 @@ const BASE58_INDEX = new Map([...BASE58_ALPHABET].map((char, index) => [char, Bi
 /** A TRON main-net account: version byte 0x41, 20 bytes of account id, 4 bytes of checksum. */
 const TRON_VERSION_BYTE = 0x41;
 const DECODED_LENGTH = 25;
+const TEXT_LENGTH = 34;
 
 export type AddressCheck = { ok: true } | { ok: false; reason: string };
 
@@ -18,8 +19,9 @@ export function checkTronAddress(address: string): AddressCheck {
     return { ok: false, reason: `"${bad}" is not a base58 character (0, O, I and l are never used)` };
   }
   const bytes = decodeBase58(address);
-  if (bytes.length !== DECODED_LENGTH) {
-    return { ok: false, reason: `wrong length: a TRON address is 34 characters, got ${address.length}` };
+  // Both checks: a shorter text can still decode to 25 bytes, and a 34-character one to 26.
+  if (address.length !== TEXT_LENGTH || bytes.length !== DECODED_LENGTH) {
+    return { ok: false, reason: `wrong length: a TRON address is ${TEXT_LENGTH} characters, got ${address.length}` };
   }
   if (bytes[0] !== TRON_VERSION_BYTE) {
     return { ok: false, reason: 'wrong prefix: a TRON address starts with "T" (version byte 0x41)' };

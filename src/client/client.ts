@@ -1,0 +1,110 @@
+/**
+ * EnergyClient: one typed method per Energy API v1 operation, each response checked against the spec's
+ * shape before it is returned. The library surface that the CLI is a thin layer over.
+ */
+import { Transport, type TransportOptions } from './transport.js';
+import * as schema from './schemas.js';
+import type {
+  BalanceResponse,
+  CreateOrderRequest,
+  OptionsResponse,
+  Order,
+  OrderList,
+  QuoteRequest,
+  QuoteResponse,
+  TimeResponse,
+} from './types.js';
+import { ResponseShapeError } from '../errors.js';
+
+export interface CreatedOrder {
+  order: Order;
+  /** false when the server answered 200: the order already existed for this client_request_id. */
+  created: boolean;
+}
+
+export interface ListOrdersParams {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export class EnergyClient {
+  readonly transport: Transport;
+
+  constructor(options: TransportOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** GET /v1/time (anonymous). */
+  async time(): Promise<TimeResponse> {
+    return (await this.transport.send({ method: 'GET', path: '/v1/time', auth: false, check: schema.timeResponse })).data;
+  }
+
+  /** GET /v1/balance. */
+  async balance(): Promise<BalanceResponse> {
+    return (await this.transport.send({ method: 'GET', path: '/v1/balance', auth: true, check: schema.balanceResponse })).data;
+  }
+
+  /** GET /v1/energy/options; `duration_hours` items sent as strings come back as integers. */
+  async options(): Promise<OptionsResponse> {
+    return (await this.transport.send({ method: 'GET', path: '/v1/energy/options', auth: true, check: schema.optionsResponse }))
+      .data;
+  }
+
+  /** POST /v1/energy/quotes. */
+  async quote(request: QuoteRequest): Promise<QuoteResponse> {
+    const body = { address: request.address, energy: request.energy, duration_hours: request.duration_hours };
+    return (await this.transport.send({ method: 'POST', path: '/v1/energy/quotes', body, auth: true, check: schema.quoteResponse }))
+      .data;
+  }
+
+  /**
+   * POST /v1/energy/orders. Retries resend the same bytes with the same `client_request_id`, so the server
+   * returns the order it already has (200) instead of placing a second one.
+   */
+  async createOrder(request: CreateOrderRequest): Promise<CreatedOrder> {
+    const body = {
+      client_request_id: request.client_request_id,
+      address: request.address,
+      energy: request.energy,
+      duration_hours: request.duration_hours,
+      expected_total_trx: request.expected_total_trx,
+    };
+    const { status, data } = await this.transport.send({ method: 'POST', path: '/v1/energy/orders', body, auth: true, check: schema.order });
+    if (status !== 200 && status !== 201) {
+      throw new ResponseShapeError(`POST /v1/energy/orders answered HTTP ${status}; the spec allows only 200 or 201`);
+    }
+    return { order: data, created: status === 201 };
+  }
+
+  /** GET /v1/energy/orders/{id}. */
+  async getOrder(id: string): Promise<Order> {
+    const path = `/v1/energy/orders/${encodeURIComponent(id)}`;
+    return (await this.transport.send({ method: 'GET', path, auth: true, check: schema.order })).data;
+  }
+
+  /** GET /v1/energy/orders: one page. */
+  async listOrders(params: ListOrdersParams = {}): Promise<OrderList> {
+    const query = { limit: params.limit, cursor: params.cursor };
+    return (await this.transport.send({ method: 'GET', path: '/v1/energy/orders', query, auth: true, check: schema.orderList })).data;
+  }
+
+  /** Every order from `cursor` on, page by page; only one page is held in memory at a time. */
+  async *allOrders(params: ListOrdersParams = {}): AsyncGenerator<Order> {
+    let cursor = params.cursor;
+    const seen = new Set<string>();
+    do {
+      const page = await this.listOrders({ limit: params.limit, cursor });
+      yield* page.items;
+      cursor = page.next_cursor ?? undefined;
+      // A server that hands back a cursor it already gave would make this loop forever.
+      if (cursor !== undefined) {
+        if (seen.has(cursor)) throw new ResponseShapeError(`GET /v1/energy/orders returned the cursor ${cursor} twice`);
+        seen.add(cursor);
+      }
+    } while (cursor !== undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The request clock: local time plus a remembered offset to the server's clock, so that a machine whose
+ * clock is off can still sign timestamps the server accepts.
+ */
+
+/** Where the measured offset is kept between runs (a small file in the config folder, see config/). */
+export interface OffsetStore {
+  load(origin: string): number | undefined;
+  save(origin: string, offsetSeconds: number): void;
+}
+
+/** Offsets this small are within ordinary drift and network delay: not worth correcting. */
+export const SKEW_TOLERANCE_SECONDS = 5;
+
+export class RequestClock {
+  #offsetSeconds: number;
+
+  constructor(
+    private readonly origin: string,
+    private readonly store: OffsetStore | undefined,
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    this.#offsetSeconds = store?.load(origin) ?? 0;
+  }
+
+  /** Unix seconds to sign with: the local clock corrected by the known offset. */
+  timestamp(): number {
+    return Math.floor(this.nowMs() / 1000) + this.#offsetSeconds;
+  }
+
+  get offsetSeconds(): number {
+    return this.#offsetSeconds;
+  }
+
+  localMs(): number {
+    return this.nowMs();
+  }
+
+  /**
+   * Takes a fresh reading of the server clock (read between `sentAtMs` and `receivedAtMs`). Returns true
+   * when the offset in use was wrong by more than the tolerance, and so was changed and saved.
+   */
+  adopt(serverUnixSeconds: number, sentAtMs: number, receivedAtMs: number): boolean {
+    const measured = measureOffsetSeconds(serverUnixSeconds, sentAtMs, receivedAtMs);
+    const corrected = Math.abs(measured - this.#offsetSeconds) > SKEW_TOLERANCE_SECONDS;
+    const next = Math.abs(measured) > SKEW_TOLERANCE_SECONDS ? measured : 0;
+    if (next !== this.#offsetSeconds) {
+      this.#offsetSeconds = next;
+      this.store?.save(this.origin, next);
+    }
+    return corrected;
+  }
+}
+
+/**
+ * Server minus local clock, in whole seconds. The server's reading was taken somewhere during the
+ * exchange and truncated to the second, so compare the middle of that second with the middle of the
+ * exchange; otherwise two agreeing clocks would often measure as one second apart.
+ */
+export function measureOffsetSeconds(serverUnixSeconds: number, sentAtMs: number, receivedAtMs: number): number {
+  const localMidpointSeconds = (sentAtMs + receivedAtMs) / 2 / 1000;
+  return Math.round(serverUnixSeconds + 0.5 - localMidpointSeconds);
+}

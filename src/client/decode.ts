@@ -1,0 +1,80 @@
+/**
+ * Turns a complete HTTP response into checked data or a typed error: media type, JSON syntax, Problem
+ * Details, then the operation's shape check. Nothing is used or printed before it has passed here.
+ */
+import { ApiError, AuthError, ResponseShapeError, type ProblemDetails } from '../errors.js';
+import type { HttpResponse } from './http.js';
+import { parseProblem } from './schemas.js';
+import { ShapeMismatch, type Check } from './shape.js';
+
+/** `GET /v1/balance`: names the exchange in messages. */
+export type RequestLabel = string;
+
+export const SIGNATURE_HINT =
+  'check the API key and secret (energy config list), the base URL, and the clock (energy time); see "Troubleshooting signature errors" in the README';
+
+function headerValue(headers: HttpResponse['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function mediaType(response: HttpResponse): string {
+  return (headerValue(response.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function retryAfterHeader(response: HttpResponse): string | undefined {
+  return headerValue(response.headers, 'retry-after');
+}
+
+/** Parses and checks a 2xx body. */
+export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label: RequestLabel): T {
+  const type = mediaType(response);
+  if (type !== 'application/json') {
+    throw new ResponseShapeError(
+      `${label} answered HTTP ${response.status} with ${type === '' ? 'no content type' : type}, not application/json${sniff(response.text)}`,
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(response.text);
+  } catch {
+    throw new ResponseShapeError(`${label} answered HTTP ${response.status} with a body that is not valid JSON (truncated?)`);
+  }
+  try {
+    return check(data, '');
+  } catch (error) {
+    if (!(error instanceof ShapeMismatch)) throw error;
+    throw new ResponseShapeError(`${label} answered HTTP ${response.status} with a body that breaks the spec: ${error.message}`);
+  }
+}
+
+/** Builds the typed error for a non-2xx response, keeping the Problem Details body when there is one. */
+export function decodeFailure(response: HttpResponse, label: RequestLabel, retryAfterSeconds?: number): ApiError | AuthError {
+  const problem = readProblem(response);
+  const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
+  const message = `${label} failed: ${summary}`;
+  if (response.status === 401) return new AuthError(message, { hint: SIGNATURE_HINT, ...(problem && { problem }) });
+  return new ApiError(response.status, message, problem, { ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) });
+}
+
+function readProblem(response: HttpResponse): ProblemDetails | undefined {
+  const type = mediaType(response);
+  if (type !== 'application/problem+json' && type !== 'application/json') return undefined;
+  try {
+    return parseProblem(JSON.parse(response.text));
+  } catch {
+    return undefined;
+  }
+}
+
+function describeProblem(problem: ProblemDetails): string {
+  const fields = (problem.errors ?? []).map((e) => (e.field === null ? e.message : `${e.field}: ${e.message}`));
+  const head = `${problem.code}: ${problem.detail || problem.title}`;
+  return fields.length === 0 ? head : `${head} (${fields.join('; ')})`;
+}
+
+/** A hint of what came instead of JSON, e.g. an HTML error page from a proxy. */
+function sniff(text: string): string {
+  const start = text.trimStart().slice(0, 15).toLowerCase();
+  return start.startsWith('<!doctype html') || start.startsWith('<html') ? ' (an HTML page: a proxy or gateway?)' : '';
+}

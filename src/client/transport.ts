@@ -1,0 +1,182 @@
+/**
+ * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
+ * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuthError, NetworkError } from '../errors.js';
+import { encodeQuery, signRequest } from '../signing/index.js';
+import { RequestClock, type OffsetStore } from './clock.js';
+import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
+import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
+import { redactAuthorization } from './redact.js';
+import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { timeResponse } from './schemas.js';
+import type { Check } from './shape.js';
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface TransportOptions {
+  /** Origin, optionally with a path prefix; `/v1/...` paths are appended to it. */
+  baseUrl: URL;
+  credentials?: Credentials | undefined;
+  timeouts?: Partial<HttpTimeouts>;
+  retryPolicy?: Partial<RetryPolicy>;
+  /** Keeps the measured clock offset between runs. */
+  offsetStore?: OffsetStore | undefined;
+  /** Request and response lines, already redacted (for --verbose). */
+  log?: ((line: string) => void) | undefined;
+  /** One line before each retry, e.g. "retrying in 1.2 s". */
+  onRetry?: ((line: string) => void) | undefined;
+  nowMs?: () => number;
+  random?: () => number;
+  sleepMs?: (ms: number) => Promise<unknown>;
+}
+
+export interface ApiCall<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** Serialised to JSON once; every attempt sends (and signs) these same bytes. */
+  body?: object;
+  auth: boolean;
+  check: Check<T>;
+}
+
+export interface ApiResult<T> {
+  status: number;
+  data: T;
+}
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
+
+export class Transport {
+  readonly clock: RequestClock;
+  readonly #options: TransportOptions;
+  readonly #policy: RetryPolicy;
+  readonly #http: HttpConnection;
+  readonly #basePath: string;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
+    this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
+  }
+
+  async send<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
+    const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body), 'utf8');
+    const query = encodeQuery(call.query ?? {});
+    const label = `${call.method} ${call.path}`;
+    let retriesUsed = 0;
+    let clockChecked = false;
+    for (;;) {
+      const outcome = await this.#attempt(call, query, body).catch((error: unknown) => {
+        if (error instanceof HttpFailure) return error;
+        throw error;
+      });
+      if (outcome instanceof HttpFailure) {
+        if (retriesUsed < this.#policy.retries) {
+          retriesUsed += 1;
+          await this.#pause(backoffDelayMs(retriesUsed, this.#policy, this.#options.random), label, outcome.message, retriesUsed);
+          continue;
+        }
+        const attempts = retriesUsed + 1;
+        throw new NetworkError(`${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
+          cause: outcome,
+        });
+      }
+      const { status } = outcome;
+      if (status >= 200 && status < 300) return { status, data: decodeSuccess(outcome, call.check, label) };
+      if (status === 401 && call.auth && !clockChecked) {
+        clockChecked = true;
+        if (await this.#clockWasWrong()) continue;
+      }
+      const retryAfterMs = parseRetryAfter(retryAfterHeader(outcome), this.clock.localMs());
+      if (isRetryableStatus(status) && retriesUsed < this.#policy.retries) {
+        const delay = retryAfterMs ?? backoffDelayMs(retriesUsed + 1, this.#policy, this.#options.random);
+        // A server asking for a longer pause than we allow gets an answer now rather than a hung script.
+        if (delay <= this.#policy.maxDelayMs) {
+          retriesUsed += 1;
+          await this.#pause(delay, label, `HTTP ${status}`, retriesUsed);
+          continue;
+        }
+      }
+      throw decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#http.close();
+  }
+
+  async #attempt(call: ApiCall<unknown>, query: string, body: Buffer | undefined): Promise<HttpResponse> {
+    const path = this.#basePath + call.path;
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (call.auth) {
+      const credentials = this.#options.credentials;
+      if (credentials === undefined) {
+        throw new AuthError('no API credentials', {
+          hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
+        });
+      }
+      Object.assign(headers, signRequest({ method: call.method, path, query, body, timestamp: this.clock.timestamp(), ...credentials }));
+    }
+    this.#logRequest(call.method, path + query, headers, body);
+    const startedAt = this.clock.localMs();
+    try {
+      const response = await this.#http.exchange({ method: call.method, pathAndQuery: path + query, headers, body });
+      this.#log(`< ${response.status} ${call.method} ${path} (${this.clock.localMs() - startedAt} ms, ${Buffer.byteLength(response.text)} bytes)`);
+      return response;
+    } catch (error) {
+      if (error instanceof HttpFailure) this.#log(`< ${error.message} (${error.code})`);
+      throw error;
+    }
+  }
+
+  /** Reads the server clock after a 401; true when ours was off and has been corrected. */
+  async #clockWasWrong(): Promise<boolean> {
+    const sentAt = this.clock.localMs();
+    let serverTime: number;
+    try {
+      const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false, check: timeResponse }, '', undefined);
+      if (response.status !== 200) return false;
+      serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
+    } catch {
+      return false;
+    }
+    const corrected = this.clock.adopt(serverTime, sentAt, this.clock.localMs());
+    if (corrected) this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
+    return corrected;
+  }
+
+  async #pause(delayMs: number, label: string, reason: string, retryNumber: number): Promise<void> {
+    this.#options.onRetry?.(
+      `${label}: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${retryNumber} of ${this.#policy.retries})`,
+    );
+    await (this.#options.sleepMs ?? sleep)(delayMs);
+  }
+
+  #logRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): void {
+    if (this.#options.log === undefined) return;
+    this.#log(`> ${method} ${this.#options.baseUrl.origin}${target}`);
+    for (const [name, value] of Object.entries(headers)) {
+      this.#log(`> ${name}: ${name === 'authorization' ? redactAuthorization(value) : value}`);
+    }
+    if (body !== undefined) this.#log(`> (${body.length} bytes of JSON)`);
+  }
+
+  #log(line: string): void {
+    this.#options.log?.(line);
+  }
+}
+
+/** "the local clock is 900 s behind the server's", from an offset of server minus local seconds. */
+export function describeOffset(offsetSeconds: number): string {
+  if (offsetSeconds === 0) return "the local clock agrees with the server's";
+  return `the local clock is ${Math.abs(offsetSeconds)} s ${offsetSeconds > 0 ? 'behind' : 'ahead of'} the server's`;
+}

@@ -1,0 +1,36 @@
+/** Follows an order until its delivery is final, polling at a steady interval. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NetworkError } from '../errors.js';
+import type { EnergyClient } from './client.js';
+import type { Order } from './types.js';
+
+export interface WaitOptions {
+  intervalMs: number;
+  timeoutMs: number;
+  /** Called with each order read whose status differs from the one before. */
+  onChange?: (order: Order) => void;
+  nowMs?: () => number;
+  sleepMs?: (ms: number) => Promise<unknown>;
+}
+
+/**
+ * Resolves with the first reading whose `delivery_final` is true. Decides only on the flags the spec
+ * defines, never on a status name, since the spec does not list them.
+ */
+export async function waitForDelivery(client: EnergyClient, initial: Order, options: WaitOptions): Promise<Order> {
+  const now = options.nowMs ?? Date.now;
+  const deadline = now() + options.timeoutMs;
+  let order = initial;
+  while (!order.delivery_final) {
+    if (now() >= deadline) {
+      throw new NetworkError(`order ${order.id} was not delivered within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`, {
+        hint: `follow it with: energy order get ${order.id}`,
+      });
+    }
+    await (options.sleepMs ?? sleep)(options.intervalMs);
+    const next = await client.getOrder(order.id);
+    if (next.status !== order.status) options.onChange?.(next);
+    order = next;
+  }
+  return order;
+}

@@ -1,0 +1,94 @@
+/**
+ * Parsers for option and argument values. Each throws commander's InvalidArgumentError with a one-line
+ * reason, which ends the run with exit 2 before any request is made.
+ */
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import { checkTronAddress } from '../address.js';
+import { parseUserAmount } from '../money.js';
+
+const WHOLE_NUMBER = /^[1-9]\d*$/;
+
+/** A positive whole number within JavaScript's exact integer range (no `1e3`, `0x10`, `1.0`, `+5`). */
+export function positiveInteger(text: string): number {
+  const trimmed = text.trim();
+  if (!WHOLE_NUMBER.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
+    throw new InvalidArgumentError('must be a positive whole number');
+  }
+  return Number(trimmed);
+}
+
+export function nonNegativeInteger(text: string): number {
+  return text.trim() === '0' ? 0 : positiveInteger(text);
+}
+
+export function signedInteger(text: string): number {
+  const trimmed = text.trim();
+  if (!/^-?(?:0|[1-9]\d*)$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
+    throw new InvalidArgumentError('must be a whole number, e.g. -900');
+  }
+  return Number(trimmed);
+}
+
+/** `--retries`: 0 to 10, so that a typo cannot make a script hammer the API. */
+export function retryCount(text: string): number {
+  const value = nonNegativeInteger(text);
+  if (value > 10) throw new InvalidArgumentError('at most 10');
+  return value;
+}
+
+export function tronAddress(text: string): string {
+  const check = checkTronAddress(text);
+  if (!check.ok) throw new InvalidArgumentError(`not a TRON address: ${check.reason}`);
+  return text;
+}
+
+export function trxAmount(text: string): string {
+  try {
+    return parseUserAmount(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function orderId(text: string): string {
+  if (!UUID.test(text)) throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
+  return text.toLowerCase();
+}
+
+/** Letters, digits and `._:-`, at most 64: safe in logs, shells and the retry command we print. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function clientRequestId(text: string): string {
+  if (!CLIENT_REQUEST_ID.test(text)) {
+    throw new InvalidArgumentError('use 1 to 64 letters, digits or ._:- (a UUID works)');
+  }
+  return text;
+}
+
+/** Cursors are opaque, but they came from the server as printable text without spaces. */
+export function cursor(text: string): string {
+  if (text.length === 0 || text.length > 2048 || !/^[\x21-\x7e]+$/.test(text)) {
+    throw new InvalidArgumentError('a cursor is the next_cursor text of a previous page');
+  }
+  return text;
+}
+
+/** Seconds, possibly fractional (`--timeout 2.5`), more than zero and at most a day. */
+export function seconds(text: string): number {
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  if (!/^\d+(?:\.\d+)?$/.test(trimmed) || value <= 0 || value > 86_400) {
+    throw new InvalidArgumentError('must be a number of seconds above 0, e.g. 30');
+  }
+  return value;
+}
+
+/** `<address> --energy <n> --hours <h>`, shared by `quote` and `order create`. */
+export function rentalArguments(command: Command): Command {
+  return command
+    .addArgument(new Argument('<address>', 'TRON address that receives the energy').argParser(tronAddress))
+    .addOption(new Option('--energy <n>', 'amount of energy').argParser(positiveInteger).makeOptionMandatory())
+    .addOption(new Option('--hours <h>', 'rental duration in hours').argParser(positiveInteger).makeOptionMandatory());
+}

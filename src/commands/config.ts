@@ -1,0 +1,99 @@
+/** `energy config set|get|unset|list|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
+import { Command } from 'commander';
+import { maskSecret } from '../client/redact.js';
+import { parseBaseUrl } from '../config/base-url.js';
+import { SETTING_NAMES, parseSettingName, type SettingName } from '../config/names.js';
+import { environmentVariableFor } from '../config/settings.js';
+import { UsageError } from '../errors.js';
+import { askHidden, canPrompt, readAllStdin } from '../output/prompt.js';
+import type { Context } from './context.js';
+
+const SECRET_ON_ARGV =
+  'a secret given on the command line shows in `ps` and the shell history: run `energy config set api-secret` and type it at the hidden prompt, or pipe it in, e.g. `printf %s "$SECRET" | energy config set api-secret`';
+
+function shown(name: SettingName, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return name === 'api-secret' ? maskSecret(value) : value;
+}
+
+export function configCommand(ctx: Context): Command {
+  const config = new Command('config').description('read and change the profile store (see `energy config path`)');
+
+  config
+    .command('set')
+    .description('store a setting in the profile; api-secret (and api-key) without a value are read from stdin or a prompt')
+    .argument('<name>', SETTING_NAMES.join(' | '))
+    .argument('[value]')
+    .action(async (nameText: string, valueArg: string | undefined) => {
+      const name = parseSettingName(nameText);
+      if (name === 'api-secret' && valueArg !== undefined) throw new UsageError('refusing api-secret as a command-line value', { hint: SECRET_ON_ARGV });
+      const value = valueArg ?? (await readValue(ctx, name));
+      if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
+      const stored = name === 'base-url' ? parseBaseUrl(value.trim()).toString().replace(/\/$/, '') : value.trim();
+      const { profile } = await ctx.settingsProfile();
+      await ctx.store.set(profile, name, stored);
+      ctx.printer.note(`energy: ${name} set in profile ${profile}${name === 'api-secret' ? ` (${maskSecret(stored)})` : ''}`);
+    });
+
+  config
+    .command('get')
+    .description('print a stored setting (the secret masked)')
+    .argument('<name>', SETTING_NAMES.join(' | '))
+    .action(async (nameText: string) => {
+      const name = parseSettingName(nameText);
+      const { profile } = await ctx.settingsProfile();
+      const value = shown(name, (await ctx.store.profile(profile))[name]);
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: value ?? null });
+      else if (value === undefined) ctx.printer.note(`energy: ${name} is not set in profile ${profile}`);
+      else await ctx.printer.write(`${value}\n`);
+    });
+
+  config
+    .command('unset')
+    .description('remove a setting from the profile')
+    .argument('<name>', SETTING_NAMES.join(' | '))
+    .action(async (nameText: string) => {
+      const name = parseSettingName(nameText);
+      const { profile } = await ctx.settingsProfile();
+      const removed = await ctx.store.unset(profile, name);
+      ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);
+    });
+
+  config
+    .command('list')
+    .description('show the settings in effect and where each comes from')
+    .action(async () => {
+      const settings = await ctx.settings();
+      const rows = SETTING_NAMES.map((name) => {
+        const { value, source } = settings.values[name];
+        return { name, value: shown(name, value) ?? null, source: source ?? null };
+      });
+      if (ctx.printer.jsonMode) {
+        await ctx.printer.json({ profile: settings.profile, settings: rows });
+        return;
+      }
+      await ctx.printer.keyValue([
+        ['profile', `${settings.profile} (${settings.profileSource})`],
+        ...rows.map(
+          ({ name, value, source }) =>
+            [name, value === null ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})` : `${value} (${source})`] as const,
+        ),
+      ]);
+    });
+
+  config
+    .command('path')
+    .description('print the config file path')
+    .action(async () => {
+      await (ctx.printer.jsonMode ? ctx.printer.json({ path: ctx.store.path }) : ctx.printer.write(`${ctx.store.path}\n`));
+    });
+
+  return config;
+}
+
+async function readValue(ctx: Context, name: SettingName): Promise<string> {
+  if (name === 'base-url') throw new UsageError('give the base URL, e.g. energy config set base-url https://api.example.com');
+  if (ctx.terminal.stdin.isTTY !== true) return readAllStdin(ctx.terminal);
+  if (!canPrompt(ctx.terminal)) throw new UsageError(`pipe the ${name} into standard input`);
+  return askHidden(ctx.terminal, `${name}: `);
+}

@@ -1,0 +1,93 @@
+/**
+ * What every command shares: the terminal, the global options, the settings and one client. Built lazily,
+ * so that a command opens only what it uses (no config read when flags and environment say everything,
+ * no HTTP stack for `config`).
+ */
+import { EnergyClient } from '../client/client.js';
+import { maskKey, scrubSecrets } from '../client/redact.js';
+import { parseBaseUrl } from '../config/base-url.js';
+import { OffsetFile } from '../config/offset-file.js';
+import { configDir } from '../config/paths.js';
+import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
+import { ConfigStore } from '../config/store.js';
+import { UsageError } from '../errors.js';
+import { Printer } from '../output/printer.js';
+import type { Terminal } from '../output/terminal.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  json?: boolean;
+  verbose?: boolean;
+  timeout?: number;
+  retries?: number;
+}
+
+export class Context {
+  globals: GlobalOptions = {};
+  #printer: Printer | undefined;
+  #store: ConfigStore | undefined;
+  #settings: Promise<Settings> | undefined;
+  #client: EnergyClient | undefined;
+
+  constructor(readonly terminal: Terminal) {}
+
+  get printer(): Printer {
+    this.#printer ??= new Printer(this.terminal, this.globals.json === true);
+    return this.#printer;
+  }
+
+  get store(): ConfigStore {
+    this.#store ??= new ConfigStore(configDir(this.terminal.env));
+    return this.#store;
+  }
+
+  settings(): Promise<Settings> {
+    this.#settings ??= resolveSettings({
+      options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl },
+      env: this.terminal.env,
+      readProfile: (name) => this.store.profile(name),
+    });
+    return this.#settings;
+  }
+
+  /** The selected profile, without reading the store. */
+  async settingsProfile(): Promise<{ profile: string }> {
+    return resolveProfileName({ profile: this.globals.profile }, this.terminal.env);
+  }
+
+  /** The API client for the resolved base URL; credentials are checked when a signed call is made. */
+  async client(): Promise<EnergyClient> {
+    if (this.#client !== undefined) return this.#client;
+    const settings = await this.settings();
+    const baseUrlText = settings.values['base-url'].value;
+    if (baseUrlText === undefined) {
+      throw new UsageError('no API base URL', {
+        hint: `set one with \`energy config set base-url https://…\`${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}, --base-url or ENERGY_BASE_URL`,
+      });
+    }
+    const baseUrl = parseBaseUrl(baseUrlText);
+    const apiKey = settings.values['api-key'].value;
+    const apiSecret = settings.values['api-secret'].value;
+    const secrets = [apiSecret, apiKey];
+    const verbose = this.globals.verbose === true;
+    const say = (line: string) => this.printer.note(scrubSecrets(line, secrets));
+    this.#client = new EnergyClient({
+      baseUrl,
+      credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
+      offsetStore: new OffsetFile(configDir(this.terminal.env)),
+      ...(this.globals.timeout !== undefined && {
+        timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
+      }),
+      ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
+      log: verbose ? (line) => say(line) : undefined,
+      onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
+    });
+    if (verbose && apiKey !== undefined) say(`energy: profile ${settings.profile}, key ${maskKey(apiKey)}`);
+    return this.#client;
+  }
+
+  async close(): Promise<void> {
+    await this.#client?.close();
+  }
+}

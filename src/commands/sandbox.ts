@@ -1,0 +1,62 @@
+/** `energy sandbox`: the local spec server, for trying the tool without spending anything. */
+import { Command, Option } from 'commander';
+import { once } from 'node:events';
+import { maskSecret } from '../client/redact.js';
+import { isLoopbackHost } from '../config/base-url.js';
+import { UsageError } from '../errors.js';
+import { nonNegativeInteger, positiveInteger, signedInteger } from './arguments.js';
+import type { Context } from './context.js';
+
+interface SandboxCommandOptions {
+  port: number;
+  host: string;
+  save: boolean;
+  seedOrders?: number;
+  deliverAfterMs?: number;
+  clockOffset?: number;
+}
+
+export function sandboxCommand(ctx: Context): Command {
+  return new Command('sandbox')
+    .description('run a local server that implements the whole v1 API, and save its credentials in a profile')
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(nonNegativeInteger).default(8787))
+    .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
+    .option('--no-save', 'do not write the base URL and credentials into the profile')
+    .addOption(new Option('--seed-orders <n>', 'start with this many old orders').argParser(positiveInteger))
+    .addOption(new Option('--deliver-after-ms <ms>', 'time from order to delivery').argParser(nonNegativeInteger))
+    .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
+    .action(async (options: SandboxCommandOptions) => {
+      const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+      if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
+      const { startSandbox } = await import('../sandbox/index.js');
+      const env = ctx.terminal.env;
+      const sandbox = await startSandbox({
+        host: options.host,
+        port: options.port,
+        // Credentials from the environment let a script choose them, so that no secret needs printing.
+        ...(env.ENERGY_API_KEY && { apiKey: env.ENERGY_API_KEY }),
+        ...(env.ENERGY_API_SECRET && { apiSecret: env.ENERGY_API_SECRET }),
+        ...(options.seedOrders !== undefined && { seedOrders: options.seedOrders }),
+        ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
+        ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
+      });
+      const profile = ctx.globals.profile ?? 'sandbox';
+      if (options.save) {
+        await ctx.store.set(profile, 'base-url', sandbox.url);
+        await ctx.store.set(profile, 'api-key', sandbox.apiKey);
+        await ctx.store.set(profile, 'api-secret', sandbox.apiSecret);
+      }
+      const facts = { base_url: sandbox.url, api_key: sandbox.apiKey, api_secret: maskSecret(sandbox.apiSecret), profile: options.save ? profile : null };
+      if (ctx.printer.jsonMode) await ctx.printer.json(facts);
+      else {
+        await ctx.printer.keyValue([
+          ['Base URL', sandbox.url],
+          ['API key', sandbox.apiKey],
+          ['API secret', `${facts.api_secret}${options.save ? ` (saved in profile ${profile})` : ''}`],
+        ]);
+        ctx.printer.note(options.save ? `energy: try \`energy --profile ${profile} balance\`; Ctrl-C stops the sandbox` : 'energy: Ctrl-C stops the sandbox');
+      }
+      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+      await sandbox.close();
+    });
+}

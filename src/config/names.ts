@@ -1,0 +1,19 @@
+import { UsageError } from '../errors.js';
+
+/** Settings a profile can hold, as typed on the command line. */
+export const SETTING_NAMES = ['base-url', 'api-key', 'api-secret'] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+export type ProfileValues = Partial<Record<SettingName, string>>;
+
+export function parseSettingName(text: string): SettingName {
+  if ((SETTING_NAMES as readonly string[]).includes(text)) return text as SettingName;
+  throw new UsageError(`unknown setting "${text}": use one of ${SETTING_NAMES.join(', ')}`);
+}
+
+// No dots: the store addresses nested keys by name, and a profile name should be safe in a file name.
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export function parseProfileName(text: string): string {
+  if (PROFILE_NAME.test(text)) return text;
+  throw new UsageError(`invalid profile name "${text}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+}

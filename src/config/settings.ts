@@ -1,0 +1,74 @@
+/**
+ * Where each setting comes from: command-line option, then environment, then the profile, then the
+ * built-in default. The profile is read only when an option or variable has not already settled every
+ * value, so that fully configured scripts never open the store.
+ */
+import { SETTING_NAMES, parseProfileName, type ProfileValues, type SettingName } from './names.js';
+
+export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
+
+export interface ResolvedSetting {
+  value: string | undefined;
+  source: SettingSource | undefined;
+}
+
+export interface Settings {
+  profile: string;
+  profileSource: SettingSource;
+  values: Record<SettingName, ResolvedSetting>;
+}
+
+export interface SettingsInput {
+  options: { profile?: string | undefined; baseUrl?: string | undefined };
+  env: NodeJS.ProcessEnv;
+  /** Read only when needed; undefined means no store is available. */
+  readProfile: (name: string) => Promise<ProfileValues>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+const ENVIRONMENT: Record<SettingName, string> = {
+  'base-url': 'ENERGY_BASE_URL',
+  'api-key': 'ENERGY_API_KEY',
+  'api-secret': 'ENERGY_API_SECRET',
+};
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function resolveProfileName(options: SettingsInput['options'], env: NodeJS.ProcessEnv): {
+  profile: string;
+  source: SettingSource;
+} {
+  if (nonEmpty(options.profile)) return { profile: parseProfileName(options.profile!), source: 'option' };
+  if (nonEmpty(env.ENERGY_PROFILE)) return { profile: parseProfileName(env.ENERGY_PROFILE!), source: 'environment' };
+  return { profile: DEFAULT_PROFILE, source: 'default' };
+}
+
+export async function resolveSettings(input: SettingsInput): Promise<Settings> {
+  const { profile, source: profileSource } = resolveProfileName(input.options, input.env);
+  const values = {} as Record<SettingName, ResolvedSetting>;
+  for (const name of SETTING_NAMES) {
+    const fromOption = name === 'base-url' ? nonEmpty(input.options.baseUrl) : undefined;
+    const fromEnv = nonEmpty(input.env[ENVIRONMENT[name]]);
+    values[name] =
+      fromOption !== undefined
+        ? { value: fromOption, source: 'option' }
+        : fromEnv !== undefined
+          ? { value: fromEnv, source: 'environment' }
+          : { value: undefined, source: undefined };
+  }
+  if (SETTING_NAMES.some((name) => values[name].value === undefined)) {
+    const stored = await input.readProfile(profile);
+    for (const name of SETTING_NAMES) {
+      const value = nonEmpty(stored[name]);
+      if (values[name].value === undefined && value !== undefined) values[name] = { value, source: 'profile' };
+    }
+  }
+  return { profile, profileSource, values };
+}
+
+export function environmentVariableFor(name: SettingName): string {
+  return ENVIRONMENT[name];
+}

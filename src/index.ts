@@ -1,0 +1,23 @@
+/**
+ * energy: a typed client for the Energy API v1 and its request signer. The `energy` command is a thin
+ * layer over these exports.
+ */
+export { EnergyClient, type CreatedOrder, type ListOrdersParams } from './client/client.js';
+export { Transport, type ApiCall, type ApiResult, type Credentials, type TransportOptions } from './client/transport.js';
+export { waitForDelivery, type WaitOptions } from './client/wait-for-order.js';
+export type { OffsetStore } from './client/clock.js';
+export type * from './client/types.js';
+export { bodyHash, canonicalPayload, encodeQuery, hmacSignature, signRequest } from './signing/index.js';
+export type { CanonicalParts, SignInput, SignedHeaders } from './signing/index.js';
+export { checkTronAddress } from './address.js';
+export {
+  ApiError,
+  AuthError,
+  CliError,
+  ExitCode,
+  NetworkError,
+  ResponseShapeError,
+  UsageError,
+  type ProblemDetails,
+  type ProblemError,
+} from './errors.js';

@@ -1,0 +1,57 @@
+/**
+ * run(argv): builds the program, runs one command, and is the one place that turns an error into a
+ * message and an exit code.
+ */
+import { readFileSync } from 'node:fs';
+import { CommanderError } from 'commander';
+import { scrubSecrets } from './client/redact.js';
+import { Context } from './commands/context.js';
+import { CliError, ExitCode } from './errors.js';
+import { writeErrorReport, type ErrorReport } from './output/error-report.js';
+import type { Terminal } from './output/terminal.js';
+import { buildProgram } from './program.js';
+
+function packageVersion(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
+  const ctx = new Context(terminal);
+  try {
+    await buildProgram(ctx, packageVersion()).parseAsync([...argv], { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    const report = toReport(error);
+    if (report === undefined) return ExitCode.ok;
+    const secrets = [terminal.env.ENERGY_API_SECRET, terminal.env.ENERGY_API_KEY];
+    const safe = { ...report, message: scrubSecrets(report.message, secrets), hint: report.hint && scrubSecrets(report.hint, secrets) };
+    const json = ctx.globals.json === true || (argv.includes('--json') && error instanceof CommanderError);
+    if (report.silent !== true) writeErrorReport(terminal, safe, error, { json, verbose: ctx.globals.verbose === true });
+    return report.exitCode;
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** undefined for the commander "errors" that are really help or version output. */
+function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefined {
+  if (error instanceof CommanderError) {
+    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return undefined;
+    // `energy` alone (or a group alone) has just printed its help: a usage error with nothing more to say.
+    if (error.code === 'commander.help') return { message: '', exitCode: ExitCode.usage, silent: true };
+    return {
+      message: error.message.replace(/^error: /, ''),
+      exitCode: ExitCode.usage,
+      hint: 'see `energy --help` or `energy <command> --help`',
+    };
+  }
+  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode, hint: error.hint };
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    message: `internal error: ${message}`,
+    exitCode: ExitCode.internal,
+    hint: 'this is a bug in energy: please report it with the output of --verbose',
+    detail: error instanceof Error ? error.stack : undefined,
+  };
+}

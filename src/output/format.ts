@@ -1,0 +1,31 @@
+/** Text forms of API values for the readable (non-JSON) output. Amounts are never formatted: shown as sent. */
+
+/**
+ * The spec does not give the unit of `created_at`/`updated_at`. Values this large can only be
+ * milliseconds (seconds would be past the year 5000), so both are shown correctly.
+ */
+const MILLISECONDS_THRESHOLD = 100_000_000_000;
+
+/** Local ISO date-time with the UTC offset, e.g. `2026-11-23T09:15:02+01:00`. */
+export function formatTimestamp(value: number, timeZoneOffsetMinutes?: number): string {
+  const ms = value >= MILLISECONDS_THRESHOLD ? value : value * 1000;
+  const offset = timeZoneOffsetMinutes ?? -new Date(ms).getTimezoneOffset();
+  const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
+  if (offset === 0) return `${local}Z`;
+  const sign = offset > 0 ? '+' : '-';
+  const abs = Math.abs(offset);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** 65000 → `65,000`: energy amounts are large integers people compare at a glance. */
+export function formatInteger(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+export function formatYesNo(value: boolean): string {
+  return value ? 'yes' : 'no';
+}
+
+export function formatSeconds(seconds: number): string {
+  return `${seconds > 0 ? '+' : ''}${seconds} s`;
+}

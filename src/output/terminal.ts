@@ -1,0 +1,24 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** The streams and environment of one run; tests and the library pass their own. */
+export interface Terminal {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Colour depth for a stream: NO_COLOR (any non-empty value) turns colour off, FORCE_COLOR turns it on
+ * (0 or false: off), otherwise colour only on a terminal that is not "dumb".
+ */
+export function colorLevel(env: NodeJS.ProcessEnv, isTTY: boolean | undefined): 0 | 1 | 2 | 3 {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    const level = Number.parseInt(force, 10);
+    return level === 2 || level === 3 ? level : 1;
+  }
+  return isTTY === true && env.TERM !== 'dumb' ? 1 : 0;
+}

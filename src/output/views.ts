@@ -1,0 +1,70 @@
+/** What each resource looks like as a key/value block or a table row in the readable output. */
+import type { BalanceResponse, OptionsResponse, Order, QuoteResponse } from '../client/types.js';
+import { formatInteger, formatTimestamp, formatYesNo } from './format.js';
+
+export type Row = readonly [label: string, value: string];
+
+export function balanceRows(balance: BalanceResponse): Row[] {
+  return [
+    ['Available', `${balance.available_trx} TRX`],
+    ['Held', `${balance.held_trx} TRX`],
+    ['Status', balance.status],
+  ];
+}
+
+export function optionsRows(options: OptionsResponse): Row[] {
+  return [
+    ['Energy per portion', formatInteger(options.energy_per_portion)],
+    ['Max energy', formatInteger(options.max_energy)],
+    ['Durations (hours)', options.duration_hours.join(', ')],
+    ['Intake', options.intake_enabled ? 'enabled' : 'disabled'],
+  ];
+}
+
+export function quoteRows(quote: QuoteResponse): Row[] {
+  return [
+    ['Address', quote.address],
+    ['Energy', formatInteger(quote.energy)],
+    ['Duration', `${quote.duration_hours} h`],
+    ['Energy price', `${quote.energy_trx} TRX`],
+    ['Activation', quote.activation_trx === null ? 'none' : `${quote.activation_trx} TRX`],
+    ['Total', `${quote.total_trx} TRX`],
+    ['Can afford', formatYesNo(quote.can_afford)],
+  ];
+}
+
+export function orderRows(order: Order): Row[] {
+  const rows: Row[] = [
+    ['ID', order.id],
+    ['Client request ID', order.client_request_id],
+    ['Address', order.address],
+    ['Energy', formatInteger(order.energy)],
+    ['Duration', `${order.duration_hours} h`],
+    ['Total', `${order.total_trx} TRX`],
+    ['Status', order.status],
+    ['Delivery final', formatYesNo(order.delivery_final)],
+    ['Lifecycle final', formatYesNo(order.lifecycle_final)],
+    ['Created', formatTimestamp(order.created_at)],
+    ['Updated', formatTimestamp(order.updated_at)],
+  ];
+  if (order.failure !== null) rows.push(['Failure', `${order.failure.code}: ${order.failure.message}`]);
+  return rows;
+}
+
+export const ORDER_COLUMNS = ['ID', 'CREATED', 'ADDRESS', 'ENERGY', 'HOURS', 'TOTAL TRX', 'STATUS', 'FINAL'] as const;
+/** Fixed widths so that the pages of `order list --all` line up as one table. */
+export const ORDER_COLUMN_WIDTHS = [36, 25, 34, 9, 5, 16, 12, 9] as const;
+
+export function orderCells(order: Order): string[] {
+  const final = order.lifecycle_final ? 'all' : order.delivery_final ? 'delivery' : 'no';
+  return [
+    order.id,
+    formatTimestamp(order.created_at),
+    order.address,
+    formatInteger(order.energy),
+    String(order.duration_hours),
+    order.total_trx,
+    order.failure === null ? order.status : `${order.status} (${order.failure.code})`,
+    final,
+  ];
+}
