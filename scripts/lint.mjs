@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Lints what tsc does not: the layering of docs/style (which module may import which package or layer),
+// stdout writes outside output/, focused or skipped tests, and file size. No dependencies: it reads the
+// import lines of every file under src/ and test/.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const problems = [];
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+// Each package may be imported only from these files or folders (the style guide's "only importer" rules).
+const PACKAGE_OWNERS = {
+  conf: ['src/config/store.ts'],
+  'decimal.js': ['src/money.ts'],
+  chalk: ['src/output/'],
+  'cli-table3': ['src/output/'],
+  undici: ['src/client/http.ts'],
+};
+// Layers a folder must not import from: dependencies point one way.
+const FORBIDDEN_LAYERS = {
+  'src/signing/': ['src/client/', 'src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/errors.ts'],
+  'src/client/': ['src/config/', 'src/commands/', 'src/output/', 'src/sandbox/'],
+  'src/config/': ['src/commands/', 'src/output/', 'src/sandbox/'],
+  'src/output/': ['src/commands/', 'src/config/', 'src/sandbox/'],
+  'src/sandbox/': ['src/commands/', 'src/output/', 'src/config/'],
+};
+// Command files that may import sibling commands: the groups that only compose verbs.
+const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts']);
+const COMMAND_GROUPS = { 'order.ts': /^order-/ };
+
+const owns = (file, owners) => owners.some((owner) => file === owner || (owner.endsWith('/') && file.startsWith(owner)));
+
+for (const path of files(join(root, 'src'))) {
+  const file = relative(root, path).split(sep).join('/');
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  if (lines.length > 300) problems.push(`${file}: ${lines.length} lines; split it by job (limit 300)`);
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+    const spec = match[1];
+    const pkg = spec.startsWith('.') || spec.startsWith('node:') ? undefined : spec.split('/')[0];
+    if (pkg && PACKAGE_OWNERS[pkg] && !owns(file, PACKAGE_OWNERS[pkg])) {
+      problems.push(`${file}: imports ${pkg}; only ${PACKAGE_OWNERS[pkg].join(', ')} may`);
+    }
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, join(path, '..', spec)).split(sep).join('/').replace(/\.js$/, '.ts');
+    for (const [layer, forbidden] of Object.entries(FORBIDDEN_LAYERS)) {
+      if (file.startsWith(layer) && forbidden.some((f) => target === f || target.startsWith(f))) {
+        problems.push(`${file}: imports ${target}; ${layer} must not depend on it`);
+      }
+    }
+    if (file.startsWith('src/commands/') && target.startsWith('src/commands/')) {
+      const base = file.slice('src/commands/'.length);
+      const targetBase = target.slice('src/commands/'.length);
+      const group = COMMAND_GROUPS[base];
+      if (!COMMAND_SHARED.has(targetBase) && !(group && group.test(targetBase))) {
+        problems.push(`${file}: imports the command ${target}; move shared flow down into client/ or config/`);
+      }
+    }
+  }
+  const isOutput = file.startsWith('src/output/') || file === 'src/cli.ts' || file.startsWith('src/sandbox/');
+  if (!isOutput && /process\.stdout|console\.log/.test(text)) problems.push(`${file}: writes to stdout; only output/ may`);
+  if (/console\.(log|error|warn)/.test(text) && !file.startsWith('src/sandbox/')) problems.push(`${file}: console.*; use the Printer`);
+  if (/\bparseFloat\(|\bNumber\(\s*\w*(trx|amount|total)\w*\s*\)/i.test(text)) problems.push(`${file}: money through a float?`);
+}
+
+for (const path of files(join(root, 'test'))) {
+  const file = relative(root, path).split(sep).join('/');
+  const text = readFileSync(path, 'utf8');
+  for (const match of text.matchAll(/\b(?:it|test|describe)\.(only|skip|todo)\(/g)) problems.push(`${file}: .${match[1]}( left in a test`);
+}
+
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`lint: ${problem}`);
+  console.error(`lint: ${problems.length} problem(s)`);
+  process.exit(1);
+}
+console.log('lint: clean');
