@@ -1,0 +1,42 @@
+/** The sandbox's state: everything a request handler may read or change. */
+import { AuthFailureTracker } from './auth-failures.js';
+import { SandboxClock } from './clock.js';
+import { FaultQueue } from './fault-queue.js';
+import type { ResolvedOptions } from './options.js';
+import { OrderBook } from './order-book.js';
+import { Pricing } from './pricing.js';
+import { RateLimiter } from './rate-limiter.js';
+
+export interface SandboxCore {
+  readonly options: ResolvedOptions;
+  readonly clock: SandboxClock;
+  readonly book: OrderBook;
+  readonly pricing: Pricing;
+  readonly faults: FaultQueue;
+  /** Undefined when rate limiting is off (rateLimit: false); that also turns off the auth-failure lockout. */
+  readonly limiter: RateLimiter | undefined;
+  readonly authFailures: AuthFailureTracker | undefined;
+  intake: boolean;
+  /** Requests received by path (without query), for tests that assert that nothing was sent. */
+  readonly requestsByPath: Map<string, number>;
+  /** Pending 'delay' fault timers, cleared on close so that the process can exit. */
+  readonly timers: Set<NodeJS.Timeout>;
+}
+
+export function createCore(options: ResolvedOptions): SandboxCore {
+  const clock = new SandboxClock(options.clockOffsetSeconds);
+  const timing = { deliverAfterMs: options.deliverAfterMs, hourMs: options.hourMs };
+  const book = new OrderBook(timing, options.startingBalance, options.seedOrders, clock.nowMs());
+  return {
+    options,
+    clock,
+    book,
+    pricing: new Pricing(),
+    faults: new FaultQueue(),
+    limiter: options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit),
+    authFailures: options.rateLimit === false ? undefined : new AuthFailureTracker(),
+    intake: true,
+    requestsByPath: new Map(),
+    timers: new Set(),
+  };
+}

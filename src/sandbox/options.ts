@@ -1,0 +1,54 @@
+/** Defaults and sanity checks for SandboxOptions: a bad option fails at start, not on some later request. */
+import { randomBytes } from 'node:crypto';
+import { isApiAmount } from '../money.js';
+import type { RateLimit } from './rate-limiter.js';
+import type { SandboxOptions } from './types.js';
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  apiKey: string;
+  apiSecret: string;
+  startingBalance: string;
+  deliverAfterMs: number;
+  hourMs: number;
+  rateLimit: RateLimit | false;
+  bodyLimitBytes: number;
+  clockOffsetSeconds: number;
+  seedOrders: number;
+}
+
+function count(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
+  return value;
+}
+
+function duration(name: string, value: number, min: number): number {
+  if (!Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a number ≥ ${min}, got ${value}`);
+  return value;
+}
+
+export function resolveOptions(options: SandboxOptions): ResolvedOptions {
+  const apiKey = options.apiKey ?? `sbx_${randomBytes(8).toString('hex')}`;
+  // The key sits between the scheme's space and the ':' of the Authorization header.
+  if (!/^[^\s:]+$/.test(apiKey)) throw new RangeError('apiKey must be non-empty, without spaces or ":"');
+  const apiSecret = options.apiSecret ?? randomBytes(32).toString('base64url');
+  if (apiSecret === '') throw new RangeError('apiSecret must not be empty');
+  const startingBalance = options.startingBalance ?? '1000.000000';
+  if (!isApiAmount(startingBalance)) throw new RangeError(`startingBalance must have six decimals, got ${startingBalance}`);
+  const port = count('port', options.port ?? 0, 0);
+  if (port > 65_535) throw new RangeError(`port must be at most 65535, got ${port}`);
+  return {
+    host: options.host ?? '127.0.0.1',
+    port,
+    apiKey,
+    apiSecret,
+    startingBalance,
+    deliverAfterMs: duration('deliverAfterMs', options.deliverAfterMs ?? 1500, 0),
+    hourMs: duration('hourMs', options.hourMs ?? 3_600_000, 0),
+    rateLimit: options.rateLimit ?? { perSecond: 200, burst: 400 },
+    bodyLimitBytes: count('bodyLimitBytes', options.bodyLimitBytes ?? 16_384, 0),
+    clockOffsetSeconds: duration('clockOffsetSeconds', options.clockOffsetSeconds ?? 0, -Infinity),
+    seedOrders: count('seedOrders', options.seedOrders ?? 0, 0),
+  };
+}

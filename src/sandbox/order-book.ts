@@ -1,0 +1,126 @@
+/**
+ * Orders and the balance they hold. Sequence numbers count seeded orders first, then created ones, which live
+ * in an array in creation order (paging is a slice, not a scan) with maps for lookup by id and client_request_id.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CreateOrderRequest, Order } from '../client/types.js';
+import { addAmounts, subtractAmounts } from '../money.js';
+import { SANDBOX_FAILING_ADDRESS } from './catalog.js';
+import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
+import { SeededOrders } from './seeded-orders.js';
+
+export interface Page {
+  records: OrderRecord[];
+  /** Sequence number where the next page starts, or null on the last page. */
+  nextSeq: number | null;
+}
+
+export class OrderBook {
+  /** Created orders; the one with sequence number `seq` is at index `seq - seeded.count`. */
+  private readonly records: OrderRecord[] = [];
+  private readonly seeded: SeededOrders;
+  private readonly byId = new Map<string, OrderRecord>();
+  private readonly byClientId = new Map<string, OrderRecord>();
+  /** Orders whose held amount is not settled yet: few, so that settling on every request stays cheap. */
+  private readonly unsettled = new Set<OrderRecord>();
+  private readonly activated = new Set<string>();
+  available: string;
+  held = '0.000000';
+
+  constructor(
+    private readonly timing: Timing,
+    startingBalance: string,
+    seedCount: number,
+    nowMs: number,
+  ) {
+    this.available = startingBalance;
+    this.seeded = new SeededOrders(seedCount, timing, nowMs);
+    for (const address of this.seeded.activatedAddresses) this.activated.add(address);
+  }
+
+  get size(): number {
+    return this.seeded.count + this.records.length;
+  }
+
+  /** Brings orders up to `nowMs`: a delivered order spends its hold, a failed one returns it. */
+  settle(nowMs: number): void {
+    for (const record of this.unsettled) {
+      if (advance(record, this.timing, nowMs) < 2) continue;
+      this.unsettled.delete(record);
+      this.held = subtractAmounts(this.held, record.totalTrx);
+      if (record.fails) this.available = addAmounts(this.available, record.totalTrx);
+      else this.activated.add(record.address);
+    }
+  }
+
+  isActivated(address: string): boolean {
+    return this.activated.has(address);
+  }
+
+  findById(id: string): OrderRecord | undefined {
+    const seq = this.seeded.seqOfId(id);
+    return seq === undefined ? this.byId.get(id) : this.seeded.record(seq);
+  }
+
+  findByClientRequestId(clientRequestId: string): OrderRecord | undefined {
+    const seq = this.seeded.seqOfClientRequestId(clientRequestId);
+    return seq === undefined ? this.byClientId.get(clientRequestId) : this.seeded.record(seq);
+  }
+
+  /** Creates an order and moves its total from available to held; the caller has checked the balance. */
+  create(request: CreateOrderRequest, totalTrx: string, nowMs: number): OrderRecord {
+    const record = this.add({
+      clientRequestId: request.client_request_id,
+      address: request.address,
+      energy: request.energy,
+      durationHours: request.duration_hours,
+      totalTrx,
+      createdMs: nowMs,
+      fails: request.address === SANDBOX_FAILING_ADDRESS,
+      stage: 0,
+    });
+    this.available = subtractAmounts(this.available, totalTrx);
+    this.held = addAmounts(this.held, totalTrx);
+    this.unsettled.add(record);
+    return record;
+  }
+
+  /** Newest first, starting at sequence `fromSeq` (inclusive) or at the newest order. */
+  page(fromSeq: number | undefined, limit: number): Page {
+    const start = fromSeq ?? this.size - 1;
+    const end = Math.max(start - limit + 1, 0);
+    const records: OrderRecord[] = [];
+    for (let seq = start; seq >= end; seq -= 1) {
+      const record = this.recordAt(seq);
+      if (record !== undefined) records.push(record);
+    }
+    return { records, nextSeq: end > 0 ? end - 1 : null };
+  }
+
+  view(record: OrderRecord, nowMs: number): Order {
+    advance(record, this.timing, nowMs);
+    return orderView(record, this.timing);
+  }
+
+  /** Every order, newest first. O(n): for tests, not for request handling. */
+  snapshot(nowMs: number): Order[] {
+    const orders: Order[] = [];
+    for (let seq = this.size - 1; seq >= 0; seq -= 1) {
+      const record = this.recordAt(seq);
+      if (record !== undefined) orders.push(this.view(record, nowMs));
+    }
+    return orders;
+  }
+
+  private recordAt(seq: number): OrderRecord | undefined {
+    return seq < this.seeded.count ? this.seeded.record(seq) : this.records[seq - this.seeded.count];
+  }
+
+  private add(fields: Omit<OrderRecord, 'seq' | 'id'>): OrderRecord {
+    const record: OrderRecord = { ...fields, seq: this.size, id: randomUUID() };
+    this.records.push(record);
+    this.byId.set(record.id, record);
+    this.byClientId.set(record.clientRequestId, record);
+    return record;
+  }
+}

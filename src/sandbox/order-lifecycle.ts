@@ -1,0 +1,77 @@
+/**
+ * An order's status as a pure function of time since creation, so that nothing drifts and no timers run:
+ *   pending → delegating (deliverAfterMs/2) → active, delivery_final (deliverAfterMs)
+ *           → expired, lifecycle_final (deliverAfterMs + duration_hours × hourMs: the rental starts at delivery).
+ * Orders to the failing address end at deliverAfterMs as 'failed' instead.
+ */
+import type { Order, OrderFailure } from '../client/types.js';
+
+/** 0 pending, 1 delegating, 2 delivered (active or failed), 3 expired. */
+export type Stage = 0 | 1 | 2 | 3;
+
+export interface Timing {
+  deliverAfterMs: number;
+  hourMs: number;
+}
+
+export interface OrderRecord {
+  /** Position in creation order; what cursors point at. */
+  readonly seq: number;
+  readonly id: string;
+  readonly clientRequestId: string;
+  readonly address: string;
+  readonly energy: number;
+  readonly durationHours: number;
+  readonly totalTrx: string;
+  readonly createdMs: number;
+  readonly fails: boolean;
+  /** The furthest stage seen; kept so that moving the sandbox clock back never moves an order back. */
+  stage: Stage;
+}
+
+const STATUS = ['pending', 'delegating', 'active', 'expired'] as const;
+const FAILURE: OrderFailure = {
+  code: 'DELEGATION_FAILED',
+  message: 'The sandbox never delivers to SANDBOX_FAILING_ADDRESS; the held amount was returned to the balance.',
+};
+
+/** Milliseconds after creation at which the given stage begins. */
+function stageStart(record: OrderRecord, stage: Stage, timing: Timing): number {
+  if (stage === 0) return 0;
+  if (stage === 1) return timing.deliverAfterMs / 2;
+  if (stage === 2) return timing.deliverAfterMs;
+  return timing.deliverAfterMs + record.durationHours * timing.hourMs;
+}
+
+/** Moves the record to the stage it has reached at `nowMs` and returns that stage. */
+export function advance(record: OrderRecord, timing: Timing, nowMs: number): Stage {
+  const elapsed = nowMs - record.createdMs;
+  const last: Stage = record.fails ? 2 : 3;
+  let stage: Stage = record.stage;
+  while (stage < last) {
+    const next = (stage + 1) as Stage;
+    if (elapsed < stageStart(record, next, timing)) break;
+    stage = next;
+  }
+  record.stage = stage;
+  return stage;
+}
+
+/** The API's view of a record at its current stage (call `advance` first). Times are Unix seconds. */
+export function orderView(record: OrderRecord, timing: Timing): Order {
+  const failed = record.fails && record.stage === 2;
+  return {
+    id: record.id,
+    client_request_id: record.clientRequestId,
+    address: record.address,
+    energy: record.energy,
+    duration_hours: record.durationHours,
+    total_trx: record.totalTrx,
+    status: failed ? 'failed' : STATUS[record.stage],
+    lifecycle_final: failed || record.stage === 3,
+    delivery_final: record.stage >= 2,
+    created_at: Math.floor(record.createdMs / 1000),
+    updated_at: Math.floor((record.createdMs + stageStart(record, record.stage, timing)) / 1000),
+    failure: failed ? { ...FAILURE } : null,
+  };
+}

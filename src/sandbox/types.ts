@@ -1,0 +1,58 @@
+/** Public shapes of the sandbox: its options, its handle, and the faults a test can queue. */
+import type { Order } from '../client/types.js';
+
+export interface SandboxOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default random 'sbx_' + 16 hex. */
+  apiKey?: string;
+  /** Default random 32 bytes, base64url. */
+  apiSecret?: string;
+  /** Default '1000.000000'. */
+  startingBalance?: string;
+  /** Time from creation to delivery_final; default 1500. */
+  deliverAfterMs?: number;
+  /** How long one rented "hour" lasts in sandbox time; default 3_600_000. */
+  hourMs?: number;
+  /** Token bucket per API key (per remote address for /v1/time); default { perSecond: 200, burst: 400 }. */
+  rateLimit?: { perSecond: number; burst: number } | false;
+  /** Default 16384; larger bodies get 413. */
+  bodyLimitBytes?: number;
+  /** Server clock = real clock + offset; default 0. */
+  clockOffsetSeconds?: number;
+  /** Pre-create N delivered and expired orders (paging tests, benchmarks). */
+  seedOrders?: number;
+}
+
+export interface Sandbox {
+  /** e.g. 'http://127.0.0.1:43121', no trailing slash. */
+  readonly url: string;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  setClockOffset(seconds: number): void;
+  setIntake(enabled: boolean): void;
+  /** TRX per energy unit for each duration; merged into the current rates. */
+  setRates(rates: Record<number, string>): void;
+  setBalance(available: string): void;
+  /** Snapshot, newest first. */
+  orders(): Order[];
+  /** Requests received, optionally only those to one path (without query). */
+  requestCount(path?: string): number;
+  /** Closes the server and every socket, keep-alive ones included. */
+  close(): Promise<void>;
+}
+
+/** `path` is the exact request path without query, e.g. '/v1/energy/orders'. */
+export type FaultMatch = { method?: string; path?: string };
+
+export type Fault = (
+  | { kind: 'status'; status: number; retryAfter?: string }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'drop' }
+  | { kind: 'drop-after-commit' }
+  | { kind: 'raw'; status: number; contentType: string; body: string }
+) & { match?: FaultMatch; times?: number };
