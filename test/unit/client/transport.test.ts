@@ -1,0 +1,255 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EnergyClient } from '../../../src/client/client.js';
+import type { OffsetStore } from '../../../src/client/clock.js';
+import { ApiError, AuthError, ExitCode, NetworkError, ResponseShapeError } from '../../../src/errors.js';
+import { canonicalPayload, bodyHash, hmacSignature } from '../../../src/signing/index.js';
+import { jsonReply, problemReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
+
+const credentials = { apiKey: 'key_unit', apiSecret: 'secret-unit-0123456789' };
+const BALANCE = { available_trx: '1.000000', held_trx: '0.000000', status: 'active' };
+const QUOTE = {
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  energy: 65000,
+  duration_hours: 1,
+  energy_trx: '2.600000',
+  activation_trx: null,
+  total_trx: '2.600000',
+  can_afford: true,
+};
+
+let server: ScriptedServer;
+let clients: EnergyClient[] = [];
+beforeAll(async () => {
+  server = await startScriptedServer();
+});
+afterAll(async () => server.close());
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+  server.seen.length = 0;
+});
+
+function makeClient(options: { nowMs?: () => number; offsetStore?: OffsetStore; retries?: number; requestMs?: number } = {}) {
+  const delays: number[] = [];
+  const client = new EnergyClient({
+    baseUrl: server.url,
+    credentials,
+    retryPolicy: { retries: options.retries ?? 3, baseDelayMs: 10, maxDelayMs: 5_000 },
+    timeouts: { requestMs: options.requestMs ?? 5_000, connectMs: 1_000 },
+    sleepMs: async (ms) => {
+      delays.push(ms);
+    },
+    ...(options.nowMs && { nowMs: options.nowMs }),
+    ...(options.offsetStore && { offsetStore: options.offsetStore }),
+  });
+  clients.push(client);
+  return { client, delays };
+}
+
+/** Recomputes the signature the server should have received. */
+function expectedAuthorization(seen: ScriptedServer['seen'][number]): string {
+  const [path, query = ''] = seen.url.split(/(?=\?)/);
+  const payload = canonicalPayload({
+    timestamp: Number(seen.headers['x-request-timestamp']),
+    method: seen.method,
+    path: path!,
+    query,
+    bodyHash: bodyHash(seen.body),
+  });
+  return `HMAC-SHA256 ${credentials.apiKey}:${hmacSignature(credentials.apiSecret, payload)}`;
+}
+
+describe('signing on the wire', () => {
+  it('sends the query exactly as signed, with its "?"', async () => {
+    server.script(jsonReply(200, { items: [], next_cursor: null }));
+    await makeClient().client.listOrders({ limit: 5, cursor: 'a+b/c= d' });
+    const [seen] = server.seen;
+    expect(seen!.url).toBe('/v1/energy/orders?limit=5&cursor=a%2Bb%2Fc%3D%20d');
+    expect(seen!.headers.authorization).toBe(expectedAuthorization(seen!));
+  });
+
+  it('signs the exact body bytes and sends application/json', async () => {
+    server.script(jsonReply(200, QUOTE));
+    await makeClient().client.quote({ address: QUOTE.address, energy: 65000, duration_hours: 1 });
+    const [seen] = server.seen;
+    expect(seen!.headers['content-type']).toBe('application/json');
+    expect(seen!.body.toString()).toBe(`{"address":"${QUOTE.address}","energy":65000,"duration_hours":1}`);
+    expect(seen!.headers.authorization).toBe(expectedAuthorization(seen!));
+  });
+
+  it('sends GET /v1/time without credentials', async () => {
+    server.script(jsonReply(200, { unix_time: 1 }));
+    await makeClient().client.time();
+    expect(server.seen[0]!.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('retries', () => {
+  it('retries 503 with backoff, re-signing each attempt over identical body bytes', async () => {
+    server.script(problemReply(503, 'UNAVAILABLE'), problemReply(502, 'BAD_GATEWAY'), jsonReply(201, orderBody()));
+    let now = 1_800_000_000_000;
+    const { client, delays } = makeClient({ nowMs: () => (now += 1500) });
+    const result = await client.createOrder(orderRequest());
+    expect(result.created).toBe(true);
+    expect(server.seen).toHaveLength(3);
+    const timestamps = server.seen.map((s) => s.headers['x-request-timestamp']);
+    expect(new Set(timestamps).size).toBe(3);
+    expect(new Set(server.seen.map((s) => s.body.toString())).size).toBe(1);
+    for (const seen of server.seen) expect(seen.headers.authorization).toBe(expectedAuthorization(seen));
+    expect(delays).toHaveLength(2);
+    expect(delays[1]!).toBeGreaterThanOrEqual(10);
+  });
+
+  it('waits as Retry-After says (seconds) on 429', async () => {
+    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': '2' }), jsonReply(200, BALANCE));
+    const { client, delays } = makeClient();
+    await client.balance();
+    expect(delays).toEqual([2000]);
+  });
+
+  it('waits until a Retry-After HTTP-date', async () => {
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    const date = new Date(now + 3000).toUTCString();
+    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': date }), jsonReply(200, BALANCE));
+    const { client, delays } = makeClient({ nowMs: () => now });
+    await client.balance();
+    expect(delays).toEqual([3000]);
+  });
+
+  it('gives up at once, exit 6, when Retry-After is beyond the cap', async () => {
+    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': '3600' }));
+    const { client, delays } = makeClient();
+    const error = await client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).exitCode).toBe(ExitCode.rateLimited);
+    expect((error as ApiError).retryAfterSeconds).toBe(3600);
+    expect(delays).toEqual([]);
+  });
+
+  it('stops after the bounded number of retries with the last status', async () => {
+    server.script(problemReply(503, 'UNAVAILABLE'));
+    const { client } = makeClient({ retries: 2 });
+    const error = await client.balance().catch((e: unknown) => e);
+    expect((error as ApiError).exitCode).toBe(ExitCode.service);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it.each([400, 404, 409, 413, 415])('never retries %i', async (status) => {
+    server.script(problemReply(status, 'NOPE'));
+    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('retries a dropped connection and then fails with exit 7', async () => {
+    server.script((_req, res) => res.socket?.destroy());
+    const error = await makeClient({ retries: 1 }).client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/closed the connection.*2 attempts/);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('times out a server that never answers', async () => {
+    server.script(() => undefined);
+    const error = await makeClient({ retries: 0, requestMs: 200 }).client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/timed out after 200 ms/);
+  });
+});
+
+describe('clock correction on 401', () => {
+  function memoryStore(): OffsetStore & { saved: number[] } {
+    const saved: number[] = [];
+    return { saved, load: () => undefined, save: (_origin, offset) => saved.push(offset) };
+  }
+
+  it('reads the server clock, retries once on it, and saves the offset', async () => {
+    const serverTime = Math.floor(Date.now() / 1000) + 900;
+    server.script(problemReply(401, 'AUTH_TIMESTAMP'), jsonReply(200, { unix_time: serverTime }), jsonReply(200, BALANCE));
+    const store = memoryStore();
+    await makeClient({ offsetStore: store }).client.balance();
+    expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time', '/v1/balance']);
+    expect(Math.abs(Number(server.seen[2]!.headers['x-request-timestamp']) - serverTime)).toBeLessThanOrEqual(1);
+    expect(Math.abs(store.saved[0]! - 900)).toBeLessThanOrEqual(1);
+  });
+
+  it('does not retry when the clock was right: the 401 is the answer', async () => {
+    server.script(problemReply(401, 'AUTH_SIGNATURE'), jsonReply(200, { unix_time: Math.floor(Date.now() / 1000) }));
+    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).hint).toMatch(/Troubleshooting signature errors/);
+    expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time']);
+  });
+
+  it('never loops on 401', async () => {
+    const serverTime = () => Math.floor(Date.now() / 1000) + 900;
+    server.script(problemReply(401, 'AUTH_TIMESTAMP'), (_r, res) => jsonReply(200, { unix_time: serverTime() })(_r, res), problemReply(401, 'AUTH_TIMESTAMP'));
+    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('uses a remembered offset for the first attempt', async () => {
+    server.script(jsonReply(200, BALANCE));
+    const now = 1_800_000_000_000;
+    await makeClient({ nowMs: () => now, offsetStore: { load: () => -600, save: () => undefined } }).client.balance();
+    expect(server.seen[0]!.headers['x-request-timestamp']).toBe(String(now / 1000 - 600));
+  });
+});
+
+describe('responses that break the spec', () => {
+  it.each([
+    ['an HTML page', 'text/html', '<!DOCTYPE html><html>bad gateway</html>', /text\/html.*HTML page/],
+    ['truncated JSON', 'application/json', '{"available_trx":"1.0', /not valid JSON/],
+    ['a missing key', 'application/json', '{"available_trx":"1.000000","status":"active"}', /held_trx is missing/],
+    ['an amount without six digits', 'application/json', '{"available_trx":"1.5","held_trx":"0.000000","status":"a"}', /available_trx should be an amount/],
+  ])('refuses %s with exit 7 naming the status', async (_label, type, body, message) => {
+    server.script((_req, res) => res.writeHead(200, { 'content-type': type }).end(body));
+    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect((error as ResponseShapeError).exitCode).toBe(ExitCode.service);
+    expect((error as Error).message).toMatch(/HTTP 200/);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('refuses a 2xx other than 200 or 201 on order creation', async () => {
+    server.script(jsonReply(202, orderBody()));
+    const error = await makeClient().client.createOrder(orderRequest()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+  });
+
+  it('keeps the Problem Details of an error response', async () => {
+    server.script(problemReply(409, 'PRICE_CHANGED'));
+    const error = (await makeClient().client.balance().catch((e: unknown) => e)) as ApiError;
+    expect(error.exitCode).toBe(ExitCode.conflict);
+    expect(error.problem?.code).toBe('PRICE_CHANGED');
+    expect(error.message).toMatch(/PRICE_CHANGED: PRICE_CHANGED detail/);
+  });
+});
+
+function orderRequest() {
+  return {
+    client_request_id: 'req-1',
+    address: QUOTE.address,
+    energy: 65000,
+    duration_hours: 1,
+    expected_total_trx: '2.600000',
+  };
+}
+
+function orderBody() {
+  return {
+    id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
+    client_request_id: 'req-1',
+    address: QUOTE.address,
+    energy: 65000,
+    duration_hours: 1,
+    total_trx: '2.600000',
+    status: 'pending',
+    lifecycle_final: false,
+    delivery_final: false,
+    created_at: 1,
+    updated_at: 1,
+    failure: null,
+  };
+}
