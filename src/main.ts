@@ -41,7 +41,8 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
     // `energy` alone (or a group alone) has just printed its help: a usage error with nothing more to say.
     if (error.code === 'commander.help') return { message: '', exitCode: ExitCode.usage, silent: true };
     return {
-      message: error.message.replace(/^error: /, ''),
+      // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
+      message: error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '),
       exitCode: ExitCode.usage,
       hint: 'see `energy --help` or `energy <command> --help`',
     };

@@ -1,0 +1,167 @@
+/** The Resilience promises of the contract, each with its fault injected into the sandbox. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS, createWorld, json, type World } from '../helpers/world.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld();
+});
+afterAll(async () => world.close());
+afterEach(() => world.sandbox.clearFaults());
+
+const ORDER = ['order', 'create', ADDRESS, '--energy', '65000', '--hours', '1'];
+const ordersWith = (id: string) => world.sandbox.orders().filter((o) => o.client_request_id === id);
+
+describe('retries', () => {
+  it('rides out a 503 burst, telling each retry with --verbose', async () => {
+    world.sandbox.inject({ kind: 'status', status: 503, times: 2, match: { path: '/v1/balance' } });
+    const before = world.sandbox.requestCount('/v1/balance');
+    const result = await world.run(['balance', '--json', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toHaveProperty('available_trx');
+    expect(world.sandbox.requestCount('/v1/balance') - before).toBe(3);
+    expect(result.stderr.match(/retrying in/g)).toHaveLength(2);
+  });
+
+  it('waits as Retry-After says on 429, then succeeds', async () => {
+    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '1', match: { path: '/v1/energy/options' } });
+    const started = Date.now();
+    const result = await world.run(['options', '--json', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(result.stderr).toMatch(/HTTP 429; retrying in 1\.0 s/);
+  });
+
+  it('ends with exit 6 when 429 outlasts the retries', async () => {
+    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', times: 5 });
+    const result = await world.run(['balance', '--retries', '2']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('retries a dropped connection on a quote', async () => {
+    world.sandbox.inject({ kind: 'drop', match: { path: '/v1/energy/quotes' } });
+    const result = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1', '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toHaveProperty('total_trx');
+  });
+});
+
+describe('no order placed twice', () => {
+  it('commits, loses the answer, retries with the same id, and reports the one order', async () => {
+    world.sandbox.inject({ kind: 'drop-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
+    const before = world.sandbox.requestCount('/v1/energy/orders');
+    const result = await world.run([...ORDER, '--yes', '--json', '--client-request-id', 'drop-after-commit-1']);
+    expect(result.code).toBe(0);
+    expect(world.sandbox.requestCount('/v1/energy/orders') - before).toBe(2);
+    expect(ordersWith('drop-after-commit-1')).toHaveLength(1);
+    expect(json(result)).toMatchObject({ client_request_id: 'drop-after-commit-1', id: ordersWith('drop-after-commit-1')[0]!.id });
+    expect(result.stderr.match(/already existed/g)).toHaveLength(1);
+  });
+
+  it('when the retries run out, names the id and the command that retries safely', async () => {
+    world.sandbox.inject({ kind: 'drop-after-commit', times: 2, match: { method: 'POST', path: '/v1/energy/orders' } });
+    const failed = await world.run([...ORDER, '--yes', '--retries', '1', '--client-request-id', 'unknown-outcome-1']);
+    expect(failed.code).toBe(7);
+    expect(failed.stderr).toMatch(/client_request_id unknown-outcome-1 may or may not have been placed/);
+    const command = /retry safely \(it cannot place a second order\) with: energy (.*)$/m.exec(failed.stderr)?.[1];
+    expect(command).toContain('--client-request-id unknown-outcome-1');
+    expect(command).toMatch(/--expected-total \d+\.\d{6}/);
+
+    const retried = await world.run([...command!.split(' '), '--json']);
+    expect(retried.code).toBe(0);
+    expect(retried.stderr).toMatch(/already existed/);
+    expect(ordersWith('unknown-outcome-1')).toHaveLength(1);
+  });
+
+  it('re-running a timed-out order with its id returns the same order', async () => {
+    world.sandbox.inject({ kind: 'delay', ms: 1500, match: { method: 'POST', path: '/v1/energy/orders' } });
+    const first = await world.run([...ORDER, '--yes', '--timeout', '0.5', '--retries', '0', '--client-request-id', 'timeout-1']);
+    expect(first.code).toBe(7);
+    expect(first.stderr).toMatch(/timed out/);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const [placed] = ordersWith('timeout-1');
+    const second = await world.run([...ORDER, '--expected-total', placed!.total_trx, '--client-request-id', 'timeout-1', '--json']);
+    expect(second.stderr).toMatch(/already existed/);
+    expect(second.code).toBe(0);
+    expect(ordersWith('timeout-1')).toHaveLength(1);
+  });
+});
+
+describe('clock skew', () => {
+  it.each([
+    ['15 minutes ahead', 900],
+    ['15 minutes behind', -900],
+  ])('works with a server clock %s, and remembers the offset for the next run', async (_label, offset) => {
+    world.sandbox.setClockOffset(offset);
+    try {
+      const timeReads = world.sandbox.requestCount('/v1/time');
+      const first = await world.run(['balance', '--json']);
+      expect(first.code).toBe(0);
+      expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(1);
+      const saved = JSON.parse(readFileSync(join(world.configDir, 'clock-offset.json'), 'utf8')) as Record<string, { offset_seconds: number }>;
+      expect(Math.abs(saved[world.sandbox.url]!.offset_seconds - offset)).toBeLessThanOrEqual(1);
+
+      const second = await world.run(['balance', '--json']);
+      expect(second.code).toBe(0);
+      expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(1);
+
+      const shown = await world.run(['time']);
+      expect(shown.stdout).toMatch(new RegExp(`Signing offset\\s+${offset > 0 ? '\\+' : '-'}(899|900|901) s`));
+    } finally {
+      world.sandbox.setClockOffset(0);
+      await world.run(['time']);
+    }
+  });
+
+  it('says so on stderr with --verbose when it corrects the clock', async () => {
+    world.sandbox.setClockOffset(900);
+    try {
+      const result = await world.run(['balance', '--verbose']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/the local clock is (899|900|901) s behind the server's: retrying once/);
+    } finally {
+      world.sandbox.setClockOffset(0);
+      await world.run(['time']);
+    }
+  });
+});
+
+describe('responses that break the spec', () => {
+  it.each([
+    ['an HTML page from a proxy', 200, 'text/html', '<!DOCTYPE html><html><body>502 Bad Gateway</body></html>', /text\/html.*HTML page/],
+    ['truncated JSON', 200, 'application/json', '{"available_trx":"1.000000","he', /not valid JSON/],
+    ['a wrong content type', 200, 'text/plain', '{"available_trx":"1.000000","held_trx":"0.000000","status":"active"}', /text\/plain/],
+    ['a missing required key', 200, 'application/json', '{"available_trx":"1.000000","status":"active"}', /held_trx is missing/],
+    ['an amount without six digits', 200, 'application/json', '{"available_trx":"1.5","held_trx":"0.000000","status":"active"}', /available_trx should be an amount/],
+    ['an HTML 502 page', 502, 'text/html', '<html>bad gateway</html>', /HTTP 502/],
+  ])('%s: exit 7, one line naming it and the status, nothing on stdout', async (_label, status, contentType, body, message) => {
+    world.sandbox.inject({ kind: 'raw', status, contentType, body, times: 4, match: { path: '/v1/balance' } });
+    const result = await world.run(['balance', '--retries', '0']);
+    expect(result.code).toBe(7);
+    expect(result.stdout).toBe('');
+    const [line, ...rest] = result.stderr.trim().split('\n');
+    expect(line).toMatch(message);
+    expect(line).toMatch(new RegExp(`HTTP ${status}`));
+    expect(rest.filter((l) => !l.startsWith('hint:'))).toEqual([]);
+  });
+});
+
+describe('timeouts', () => {
+  it('gives up on a silent server within the timeout and retry budget', async () => {
+    world.sandbox.inject({ kind: 'delay', ms: 10_000, times: 3, match: { path: '/v1/balance' } });
+    const started = Date.now();
+    const result = await world.run(['balance', '--timeout', '0.4', '--retries', '1']);
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/timed out after 400 ms \(2 attempts\)/);
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('ends quickly on a refused connection', async () => {
+    const result = await world.run(['balance', '--retries', '1'], { env: { ENERGY_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/connection refused \(2 attempts\)/);
+  });
+});
