@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BASE58_INDEX = new Map([...BASE58_ALPHABET].map((char, index) => [char, BigInt(index)]));
 /** A TRON main-net account: version byte 0x41, 20 bytes of account id, 4 bytes of checksum. */
@@ -61,5 +59,7 @@ function decodeBase58(text: string): Buffer {
 }
 
 function doubleSha256(bytes: Uint8Array): Buffer {
+  // Loaded on first use: node:crypto costs milliseconds at start-up that `--help` should not pay.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest();
 }

@@ -2,7 +2,6 @@
  * run(argv): builds the program, runs one command, and is the one place that turns an error into a
  * message and an exit code.
  */
-import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { scrubSecrets } from './client/redact.js';
 import { Context } from './commands/context.js';
@@ -10,11 +9,7 @@ import { CliError, ExitCode } from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
 import { buildProgram } from './program.js';
-
-function packageVersion(): string {
-  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
-}
+import { packageVersion } from './version.js';
 
 export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
   const ctx = new Context(terminal);

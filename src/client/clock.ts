@@ -61,3 +61,9 @@ export function measureOffsetSeconds(serverUnixSeconds: number, sentAtMs: number
   const localMidpointSeconds = (sentAtMs + receivedAtMs) / 2 / 1000;
   return Math.round(serverUnixSeconds + 0.5 - localMidpointSeconds);
 }
+
+/** "the local clock is 900 s behind the server's", from an offset of server minus local seconds. */
+export function describeOffset(offsetSeconds: number): string {
+  if (offsetSeconds === 0) return "the local clock agrees with the server's";
+  return `the local clock is ${Math.abs(offsetSeconds)} s ${offsetSeconds > 0 ? 'behind' : 'ahead of'} the server's`;
+}

@@ -2,7 +2,7 @@
  * A few small validators for response bodies. Each returns the value normalised to the documented type or
  * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
  */
-import { AMOUNT_PATTERN } from '../money.js';
+import { AMOUNT_PATTERN } from '../money-text.js';
 
 export class ShapeMismatch extends Error {
   override name = 'ShapeMismatch';

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
-import { RequestClock, type OffsetStore } from './clock.js';
+import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
 import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
 import { redactAuthorization } from './redact.js';
@@ -173,10 +173,4 @@ export class Transport {
   #log(line: string): void {
     this.#options.log?.(line);
   }
-}
-
-/** "the local clock is 900 s behind the server's", from an offset of server minus local seconds. */
-export function describeOffset(offsetSeconds: number): string {
-  if (offsetSeconds === 0) return "the local clock agrees with the server's";
-  return `the local clock is ${Math.abs(offsetSeconds)} s ${offsetSeconds > 0 ? 'behind' : 'ahead of'} the server's`;
 }

@@ -1,5 +1,4 @@
 /** Follows an order until its delivery is final, polling at a steady interval. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { NetworkError } from '../errors.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
@@ -33,4 +32,8 @@ export async function waitForDelivery(client: EnergyClient, initial: Order, opti
     order = next;
   }
   return order;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

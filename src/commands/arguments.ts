@@ -4,7 +4,7 @@
  */
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { checkTronAddress } from '../address.js';
-import { parseUserAmount } from '../money.js';
+import { parseUserAmount } from '../money-text.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
 

@@ -3,10 +3,9 @@
  * so that a command opens only what it uses (no config read when flags and environment say everything,
  * no HTTP stack for `config`).
  */
-import { EnergyClient } from '../client/client.js';
+import type { EnergyClient } from '../client/client.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../config/base-url.js';
-import { OffsetFile } from '../config/offset-file.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
@@ -70,6 +69,8 @@ export class Context {
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
     const secrets = [apiSecret, apiKey];
+    // Loaded here, not at the top: the HTTP stack is the heaviest import, and `config` or `--help` never need it.
+    const [{ EnergyClient }, { OffsetFile }] = await Promise.all([import('../client/client.js'), import('../config/offset-file.js')]);
     const verbose = this.globals.verbose === true;
     const say = (line: string) => this.printer.note(scrubSecrets(line, secrets));
     this.#client = new EnergyClient({

@@ -2,13 +2,11 @@
  * `energy order create`: local checks, a quote unless the price is given, consent, one order with a stable
  * client_request_id (so that retries can never place it twice), and optionally waiting for delivery.
  */
-import { randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { waitForDelivery } from '../client/wait-for-order.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../errors.js';
-import { compareAmounts } from '../money.js';
 import { canPrompt, confirm } from '../output/prompt.js';
 import { orderRows, quoteRows } from '../output/views.js';
 import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
@@ -37,7 +35,7 @@ export function orderCreateCommand(ctx: Context): Command {
     .action(async (address: string, options: CreateOptions) => {
       const client = await ctx.client();
       const expectedTotal = await agreeOnPrice(ctx, client, address, options);
-      const requestId = options.clientRequestId ?? randomUUID();
+      const requestId = options.clientRequestId ?? process.getBuiltinModule('node:crypto').randomUUID();
       const request = {
         client_request_id: requestId,
         address,
@@ -65,11 +63,11 @@ export function orderCreateCommand(ctx: Context): Command {
 /** Returns the total to send as expected_total_trx once the user has agreed to it. */
 async function agreeOnPrice(ctx: Context, client: EnergyClient, address: string, options: CreateOptions): Promise<string> {
   if (options.expectedTotal !== undefined) {
-    refuseAboveMax(options.expectedTotal, options.maxTotal);
+    await refuseAboveMax(options.expectedTotal, options.maxTotal);
     return options.expectedTotal;
   }
   const quote = await client.quote({ address, energy: options.energy, duration_hours: options.hours });
-  refuseAboveMax(quote.total_trx, options.maxTotal);
+  await refuseAboveMax(quote.total_trx, options.maxTotal);
   if (options.yes === true) return quote.total_trx;
   if (!canPrompt(ctx.terminal)) {
     throw new UsageError(`not placing an order for ${quote.total_trx} TRX without consent`, {
@@ -84,8 +82,10 @@ async function agreeOnPrice(ctx: Context, client: EnergyClient, address: string,
   return quote.total_trx;
 }
 
-function refuseAboveMax(total: string, maxTotal: string | undefined): void {
-  if (maxTotal !== undefined && compareAmounts(total, maxTotal) > 0) {
+async function refuseAboveMax(total: string, maxTotal: string | undefined): Promise<void> {
+  if (maxTotal === undefined) return;
+  const { compareAmounts } = await import('../money.js');
+  if (compareAmounts(total, maxTotal) > 0) {
     throw new CliError(`the total ${total} TRX is above --max-total ${maxTotal}: no order was placed`, ExitCode.conflict);
   }
 }

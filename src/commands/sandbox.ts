@@ -14,6 +14,7 @@ interface SandboxCommandOptions {
   seedOrders?: number;
   deliverAfterMs?: number;
   clockOffset?: number;
+  rateLimit: boolean;
 }
 
 export function sandboxCommand(ctx: Context): Command {
@@ -25,6 +26,7 @@ export function sandboxCommand(ctx: Context): Command {
     .addOption(new Option('--seed-orders <n>', 'start with this many old orders').argParser(positiveInteger))
     .addOption(new Option('--deliver-after-ms <ms>', 'time from order to delivery').argParser(nonNegativeInteger))
     .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
+    .option('--no-rate-limit', 'never answer 429 (benchmarks)')
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
@@ -39,6 +41,7 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.seedOrders !== undefined && { seedOrders: options.seedOrders }),
         ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
+        ...(!options.rateLimit && { rateLimit: false as const }),
       });
       const profile = ctx.globals.profile ?? 'sandbox';
       if (options.save) {

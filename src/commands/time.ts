@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { measureOffsetSeconds } from '../client/clock.js';
-import { describeOffset } from '../client/transport.js';
+import { describeOffset, measureOffsetSeconds } from '../client/clock.js';
 import { formatSeconds, formatTimestamp } from '../output/format.js';
 import type { Context } from './context.js';
 

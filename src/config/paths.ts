@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -7,6 +6,6 @@ export const OFFSET_FILE_NAME = 'clock-offset.json';
 /** `ENERGY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/energy`, else `~/.config/energy`. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.ENERGY_CONFIG_DIR) return env.ENERGY_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  const base = env.XDG_CONFIG_HOME || join(process.getBuiltinModule('node:os').homedir(), '.config');
   return join(base, 'energy');
 }

@@ -1,5 +1,4 @@
 /** Questions on the terminal: a yes/no confirmation and a hidden secret entry; or a secret piped in. */
-import { createInterface } from 'node:readline';
 import type { Terminal } from './terminal.js';
 
 /** True only when both ends are a person at a terminal: a prompt in a pipe would hang a script. */
@@ -8,6 +7,7 @@ export function canPrompt(terminal: Terminal): boolean {
 }
 
 export async function confirm(terminal: Terminal, question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
   try {
     const answer = await new Promise<string>((resolve) => rl.question(`${question} [y/N] `, resolve));
@@ -20,6 +20,7 @@ export async function confirm(terminal: Terminal, question: string): Promise<boo
 /** Reads a line without echoing it, as `ssh` and `sudo` do. */
 export async function askHidden(terminal: Terminal, question: string): Promise<string> {
   terminal.stderr.write(question);
+  const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
   // Swallow readline's echo of the typed characters; the question was written above.
   (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = () => undefined;

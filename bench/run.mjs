@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// npm run bench: start-up, request and streaming costs of `energy`, each as a ratio against a baseline timed
+// in the same run, rounds interleaved so that a noisy shared machine slows both sides alike.
+//   node bench/run.mjs [--smoke] [--write] [--node /path/to/node]
+// --smoke: one round over 1,000 orders, to prove the harness works (CI); --write: record bench/RESULTS.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const argv = process.argv.slice(2);
+const smoke = argv.includes('--smoke');
+const node = argv.includes('--node') ? argv[argv.indexOf('--node') + 1] : process.execPath;
+const rounds = smoke ? 1 : 21;
+const listRounds = smoke ? 1 : 5;
+const orderCount = smoke ? 1_000 : 100_000;
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const bin = here('../bin/energy.js');
+
+const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-'));
+const env = {
+  PATH: process.env.PATH,
+  HOME: work,
+  ENERGY_CONFIG_DIR: join(work, 'config'),
+  ENERGY_API_KEY: 'bench_key_0123456789',
+  ENERGY_API_SECRET: 'bench-secret-0123456789abcdef',
+  BENCH_PAGE_LIMIT: '100',
+};
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function timeOnce(args, extraEnv = {}) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(node, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
+/** Runs each case `count` times, interleaved; returns the median milliseconds per case. */
+function measure(cases, count) {
+  const samples = cases.map(() => []);
+  for (const c of cases) timeOnce(c.args, c.env); // warm the file cache and the compile cache
+  for (let round = 0; round < count; round += 1) {
+    cases.forEach((c, index) => samples[index].push(timeOnce(c.args, c.env)));
+  }
+  return samples.map(median);
+}
+
+async function startSandbox() {
+  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--no-save', '--no-rate-limit', '--seed-orders', String(orderCount), '--json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+  return { child, url: JSON.parse(line).base_url };
+}
+
+function peakRssMb(args) {
+  const file = join(work, 'rss');
+  timeOnce(['--import', here('./report-rss.mjs'), ...args], { BENCH_RSS_FILE: file });
+  return Number(readFileSync(file, 'utf8')) / 1024;
+}
+
+function itemCount(args) {
+  const result = spawnSync(node, args, { env, maxBuffer: 1 << 30, encoding: 'utf8' });
+  return JSON.parse(result.stdout).items.length;
+}
+
+const sandbox = await startSandbox();
+env.ENERGY_BASE_URL = sandbox.url;
+const rows = [];
+try {
+  const [bare, version, help] = measure([{ args: ['-e', ''] }, { args: [bin, '--version'] }, { args: [bin, '--help'] }], rounds);
+  rows.push(['energy --version', version, 'node -e ""', bare, 1.25]);
+  rows.push(['energy --help', help, 'node -e ""', bare, 1.25]);
+
+  const [bareGet, balance] = measure([{ args: [here('./bare-balance.mjs')] }, { args: [bin, 'balance', '--json'] }], rounds);
+  rows.push(['energy balance --json', balance, 'node:http signed GET', bareGet, 2.0]);
+
+  const listArgs = [bin, 'order', 'list', '--all', '--json', '--limit', '100'];
+  const bareListArgs = [here('./bare-list-all.mjs')];
+  const counts = [itemCount(listArgs), itemCount(bareListArgs)];
+  if (counts.some((count) => count !== orderCount)) throw new Error(`expected ${orderCount} orders, got ${counts.join(' and ')}`);
+  const [bareList, list] = measure([{ args: bareListArgs }, { args: listArgs }], listRounds);
+  rows.push([`energy order list --all --json (${orderCount.toLocaleString('en-US')} orders)`, list, 'node:http page loop', bareList, 1.5]);
+  var rss = peakRssMb(listArgs);
+  var bareRss = peakRssMb(bareListArgs);
+} finally {
+  sandbox.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
+
+const fmt = (ms) => ms.toFixed(1);
+const lines = [
+  '| measure | energy (ms) | baseline | baseline (ms) | ratio | goal | met |',
+  '| --- | ---: | --- | ---: | ---: | ---: | :---: |',
+  ...rows.map(([name, ours, baseName, base, goal]) => {
+    const ratio = ours / base;
+    return `| ${name} | ${fmt(ours)} | ${baseName} | ${fmt(base)} | ${ratio.toFixed(2)}x | ≤ ${goal}x | ${ratio <= goal ? 'yes' : 'no'} |`;
+  }),
+  `| peak RSS of order list --all --json | ${rss.toFixed(1)} MB | bare page loop | ${bareRss.toFixed(1)} MB | | ≤ 120 MB | ${rss <= 120 ? 'yes' : 'no'} |`,
+];
+const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+const header = `Node ${nodeVersion}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; medians of ${rounds} interleaved runs (${listRounds} for the listing)${smoke ? ' — SMOKE run, numbers not meaningful' : ''}`;
+console.log(`\n${header}\n\n${lines.join('\n')}\n`);
+
+if (argv.includes('--write') && !smoke) {
+  const file = here('./RESULTS.md');
+  const previous = (() => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '# Benchmark results\n\nWritten by `npm run bench` (`node bench/run.mjs --write`); newest first. Ratios are what count: each baseline is timed in the same run on the same machine.\n';
+    }
+  })();
+  const [title, ...rest] = previous.split('\n## ');
+  const section = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${nodeVersion}\n\n${header}\n\n${lines.join('\n')}\n`;
+  writeFileSync(file, [title.trimEnd() + '\n', section, ...rest.map((r) => `## ${r}`)].join('\n'));
+  console.log(`written to ${file}`);
+}
