@@ -1,0 +1,76 @@
+/** Small shared pieces for the e2e suites: fresh addresses, a loopback port nobody listens on, state probes. */
+import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'vitest';
+import { encodeTronAddress } from '../../src/address.js';
+import type { BalanceResponse } from '../../src/client/types.js';
+import { signRequest } from '../../src/signing/index.js';
+import type { CliResult } from './cli.js';
+import type { World } from './world.js';
+
+/**
+ * A valid TRON address that no other test uses: the sandbox charges activation until an address has had a
+ * delivery, so each test that relies on a price gets its own address.
+ */
+export function freshAddress(n: number): string {
+  const id = Buffer.alloc(20, 0x5a);
+  id.writeUInt32BE(n, 0);
+  return encodeTronAddress(Buffer.concat([Buffer.from([0x41]), id]));
+}
+
+/** Port 9 (discard) on loopback: privileged, never handed out as an ephemeral port, nothing listens there. */
+export const DEAD_URL = 'http://127.0.0.1:9';
+
+/** A stack frame line as Node prints it. */
+export const STACK_FRAME = /^\s+at /m;
+
+export function expectNoStackTrace(result: CliResult): void {
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+  expect(result.stdout).not.toMatch(STACK_FRAME);
+}
+
+/**
+ * One signed request straight to the sandbox, over node:http and the signing module only (not the CLI's client),
+ * for arranging and inspecting state without a spawn. Counts as one request in the sandbox.
+ */
+export function signedCall(world: World, method: 'GET' | 'POST', path: string, body?: object): Promise<{ status: number; json: any }> {
+  const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
+  const headers: Record<string, string> = {
+    ...signRequest({
+      method,
+      path,
+      query: '',
+      body: bytes,
+      timestamp: Math.floor(Date.now() / 1000),
+      apiKey: world.sandbox.apiKey,
+      apiSecret: world.sandbox.apiSecret,
+    }),
+    ...(bytes !== undefined && { 'content-type': 'application/json' }),
+  };
+  return new Promise((resolve, reject) => {
+    const req = request(`${world.sandbox.url}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(bytes);
+  });
+}
+
+/** Reads the balance straight from the sandbox, without spawning the CLI. */
+export async function balanceOf(world: World): Promise<BalanceResponse> {
+  const { status, json } = await signedCall(world, 'GET', '/v1/balance');
+  if (status !== 200) throw new Error(`GET /v1/balance answered ${status}`);
+  return json as BalanceResponse;
+}
+
+/** Waits until every order in the sandbox has a final delivery, so that held amounts stop moving. */
+export async function allDelivered(world: World, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (world.sandbox.orders().some((order) => !order.delivery_final)) {
+    if (Date.now() > deadline) throw new Error('sandbox orders were not delivered in time');
+    await sleep(50);
+  }
+}
