@@ -10,6 +10,9 @@ import { quoteCommand } from './commands/quote.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { timeCommand } from './commands/time.js';
 
+/** Columns of help text: fixed, like git's, so that help reads the same everywhere. */
+export const HELP_WIDTH = 80;
+
 export function buildProgram(ctx: Context, version: string): Command {
   const program = new Command('energy')
     .description('Rent TRON energy through the Energy API v1')
@@ -30,7 +33,8 @@ export function buildProgram(ctx: Context, version: string): Command {
   }
   applyToAll(program, (command) => {
     // main.ts decides the exit code and prints errors in one format (text, or JSON with --json).
-    command.exitOverride().configureOutput({ outputError: () => undefined });
+    // Help wraps at a fixed width, on a terminal as in a pipe, so that the fast path's copy is exact.
+    command.exitOverride().configureOutput({ outputError: () => undefined, getOutHelpWidth: () => HELP_WIDTH, getErrHelpWidth: () => HELP_WIDTH });
   });
   return program;
 }

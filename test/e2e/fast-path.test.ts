@@ -1,0 +1,36 @@
+/**
+ * `--version` and `--help` are answered without loading the program (src/fast-path.ts); these tests keep
+ * that answer identical to what commander prints when the full program runs.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, runCli } from '../helpers/cli.js';
+
+const env = baseEnv(join(mkdtempSync(join(tmpdir(), 'energy-fast-')), 'config'));
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+describe('fast path', () => {
+  it.each(['--version', '-V'])('%s prints the package version', async (flag) => {
+    const result = await runCli([flag], { env });
+    expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it.each(['--help', '-h'])('%s prints exactly what commander prints for `energy help`', async (flag) => {
+    const [fast, full] = await Promise.all([runCli([flag], { env }), runCli(['help'], { env })]);
+    expect(fast.code).toBe(0);
+    expect(full.code).toBe(0);
+    expect(fast.stdout).toBe(full.stdout);
+    expect(fast.stdout).toMatch(/^Usage: energy \[options\] \[command\]/);
+    expect(fast.stdout).toMatch(/never from the command line\.\n$/);
+  });
+
+  it('leaves anything more than the single flag to the full program', async () => {
+    const result = await runCli(['--version', '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${pkg.version}\n`);
+    const sub = await runCli(['order', '--help'], { env });
+    expect(sub.stdout).toMatch(/^Usage: energy order/);
+  });
+});
