@@ -19,11 +19,13 @@ export async function confirm(terminal: Terminal, question: string): Promise<boo
 
 /** Reads a line without echoing it, as `ssh` and `sudo` do. */
 export async function askHidden(terminal: Terminal, question: string): Promise<string> {
-  terminal.stderr.write(question);
   const { createInterface } = await import('node:readline');
+  // The interface (and so the terminal's raw mode) comes before the question: text typed or pasted the
+  // moment the question shows must already be hidden.
   const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
-  // Swallow readline's echo of the typed characters; the question was written above.
+  // Swallow readline's echo of the typed characters.
   (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = () => undefined;
+  terminal.stderr.write(question);
   try {
     return await new Promise<string>((resolve) => rl.question('', resolve));
   } finally {
