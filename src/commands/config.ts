@@ -30,7 +30,7 @@ export function configCommand(ctx: Context): Command {
       const value = valueArg ?? (await readValue(ctx, name));
       if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
       const stored = name === 'base-url' ? parseBaseUrl(value.trim()).toString().replace(/\/$/, '') : value.trim();
-      const { profile } = await ctx.settingsProfile();
+      const profile = ctx.profileName();
       await ctx.store.set(profile, name, stored);
       ctx.printer.note(`energy: ${name} set in profile ${profile}${name === 'api-secret' ? ` (${maskSecret(stored)})` : ''}`);
     });
@@ -41,7 +41,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<name>', SETTING_NAMES.join(' | '))
     .action(async (nameText: string) => {
       const name = parseSettingName(nameText);
-      const { profile } = await ctx.settingsProfile();
+      const profile = ctx.profileName();
       const value = shown(name, (await ctx.store.profile(profile))[name]);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: value ?? null });
       else if (value === undefined) ctx.printer.note(`energy: ${name} is not set in profile ${profile}`);
@@ -54,7 +54,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<name>', SETTING_NAMES.join(' | '))
     .action(async (nameText: string) => {
       const name = parseSettingName(nameText);
-      const { profile } = await ctx.settingsProfile();
+      const profile = ctx.profileName();
       const removed = await ctx.store.unset(profile, name);
       ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);
     });

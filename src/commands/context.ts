@@ -50,9 +50,9 @@ export class Context {
     return this.#settings;
   }
 
-  /** The selected profile, without reading the store. */
-  async settingsProfile(): Promise<{ profile: string }> {
-    return resolveProfileName({ profile: this.globals.profile }, this.terminal.env);
+  /** The selected profile (option, then ENERGY_PROFILE, then "default"), without reading the store. */
+  profileName(): string {
+    return resolveProfileName({ profile: this.globals.profile }, this.terminal.env).profile;
   }
 
   /** The API client for the resolved base URL; credentials are checked when a signed call is made. */

@@ -197,6 +197,18 @@ describe('unsafe or broken config', () => {
     }
   });
 
+  it('refuses a config folder readable by others with exit 3 and a chmod 700 hint', async () => {
+    chmodSync(world.configDir, 0o755);
+    try {
+      const result = await bare(['balance']);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`chmod 700 '${world.configDir}'`);
+      expectNoStackTrace(result);
+    } finally {
+      chmodSync(world.configDir, 0o700);
+    }
+  });
+
   it('refuses --base-url http:// for a host that is not loopback with exit 2, before any connection', async () => {
     const before = world.sandbox.requestCount();
     const result = await world.run(['balance', '--verbose', '--base-url', 'http://example.com']);
