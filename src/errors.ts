@@ -47,6 +47,12 @@ export class CliError extends Error {
   }
   /** A follow-up line for the user: what to run or check next. */
   readonly hint: string | undefined;
+  /**
+   * Set by the transport when some attempt may have reached the server and been acted on (a reset or a
+   * timeout after sending, a 5xx, an unreadable 2xx), whatever the last attempt's failure was: for an
+   * order, it may exist.
+   */
+  outcomeUncertain = false;
 }
 
 /** Bad input caught locally: nothing was sent. */

@@ -15,11 +15,21 @@ import type {
   TimeResponse,
 } from './types.js';
 import { ResponseShapeError } from '../errors.js';
+import { measureOffsetSeconds } from './clock.js';
 
 export interface CreatedOrder {
   order: Order;
   /** false when the server answered 200: the order already existed for this client_request_id. */
   created: boolean;
+}
+
+export interface ClockCheck {
+  unix_time: number;
+  local_unix_time: number;
+  /** Server minus local clock, in seconds. */
+  skew_seconds: number;
+  /** The offset now added to local time when signing (0 when the skew is within tolerance). */
+  signing_offset_seconds: number;
 }
 
 export interface ListOrdersParams {
@@ -70,10 +80,29 @@ export class EnergyClient {
       expected_total_trx: request.expected_total_trx,
     };
     const { status, data } = await this.transport.send({ method: 'POST', path: '/v1/energy/orders', body, auth: true, check: schema.order });
-    if (status !== 200 && status !== 201) {
-      throw new ResponseShapeError(`POST /v1/energy/orders answered HTTP ${status}; the spec allows only 200 or 201`);
+    const mismatch = status !== 200 && status !== 201 ? `HTTP ${status}; the spec allows only 200 or 201` : await orderMismatch(data, body);
+    if (mismatch !== undefined) {
+      // Something was accepted, but not what we asked for: it may be an order, so say so.
+      const error = new ResponseShapeError(`POST /v1/energy/orders answered with ${mismatch}`);
+      error.outcomeUncertain = true;
+      throw error;
     }
     return { order: data, created: status === 201 };
+  }
+
+  /** Reads the server clock, adopts the offset for signing (and remembers it), and reports the skew. */
+  async checkClock(): Promise<ClockCheck> {
+    const clock = this.transport.clock;
+    const sentAt = clock.localMs();
+    const { unix_time } = await this.time();
+    const receivedAt = clock.localMs();
+    clock.adopt(unix_time, sentAt, receivedAt);
+    return {
+      unix_time,
+      local_unix_time: Math.floor(receivedAt / 1000),
+      skew_seconds: measureOffsetSeconds(unix_time, sentAt, receivedAt),
+      signing_offset_seconds: clock.offsetSeconds,
+    };
   }
 
   /** GET /v1/energy/orders/{id}. */
@@ -107,4 +136,19 @@ export class EnergyClient {
   async close(): Promise<void> {
     await this.transport.close();
   }
+}
+
+/**
+ * What differs between the order the server returned and the one we asked for, if anything: another
+ * request's order, or a total above the price we agreed to, must not pass as ours.
+ */
+async function orderMismatch(order: Order, asked: CreateOrderRequest): Promise<string | undefined> {
+  for (const key of ['client_request_id', 'address', 'energy', 'duration_hours'] as const) {
+    if (order[key] !== asked[key]) return `an order whose ${key} is ${JSON.stringify(order[key])}, not ${JSON.stringify(asked[key])}`;
+  }
+  const { compareAmounts } = await import('../money.js');
+  if (compareAmounts(order.total_trx, asked.expected_total_trx) > 0) {
+    return `an order whose total_trx ${order.total_trx} is above the expected ${asked.expected_total_trx}`;
+  }
+  return undefined;
 }

@@ -27,16 +27,23 @@ export interface HttpTimeouts {
   requestMs: number;
 }
 
-/** A failure before a complete response arrived; `timedOut` tells a timeout from a refused or reset connection. */
+/** Failures that happen before a connection exists: the request cannot have reached the server. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A failure before a complete response arrived. */
 export class HttpFailure extends Error {
   override name = 'HttpFailure';
   constructor(
     message: string,
     readonly code: string,
-    readonly timedOut: boolean,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+
+  /** True when no byte of the request can have reached the server (it may be sent again without doubt). */
+  get neverSent(): boolean {
+    return NEVER_SENT_CODES.has(this.code);
   }
 }
 
@@ -77,7 +84,7 @@ export class HttpConnection {
         reject(failure);
       };
       const wholeTimer = setTimeout(
-        () => fail(new HttpFailure(`timed out after ${this.#timeouts.requestMs} ms`, 'TIMEOUT', true)),
+        () => fail(new HttpFailure(`timed out after ${this.#timeouts.requestMs} ms`, 'TIMEOUT')),
         this.#timeouts.requestMs,
       );
       watchConnect(req, this.#timeouts.connectMs, fail);
@@ -104,7 +111,7 @@ function watchConnect(req: ClientRequest, connectMs: number, fail: (failure: Htt
   req.on('socket', (socket) => {
     // A reused keep-alive socket is already connected.
     if (!socket.connecting) return;
-    const timer = setTimeout(() => fail(new HttpFailure(`connection timed out after ${connectMs} ms`, 'CONNECT_TIMEOUT', true)), connectMs);
+    const timer = setTimeout(() => fail(new HttpFailure(`connection timed out after ${connectMs} ms`, 'CONNECT_TIMEOUT')), connectMs);
     socket.once('connect', () => clearTimeout(timer));
     socket.once('close', () => clearTimeout(timer));
   });
@@ -118,12 +125,12 @@ function readBody(response: IncomingMessage): Promise<string> {
       size += chunk.length;
       if (size > MAX_RESPONSE_BYTES) {
         response.destroy();
-        reject(new HttpFailure(`response larger than ${MAX_RESPONSE_BYTES} bytes`, 'TOO_LARGE', false));
+        reject(new HttpFailure(`response larger than ${MAX_RESPONSE_BYTES} bytes`, 'TOO_LARGE'));
       } else chunks.push(chunk);
     });
     // Decode once at the end, so that a multi-byte character split across chunks stays whole.
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('aborted', () => reject(new HttpFailure('the server closed the connection mid-response', 'ECONNRESET', false)));
+    response.on('aborted', () => reject(new HttpFailure('the server closed the connection mid-response', 'ECONNRESET')));
     response.on('error', reject);
   });
 }
@@ -131,7 +138,7 @@ function readBody(response: IncomingMessage): Promise<string> {
 function toHttpFailure(error: unknown): HttpFailure {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
   const message = error instanceof Error ? error.message : String(error);
-  return new HttpFailure(describeNetworkCode(code, message) ?? message, code, code === 'ETIMEDOUT', { cause: error });
+  return new HttpFailure(describeNetworkCode(code, message) ?? message, code, { cause: error });
 }
 
 function describeNetworkCode(code: string, message: string): string | undefined {

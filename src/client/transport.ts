@@ -3,7 +3,7 @@
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AuthError, NetworkError } from '../errors.js';
+import { AuthError, CliError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
@@ -73,29 +73,47 @@ export class Transport {
     const label = `${call.method} ${call.path}`;
     let retriesUsed = 0;
     let clockChecked = false;
+    let uncertain = false;
+    const marked = <E extends CliError>(error: E): E => {
+      error.outcomeUncertain = uncertain;
+      return error;
+    };
     for (;;) {
       const outcome = await this.#attempt(call, query, body).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
       });
       if (outcome instanceof HttpFailure) {
+        uncertain ||= !outcome.neverSent;
         if (retriesUsed < this.#policy.retries) {
           retriesUsed += 1;
           await this.#pause(backoffDelayMs(retriesUsed, this.#policy, this.#options.random), label, outcome.message, retriesUsed);
           continue;
         }
         const attempts = retriesUsed + 1;
-        throw new NetworkError(`${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
-          cause: outcome,
-        });
+        throw marked(
+          new NetworkError(`${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
+            cause: outcome,
+          }),
+        );
       }
       const { status } = outcome;
-      if (status >= 200 && status < 300) return { status, data: decodeSuccess(outcome, call.check, label) };
+      if (status >= 500) uncertain = true;
+      if (status >= 200 && status < 300) {
+        try {
+          return { status, data: decodeSuccess(outcome, call.check, label) };
+        } catch (error) {
+          // The server accepted the request; only its answer is unreadable.
+          uncertain = true;
+          throw error instanceof CliError ? marked(error) : error;
+        }
+      }
       if (status === 401 && call.auth && !clockChecked) {
         clockChecked = true;
         if (await this.#clockWasWrong()) continue;
       }
-      const retryAfterMs = parseRetryAfter(retryAfterHeader(outcome), this.clock.localMs());
+      // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
+      const retryAfterMs = parseRetryAfter(retryAfterHeader(outcome), this.clock.localMs() + this.clock.offsetSeconds * 1000);
       if (isRetryableStatus(status) && retriesUsed < this.#policy.retries) {
         const delay = retryAfterMs ?? backoffDelayMs(retriesUsed + 1, this.#policy, this.#options.random);
         // A server asking for a longer pause than we allow gets an answer now rather than a hung script.
@@ -105,7 +123,7 @@ export class Transport {
           continue;
         }
       }
-      throw decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000));
+      throw marked(decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)));
     }
   }
 

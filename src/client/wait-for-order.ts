@@ -1,7 +1,15 @@
 /** Follows an order until its delivery is final, polling at a steady interval. */
-import { NetworkError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
+
+/** The order was still not delivered when the wait ran out (exit 7, like any other timeout). */
+export class WaitTimeoutError extends CliError {
+  override name = 'WaitTimeoutError';
+  constructor(message: string) {
+    super(message, ExitCode.service);
+  }
+}
 
 export interface WaitOptions {
   intervalMs: number;
@@ -22,9 +30,7 @@ export async function waitForDelivery(client: EnergyClient, initial: Order, opti
   let order = initial;
   while (!order.delivery_final) {
     if (now() >= deadline) {
-      throw new NetworkError(`order ${order.id} was not delivered within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`, {
-        hint: `follow it with: energy order get ${order.id}`,
-      });
+      throw new WaitTimeoutError(`order ${order.id} was not delivered within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`);
     }
     await (options.sleepMs ?? sleep)(options.intervalMs);
     const next = await client.getOrder(order.id);

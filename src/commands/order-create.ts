@@ -4,9 +4,9 @@
  */
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
-import type { Order } from '../client/types.js';
+import type { CreateOrderRequest, Order } from '../client/types.js';
 import { waitForDelivery } from '../client/wait-for-order.js';
-import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { canPrompt, confirm } from '../output/prompt.js';
 import { orderRows, quoteRows } from '../output/views.js';
 import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
@@ -47,14 +47,19 @@ export function orderCreateCommand(ctx: Context): Command {
       try {
         result = await client.createOrder(request);
       } catch (error) {
-        throw explainUnknownOutcome(error, request);
+        throw explainUnknownOutcome(error, request, retryCommand(ctx, request));
       }
       if (!result.created) {
         ctx.printer.note(`energy: an order with client_request_id ${requestId} already existed; showing it (no new order was placed)`);
       }
-      const order = options.wait === true ? await follow(ctx, client, result.order, options.waitTimeout) : result.order;
-      await (ctx.printer.jsonMode ? ctx.printer.json(order) : ctx.printer.keyValue(orderRows(order)));
-      if (order.failure !== null && options.wait === true) {
+      const print = (order: Order) => (ctx.printer.jsonMode ? ctx.printer.json(order) : ctx.printer.keyValue(orderRows(order)));
+      if (options.wait !== true) {
+        await print(result.order);
+        return;
+      }
+      const order = await follow(ctx, client, result.order, options.waitTimeout, print);
+      await print(order);
+      if (order.failure !== null) {
         throw new CliError(`order ${order.id} failed: ${order.failure.code}: ${order.failure.message}`, ExitCode.orderFailed);
       }
     });
@@ -94,30 +99,57 @@ async function refuseAboveMax(total: string, maxTotal: string | undefined): Prom
  * When the last attempt failed on the network or a 5xx, the order may exist: say how to ask again safely
  * (same client_request_id and price, so the server returns the existing order instead of a second one).
  */
-function explainUnknownOutcome(
-  error: unknown,
-  request: { client_request_id: string; address: string; energy: number; duration_hours: number; expected_total_trx: string },
-): unknown {
-  const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
-  if (!uncertain) return error;
-  const retry =
-    `energy order create ${request.address} --energy ${request.energy} --hours ${request.duration_hours}` +
-    ` --expected-total ${request.expected_total_trx} --client-request-id ${request.client_request_id}`;
+function explainUnknownOutcome(error: unknown, request: CreateOrderRequest, retry: string): unknown {
+  if (!(error instanceof CliError) || !error.outcomeUncertain) return error;
   return new CliError(
-    `${(error as CliError).message}; the order with client_request_id ${request.client_request_id} may or may not have been placed`,
-    (error as CliError).exitCode,
+    `${error.message}; the order with client_request_id ${request.client_request_id} may or may not have been placed`,
+    error.exitCode,
     { cause: error, hint: `retry safely (it cannot place a second order) with: ${retry}` },
   );
 }
 
-async function follow(ctx: Context, client: EnergyClient, order: Order, timeoutSeconds: number): Promise<Order> {
+/**
+ * The same order again: same client_request_id and price, and the same profile and base URL when they
+ * were given as options, so that it reaches the account that may already hold the order.
+ */
+function retryCommand(ctx: Context, request: CreateOrderRequest): string {
+  const globals = [
+    ...(ctx.globals.profile === undefined ? [] : ['--profile', ctx.globals.profile]),
+    ...(ctx.globals.baseUrl === undefined ? [] : ['--base-url', ctx.globals.baseUrl]),
+  ];
+  return [
+    'energy',
+    ...globals,
+    'order create',
+    request.address,
+    `--energy ${request.energy} --hours ${request.duration_hours}`,
+    `--expected-total ${request.expected_total_trx} --client-request-id ${request.client_request_id}`,
+  ].join(' ');
+}
+
+/**
+ * Waits for delivery. The order exists by now: if following it fails, print the last reading and say so,
+ * so that no script mistakes the failure for "nothing was placed" and orders again.
+ */
+async function follow(ctx: Context, client: EnergyClient, order: Order, timeoutSeconds: number, print: (order: Order) => Promise<void>): Promise<Order> {
   const quiet = ctx.printer.jsonMode && ctx.globals.verbose !== true;
   if (!quiet) ctx.printer.note(`energy: order ${order.id} is ${order.status}; waiting for delivery…`);
-  return waitForDelivery(client, order, {
-    intervalMs: 1000,
-    timeoutMs: timeoutSeconds * 1000,
-    onChange: (next) => {
-      if (!quiet) ctx.printer.note(`energy: order ${next.id} is ${next.status}`);
-    },
-  });
+  let last = order;
+  try {
+    return await waitForDelivery(client, order, {
+      intervalMs: 1000,
+      timeoutMs: timeoutSeconds * 1000,
+      onChange: (next) => {
+        last = next;
+        if (!quiet) ctx.printer.note(`energy: order ${next.id} is ${next.status}`);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    await print(last);
+    throw new CliError(`order ${last.id} was placed (client_request_id ${last.client_request_id}), but following it failed: ${error.message}`, error.exitCode, {
+      cause: error,
+      hint: `do not order again; follow it with: energy order get ${last.id}`,
+    });
+  }
 }

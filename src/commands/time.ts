@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { describeOffset, measureOffsetSeconds } from '../client/clock.js';
+import { describeOffset } from '../client/clock.js';
 import { formatSeconds, formatTimestamp } from '../output/format.js';
 import type { Context } from './context.js';
 
@@ -7,23 +7,17 @@ export function timeCommand(ctx: Context): Command {
   return new Command('time')
     .description("show the server clock and the local clock's skew against it")
     .action(async () => {
-      const client = await ctx.client();
-      const sentAt = Date.now();
-      const time = await client.time();
-      const receivedAt = Date.now();
-      const skew = measureOffsetSeconds(time.unix_time, sentAt, receivedAt);
-      // Remember (or forget) the offset, so that the next signed request uses the server's clock.
-      client.transport.clock.adopt(time.unix_time, sentAt, receivedAt);
-      const localUnixTime = Math.floor(receivedAt / 1000);
+      // Also remembers (or forgets) the offset, so that the next signed request uses the server's clock.
+      const check = await (await ctx.client()).checkClock();
       if (ctx.printer.jsonMode) {
-        await ctx.printer.json({ unix_time: time.unix_time, local_unix_time: localUnixTime, skew_seconds: skew });
+        await ctx.printer.json({ unix_time: check.unix_time, local_unix_time: check.local_unix_time, skew_seconds: check.skew_seconds });
         return;
       }
       await ctx.printer.keyValue([
-        ['Server time', `${formatTimestamp(time.unix_time)} (${time.unix_time})`],
-        ['Local time', `${formatTimestamp(localUnixTime)} (${localUnixTime})`],
-        ['Skew', `${formatSeconds(skew)}: ${describeOffset(skew)}`],
-        ['Signing offset', formatSeconds(client.transport.clock.offsetSeconds)],
+        ['Server time', `${formatTimestamp(check.unix_time)} (${check.unix_time})`],
+        ['Local time', `${formatTimestamp(check.local_unix_time)} (${check.local_unix_time})`],
+        ['Skew', `${formatSeconds(check.skew_seconds)}: ${describeOffset(check.skew_seconds)}`],
+        ['Signing offset', formatSeconds(check.signing_offset_seconds)],
       ]);
     });
 }

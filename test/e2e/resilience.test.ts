@@ -90,6 +90,50 @@ describe('no order placed twice', () => {
   });
 });
 
+describe('an order whose outcome is in doubt is never reported as "nothing placed"', () => {
+  it('keeps the doubt from an earlier attempt when a later one fails otherwise (drop, then 429)', async () => {
+    world.sandbox.inject({ kind: 'drop-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
+    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '3600', match: { method: 'POST', path: '/v1/energy/orders' } });
+    const result = await world.run([...ORDER, '--yes', '--client-request-id', 'doubt-429']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/client_request_id doubt-429 may or may not have been placed/);
+    expect(ordersWith('doubt-429')).toHaveLength(1);
+  });
+
+  it('gives the profile and base URL of the run in the safe retry command', async () => {
+    world.sandbox.inject({ kind: 'drop-after-commit', times: 2, match: { method: 'POST', path: '/v1/energy/orders' } });
+    const result = await world.run(['--profile', 'ops', '--base-url', world.sandbox.url, ...ORDER, '--yes', '--retries', '1', '--client-request-id', 'doubt-globals']);
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain(`with: energy --profile ops --base-url ${world.sandbox.url} order create ${ADDRESS}`);
+  });
+
+  it('refuses a created order that is not the one asked for, and says it may exist', async () => {
+    const stranger = {
+      id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f', client_request_id: 'someone-else', address: ADDRESS, energy: 65000,
+      duration_hours: 1, total_trx: '2.600000', status: 'pending', lifecycle_final: false, delivery_final: false,
+      created_at: 1, updated_at: 1, failure: null,
+    };
+    world.sandbox.inject({ kind: 'raw', status: 201, contentType: 'application/json', body: JSON.stringify(stranger), match: { method: 'POST', path: '/v1/energy/orders' } });
+    const result = await world.run([...ORDER, '--yes', '--client-request-id', 'doubt-stranger']);
+    expect(result.code).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/client_request_id is "someone-else", not "doubt-stranger"/);
+    expect(result.stderr).toMatch(/may or may not have been placed/);
+  });
+
+  it('prints the placed order and says so when following it fails (--wait)', async () => {
+    world.sandbox.inject({ kind: 'status', status: 503, times: 5, match: { method: 'GET' } });
+    const result = await world.run([...ORDER, '--yes', '--wait', '--json', '--retries', '0', '--client-request-id', 'doubt-wait']);
+    expect(result.code).toBe(7);
+    const printed = json<{ id: string; client_request_id: string }>(result);
+    expect(printed.client_request_id).toBe('doubt-wait');
+    expect(printed.id).toBe(ordersWith('doubt-wait')[0]!.id);
+    const report = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { error: { message: string; hint: string } };
+    expect(report.error.message).toMatch(/was placed \(client_request_id doubt-wait\), but following it failed/);
+    expect(report.error.hint).toMatch(/do not order again/);
+  });
+});
+
 describe('clock skew', () => {
   it.each([
     ['15 minutes ahead', 900],
