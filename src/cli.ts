@@ -10,12 +10,31 @@ if (fast !== undefined) {
   // A direct write: creating process.stdout would load Node's streams stack for a few lines.
   process.getBuiltinModule('node:fs').writeSync(1, fast);
 } else {
+  let finished = false;
+  // A backstop for bugs: if the event loop empties before run() settles, do not exit 0 as if it had worked.
+  process.on('exit', () => {
+    if (finished) return;
+    process.stderr.write('energy: error: internal error: the command stopped before finishing\n');
+    process.exitCode = 1;
+  });
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // `energy order list --all --json | head` closes the pipe early: that is not a failure.
+    finished = true;
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    process.stderr.write(`energy: error: cannot write to standard output: ${error.message}\n`);
+    process.exit(1);
   });
-  void import('./main.js').then(async ({ run }) => {
-    process.exitCode = await run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
-  });
+  import('./main.js')
+    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }))
+    .then(
+      (code) => {
+        finished = true;
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        finished = true;
+        process.stderr.write(`energy: error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      },
+    );
 }

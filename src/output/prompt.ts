@@ -1,4 +1,6 @@
 /** Questions on the terminal: a yes/no confirmation and a hidden secret entry; or a secret piped in. */
+import { Writable } from 'node:stream';
+import { UsageError } from '../errors.js';
 import type { Terminal } from './terminal.js';
 
 /** True only when both ends are a person at a terminal: a prompt in a pipe would hang a script. */
@@ -6,32 +8,39 @@ export function canPrompt(terminal: Terminal): boolean {
   return terminal.stdin.isTTY === true && terminal.stderr.isTTY === true;
 }
 
-export async function confirm(terminal: Terminal, question: string): Promise<boolean> {
+/**
+ * Asks one line. Ctrl-D and Ctrl-C end the question with `undefined` rather than leaving it pending: a
+ * promise nobody settles would let Node exit 0 as if the command had succeeded.
+ */
+async function askLine(terminal: Terminal, question: string, hidden: boolean): Promise<string | undefined> {
   const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
+  // Hidden: readline writes (and so echoes) into a stream that drops everything. The interface, and so
+  // the terminal's raw mode, exists before the question shows, so that typed-ahead text is hidden too.
+  const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : terminal.stderr;
+  const rl = createInterface({ input: terminal.stdin, output, terminal: true });
   try {
-    const answer = await new Promise<string>((resolve) => rl.question(`${question} [y/N] `, resolve));
-    return /^y(es)?$/i.test(answer.trim());
+    return await new Promise<string | undefined>((resolve) => {
+      rl.once('close', () => resolve(undefined));
+      rl.once('SIGINT', () => rl.close());
+      if (hidden) terminal.stderr.write(question);
+      rl.question(hidden ? '' : question, resolve);
+    });
   } finally {
     rl.close();
+    if (hidden) terminal.stderr.write('\n');
   }
+}
+
+export async function confirm(terminal: Terminal, question: string): Promise<boolean> {
+  const answer = await askLine(terminal, `${question} [y/N] `, false);
+  return answer !== undefined && /^y(es)?$/i.test(answer.trim());
 }
 
 /** Reads a line without echoing it, as `ssh` and `sudo` do. */
 export async function askHidden(terminal: Terminal, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline');
-  // The interface (and so the terminal's raw mode) comes before the question: text typed or pasted the
-  // moment the question shows must already be hidden.
-  const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
-  // Swallow readline's echo of the typed characters.
-  (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = () => undefined;
-  terminal.stderr.write(question);
-  try {
-    return await new Promise<string>((resolve) => rl.question('', resolve));
-  } finally {
-    rl.close();
-    terminal.stderr.write('\n');
-  }
+  const answer = await askLine(terminal, question, true);
+  if (answer === undefined) throw new UsageError('nothing entered: nothing was changed');
+  return answer;
 }
 
 /** All of standard input, with one trailing line break removed (as `echo` and here-strings add one). */

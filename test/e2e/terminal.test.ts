@@ -30,6 +30,17 @@ describe('consent prompt on a terminal', () => {
     expect(world.sandbox.requestCount('/v1/energy/orders')).toBe(before);
   });
 
+  it.each([
+    ['Ctrl-D', '\x04'],
+    ['Ctrl-C', '\x03'],
+  ])('treats %s at the prompt as "no": exit 2, nothing placed', async (_label, key) => {
+    const before = world.sandbox.requestCount('/v1/energy/orders');
+    const result = await runInTerminal(ORDER, world.env, [{ when: /\[y\/N\] /, type: key }]);
+    expect(result.code).toBe(2);
+    expect(result.screen).toMatch(/order cancelled: nothing was placed/);
+    expect(world.sandbox.requestCount('/v1/energy/orders')).toBe(before);
+  });
+
   it('does not ask when --yes is given', async () => {
     const result = await runInTerminal([...ORDER, '--yes'], world.env);
     expect(result.code).toBe(0);
@@ -47,6 +58,17 @@ describe('secret entry on a terminal', () => {
     expect(result.screen).toMatch(/api-secret set in profile tty \(\*\*\*\*7f\)/);
     const shown = await runInTerminal(['config', 'get', 'api-secret'], env);
     expect(shown.screen.trim()).toBe('****7f');
+  });
+});
+
+describe('secret entry abandoned', () => {
+  it('stores nothing and exits 2 on Ctrl-D', async () => {
+    const env = { ...world.env, ENERGY_API_SECRET: undefined, ENERGY_PROFILE: 'tty-abandoned' };
+    const result = await runInTerminal(['config', 'set', 'api-secret'], env, [{ when: /api-secret: /, type: '\x04' }]);
+    expect(result.code).toBe(2);
+    expect(result.screen).toMatch(/nothing entered: nothing was changed/);
+    const shown = await runInTerminal(['config', 'get', 'api-secret'], env);
+    expect(shown.screen).toMatch(/not set in profile tty-abandoned/);
   });
 });
 
