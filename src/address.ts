@@ -12,14 +12,18 @@ export type AddressCheck = { ok: true } | { ok: false; reason: string };
  * double-SHA-256 checksum. Returns the reason it is not valid rather than throwing.
  */
 export function checkTronAddress(address: string): AddressCheck {
+  // Length first: it is cheap, and decoding a long text to a BigInt is not.
+  if (address.length !== TEXT_LENGTH) {
+    return { ok: false, reason: `wrong length: a TRON address is ${TEXT_LENGTH} characters, got ${address.length}` };
+  }
   const bad = [...address].find((char) => !BASE58_INDEX.has(char));
   if (bad !== undefined) {
     return { ok: false, reason: `"${bad}" is not a base58 character (0, O, I and l are never used)` };
   }
   const bytes = decodeBase58(address);
-  // Both checks: a shorter text can still decode to 25 bytes, and a 34-character one to 26.
-  if (address.length !== TEXT_LENGTH || bytes.length !== DECODED_LENGTH) {
-    return { ok: false, reason: `wrong length: a TRON address is ${TEXT_LENGTH} characters, got ${address.length}` };
+  // A 34-character text can still decode to 26 bytes.
+  if (bytes.length !== DECODED_LENGTH) {
+    return { ok: false, reason: `wrong length: it decodes to ${bytes.length} bytes, not ${DECODED_LENGTH}` };
   }
   if (bytes[0] !== TRON_VERSION_BYTE) {
     return { ok: false, reason: 'wrong prefix: a TRON address starts with "T" (version byte 0x41)' };

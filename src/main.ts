@@ -19,7 +19,7 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
   } catch (error) {
     const report = toReport(error);
     if (report === undefined) return ExitCode.ok;
-    const secrets = [terminal.env.ENERGY_API_SECRET, terminal.env.ENERGY_API_KEY];
+    const secrets = ctx.knownCredentials();
     const safe = { ...report, message: scrubSecrets(report.message, secrets), hint: report.hint && scrubSecrets(report.hint, secrets) };
     const json = ctx.globals.json === true || (argv.includes('--json') && error instanceof CommanderError);
     if (report.silent !== true) writeErrorReport(terminal, safe, error, { json, verbose: ctx.globals.verbose === true });

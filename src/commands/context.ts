@@ -27,6 +27,7 @@ export class Context {
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
   #settings: Promise<Settings> | undefined;
+  #credentials: string[] = [];
   #client: EnergyClient | undefined;
 
   constructor(readonly terminal: Terminal) {}
@@ -46,8 +47,21 @@ export class Context {
       options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl },
       env: this.terminal.env,
       readProfile: (name) => this.store.profile(name),
+    }).then((settings) => {
+      for (const name of ['api-key', 'api-secret'] as const) {
+        const value = settings.values[name].value;
+        if (value !== undefined) this.#credentials.push(value);
+      }
+      return settings;
     });
     return this.#settings;
+  }
+
+  /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */
+  knownCredentials(): string[] {
+    return [this.terminal.env.ENERGY_API_SECRET, this.terminal.env.ENERGY_API_KEY, ...this.#credentials].filter(
+      (value): value is string => value !== undefined && value !== '',
+    );
   }
 
   /** The selected profile (option, then ENERGY_PROFILE, then "default"), without reading the store. */

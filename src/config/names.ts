@@ -7,7 +7,9 @@ export type ProfileValues = Partial<Record<SettingName, string>>;
 
 export function parseSettingName(text: string): SettingName {
   if ((SETTING_NAMES as readonly string[]).includes(text)) return text as SettingName;
-  throw new UsageError(`unknown setting "${text}": use one of ${SETTING_NAMES.join(', ')}`);
+  // Only up to a "=": `config set api-secret=VALUE` must not print the value.
+  const shown = text.split('=')[0]!.slice(0, 40);
+  throw new UsageError(`unknown setting "${shown}${shown === text ? '' : '…'}": use one of ${SETTING_NAMES.join(', ')}`);
 }
 
 // No dots: the store addresses nested keys by name, and a profile name should be safe in a file name.

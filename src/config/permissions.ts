@@ -1,32 +1,56 @@
 /**
  * The config folder holds the API secret: it must be private to its owner. We create it 0700 and refuse
  * to read a file or folder that group or others can read, saying the chmod that fixes it (as ssh does).
+ * File-system failures become errors that name the path, never "internal error".
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { AuthError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 
 const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
+const MOVE_HINT = 'set ENERGY_CONFIG_DIR to a folder you own, or fix the path';
 
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (error) {
+    throw new UsageError(`cannot create the config folder ${dir}: ${describeFsError(error)}`, { hint: MOVE_HINT });
+  }
   assertPrivate(dir, 'folder');
 }
 
-/** Throws when `path` exists and is open to group or others; a missing path is fine. */
-export function assertPrivate(path: string, kind: 'file' | 'folder'): void {
-  if (process.platform === 'win32') return;
+/** Throws when `path` exists and is open to group or others. Returns false when it does not exist. */
+export function assertPrivate(path: string, kind: 'file' | 'folder'): boolean {
   let mode: number;
   try {
     mode = statSync(path).mode & 0o777;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new UsageError(`cannot read the config ${kind} ${path}: ${describeFsError(error)}`, { hint: MOVE_HINT });
   }
-  if ((mode & 0o077) !== 0) {
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
     throw new AuthError(`the config ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`, {
       hint: `chmod ${wanted} '${path}'`,
     });
+  }
+  return true;
+}
+
+/** The error code and its meaning, without the message: messages can quote file contents. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return code ?? (error instanceof SyntaxError ? 'not valid JSON' : 'unreadable');
   }
 }

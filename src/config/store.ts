@@ -8,7 +8,7 @@ import type Conf from 'conf';
 import { UsageError } from '../errors.js';
 import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
-import { PRIVATE_FILE_MODE, assertPrivate, ensurePrivateDir } from './permissions.js';
+import { PRIVATE_FILE_MODE, assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
 
 type StoreShape = { profiles: Record<string, ProfileValues> };
 
@@ -21,18 +21,17 @@ export class ConfigStore {
     return join(this.dir, CONFIG_FILE_NAME);
   }
 
+  /** A profile's settings; a store that does not exist yet reads as empty and is not created. */
   async profile(name: string): Promise<ProfileValues> {
-    return (await this.#profiles())[name] ?? {};
-  }
-
-  async profileNames(): Promise<string[]> {
-    return Object.keys(await this.#profiles()).sort();
+    assertPrivate(this.dir, 'folder');
+    if (!assertPrivate(this.path, 'file')) return {};
+    return (await this.#open()).get('profiles')[name] ?? {};
   }
 
   async set(profile: string, name: SettingName, value: string): Promise<void> {
     const conf = await this.#open();
     const profiles = conf.get('profiles');
-    conf.set('profiles', { ...profiles, [profile]: { ...profiles[profile], [name]: value } });
+    this.#write(() => conf.set('profiles', { ...profiles, [profile]: { ...profiles[profile], [name]: value } }));
   }
 
   /** Returns false when there was nothing to remove. */
@@ -42,12 +41,16 @@ export class ConfigStore {
     const current = profiles[profile];
     if (current?.[name] === undefined) return false;
     const { [name]: _removed, ...rest } = current;
-    conf.set('profiles', { ...profiles, [profile]: rest });
+    this.#write(() => conf.set('profiles', { ...profiles, [profile]: rest }));
     return true;
   }
 
-  async #profiles(): Promise<Record<string, ProfileValues>> {
-    return (await this.#open()).get('profiles');
+  #write(change: () => void): void {
+    try {
+      change();
+    } catch (error) {
+      throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
+    }
   }
 
   async #open(): Promise<Conf<StoreShape>> {
@@ -66,8 +69,9 @@ export class ConfigStore {
         defaults: { profiles: {} },
       });
     } catch (error) {
-      throw new UsageError(`cannot read the config file ${this.path}: ${(error as Error).message}`, {
-        hint: `fix the JSON by hand, or move the file away to start afresh`,
+      // Not the parser's message: it quotes the file, and the file holds the secret.
+      throw new UsageError(`cannot read the config file ${this.path}: ${describeFsError(error)}`, {
+        hint: 'fix the file by hand, or move it away to start afresh',
       });
     }
     return this.#conf;

@@ -9,6 +9,7 @@ import { colorLevel, type Terminal } from './terminal.js';
 
 export interface TableSpec {
   head: readonly string[];
+  /** Minimum width of each column. */
   widths: readonly number[];
   rows: readonly (readonly string[])[];
   /** false for the continuation pages of a streamed table. */
@@ -40,14 +41,16 @@ export class Printer {
   async table(spec: TableSpec): Promise<void> {
     const [{ default: Table }, { Chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
     const chalk = new Chalk({ level: this.colorLevel });
+    // Widths are minimums (cells padded to them, so that streamed pages line up), never limits: a
+    // longer value, an amount above all, is shown whole rather than cut.
+    const pad = (cells: readonly string[]) => cells.map((cell, i) => cell.padEnd(spec.widths[i] ?? 0));
     const table = new Table({
-      ...(spec.showHead === false ? {} : { head: spec.head.map((h) => chalk.bold(h)) }),
-      colWidths: [...spec.widths].map((w) => w + 2),
+      ...(spec.showHead === false ? {} : { head: pad(spec.head).map((h) => chalk.bold(h)) }),
       wordWrap: false,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
       chars: BORDERLESS,
     });
-    table.push(...spec.rows.map((row) => [...row]));
+    table.push(...spec.rows.map(pad));
     await this.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
   }
 

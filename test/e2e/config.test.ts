@@ -239,4 +239,52 @@ describe('unsafe or broken config', () => {
       rmSync(join(dir, '..'), { recursive: true, force: true });
     }
   });
+
+  it('never quotes a corrupted file, which may hold the secret', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'energy-e2e-corrupt-')), 'config');
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, 'config.json'), '{"profiles":{"default":{"api-secret":SUPERSECRET-0123456789"}}', { mode: 0o600 });
+      const result = await bare(['balance'], { env: { ENERGY_CONFIG_DIR: dir, HOME: dir } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/not valid JSON/);
+      expect(result.stderr).not.toMatch(/SUPERSECRE/);
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('names the path, with exit 2, when the config folder cannot be used', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'energy-e2e-notdir-'));
+    try {
+      const file = join(parent, 'a-file');
+      writeFileSync(file, 'x');
+      const result = await bare(['config', 'set', 'api-key', 'k1234567'], { env: { ENERGY_CONFIG_DIR: join(file, 'config') } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/cannot create the config folder .*a-file\/config: a part of the path is a file/);
+      expect(result.stderr).not.toMatch(/internal error/);
+      expectNoStackTrace(result);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('creates nothing when it only reads settings', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'energy-e2e-noread-'));
+    try {
+      const dir = join(parent, 'config');
+      const result = await bare(['config', 'list', '--json'], { env: { ENERGY_CONFIG_DIR: dir } });
+      expect(result.code).toBe(0);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('does not echo a value glued to an unknown setting name', async () => {
+    const result = await bare(['config', 'set', 'api-secret=hunter2-hunter2-hunter2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown setting "api-secret…"/);
+    expect(result.stderr).not.toContain('hunter2');
+  });
 });

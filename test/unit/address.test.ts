@@ -17,7 +17,7 @@ describe('checkTronAddress', () => {
     ['a hex address', '41a614f803b6fd780986a42c78ec9c7f77e6ded13c', /base58|length/],
     ['the character 0', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj60', /"0" is not a base58/],
     ['the character l', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLjlt', /"l" is not a base58/],
-    ['a space', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t ', /base58/],
+    ['a space', 'TR7NHqjeKQxGTCi8q8ZY4pL8ot zgjLj6t', /base58/],
   ])('refuses %s', (_label, address, reason) => {
     const result = checkTronAddress(address);
     expect(result.ok).toBe(false);

@@ -1,0 +1,49 @@
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { Printer } from '../../../src/output/printer.js';
+import { orderCells, ORDER_COLUMNS, ORDER_COLUMN_WIDTHS } from '../../../src/output/views.js';
+
+function capture() {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const printer = new Printer({ stdout, stderr: new PassThrough(), stdin: Readable.from([]), env: { NO_COLOR: '1' } }, false);
+  return { printer, text: () => text };
+}
+
+const order = {
+  id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
+  client_request_id: 'r',
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  energy: 12_000_000_000,
+  duration_hours: 168,
+  total_trx: '1234567890123.123456',
+  status: 'failed',
+  lifecycle_final: true,
+  delivery_final: true,
+  created_at: 1_795_420_800,
+  updated_at: 1_795_420_800,
+  failure: { code: 'DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON', message: 'm' },
+};
+
+describe('Printer.table', () => {
+  it('never cuts a value, however long', async () => {
+    const { printer, text } = capture();
+    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells(order)] });
+    expect(text()).toContain('1234567890123.123456');
+    expect(text()).toContain('12,000,000,000');
+    expect(text()).toContain('failed (DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON)');
+    expect(text()).not.toContain('…');
+  });
+
+  it('lines up pages printed separately', async () => {
+    const { printer, text } = capture();
+    const short = { ...order, total_trx: '1.000000', energy: 1000, failure: null, status: 'active' };
+    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells(short)] });
+    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells({ ...short, energy: 65000 })], showHead: false });
+    const lines = text().trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]!.indexOf('1.000000')).toBe(lines[2]!.indexOf('1.000000'));
+    expect(lines[0]!.indexOf('TOTAL TRX')).toBe(lines[1]!.indexOf('1.000000'));
+  });
+});
