@@ -119,11 +119,16 @@ export class EnergyClient {
 
   /** Every order from `cursor` on, page by page; only one page is held in memory at a time. */
   async *allOrders(params: ListOrdersParams = {}): AsyncGenerator<Order> {
+    for await (const page of this.orderPages(params)) yield* page.items;
+  }
+
+  /** Every page from `cursor` on, following next_cursor to the end. */
+  async *orderPages(params: ListOrdersParams = {}): AsyncGenerator<OrderList> {
     let cursor = params.cursor;
     const seen = new Set<string>();
     do {
       const page = await this.listOrders({ limit: params.limit, cursor });
-      yield* page.items;
+      yield page;
       cursor = page.next_cursor ?? undefined;
       // A server that hands back a cursor it already gave would make this loop forever.
       if (cursor !== undefined) {

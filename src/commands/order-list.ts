@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { CliError } from '../errors.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from '../output/views.js';
 import { streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
 import { cursor, positiveInteger } from './arguments.js';
@@ -20,8 +21,13 @@ export function orderListCommand(ctx: Context): Command {
       const client = await ctx.client();
       const params = { limit: options.limit, cursor: options.cursor };
       if (options.all === true) {
-        const orders = client.allOrders(params);
-        await (ctx.printer.jsonMode ? streamOrdersJson(ctx.printer, orders) : streamOrdersTable(ctx.printer, orders));
+        const progress = { resumeCursor: options.cursor ?? null, ordersWritten: 0 };
+        const pages = client.orderPages(params);
+        try {
+          await (ctx.printer.jsonMode ? streamOrdersJson(ctx.printer, pages, progress) : streamOrdersTable(ctx.printer, pages, progress));
+        } catch (error) {
+          throw progress.ordersWritten === 0 || !(error instanceof CliError) ? error : explainPartial(error, progress.resumeCursor, options);
+        }
         return;
       }
       const page = await client.listOrders(params);
@@ -31,6 +37,24 @@ export function orderListCommand(ctx: Context): Command {
       }
       if (page.items.length === 0) ctx.printer.note('no orders');
       else await ctx.printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells) });
-      if (page.next_cursor !== null) ctx.printer.note(`more: energy order list --cursor ${page.next_cursor}`);
+      if (page.next_cursor !== null) ctx.printer.note(`more: ${listCommand(page.next_cursor, options)}`);
     });
+}
+
+/** The command that reads on from `cursor` with the same page size. */
+function listCommand(cursorText: string, options: ListOptions, all = false): string {
+  const limit = options.limit === undefined ? '' : ` --limit ${options.limit}`;
+  return `energy order list${all ? ' --all' : ''}${limit} --cursor ${shellQuote(cursorText)}`;
+}
+
+/** A cursor is opaque: quote it unless it is plainly safe in a shell. */
+function shellQuote(text: string): string {
+  return /^[A-Za-z0-9._~=+/:-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function explainPartial(error: CliError, resumeCursor: string | null, options: ListOptions): CliError {
+  return new CliError(`${error.message} (after the orders already printed)`, error.exitCode, {
+    cause: error,
+    hint: resumeCursor === null ? undefined : `read on with: ${listCommand(resumeCursor, options, true)}`,
+  });
 }

@@ -1,42 +1,47 @@
 /**
- * `order list --all`: writes orders as they arrive, page by page, so that memory does not grow with the
- * number of orders. The JSON form is one document: {"items":[…],"next_cursor":null}.
+ * `order list --all`: writes orders as their pages arrive, so that memory does not grow with the number of
+ * orders. The JSON form is one document, {"items":[…],"next_cursor":null}; when a page fails midway, the
+ * document still ends validly, with the orders read so far and next_cursor at the page that failed.
  */
-import type { Order } from '../client/types.js';
+import type { OrderList } from '../client/types.js';
 import type { Printer } from './printer.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from './views.js';
 
-export async function streamOrdersJson(printer: Printer, orders: AsyncIterable<Order>): Promise<void> {
-  let count = 0;
+/** Where the listing stands: the cursor of the next page to read (null for the first page without one). */
+export interface ListingProgress {
+  resumeCursor: string | null;
+  ordersWritten: number;
+}
+
+export async function streamOrdersJson(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<void> {
   let buffer = '{"items":[';
-  for await (const order of orders) {
-    buffer += `${count === 0 ? '' : ','}${JSON.stringify(order)}`;
-    count += 1;
-    // Write in chunks of about 64 KiB: fewer syscalls than one write an order, bounded memory.
-    if (buffer.length >= 65_536) {
-      await printer.write(buffer);
-      buffer = '';
+  try {
+    for await (const page of pages) {
+      for (const order of page.items) {
+        buffer += `${progress.ordersWritten === 0 ? '' : ','}${JSON.stringify(order)}`;
+        progress.ordersWritten += 1;
+      }
+      progress.resumeCursor = page.next_cursor;
+      // Write in chunks of about 64 KiB: fewer syscalls than one write an order, bounded memory.
+      if (buffer.length >= 65_536) {
+        await printer.write(buffer);
+        buffer = '';
+      }
     }
+  } catch (error) {
+    if (progress.ordersWritten > 0) await printer.write(`${buffer}],"next_cursor":${JSON.stringify(progress.resumeCursor)}}\n`);
+    throw error;
   }
   await printer.write(`${buffer}],"next_cursor":null}\n`);
 }
 
-const TABLE_BATCH = 100;
-
-export async function streamOrdersTable(printer: Printer, orders: AsyncIterable<Order>): Promise<void> {
-  let batch: string[][] = [];
-  let printedAny = false;
-  const flush = async () => {
-    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: batch, showHead: !printedAny });
-    printedAny = true;
-    batch = [];
-  };
-  for await (const order of orders) {
-    batch.push(orderCells(order));
-    if (batch.length >= TABLE_BATCH) await flush();
+export async function streamOrdersTable(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<void> {
+  for await (const page of pages) {
+    if (page.items.length > 0) {
+      await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells), showHead: progress.ordersWritten === 0 });
+    }
+    progress.ordersWritten += page.items.length;
+    progress.resumeCursor = page.next_cursor;
   }
-  if (batch.length > 0 || !printedAny) {
-    if (batch.length === 0) printer.note('no orders');
-    else await flush();
-  }
+  if (progress.ordersWritten === 0) printer.note('no orders');
 }

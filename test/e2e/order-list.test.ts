@@ -81,7 +81,7 @@ describe('energy order list', () => {
     expect(result.code).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => UUID_AT_LINE_START.test(line));
     expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(orders.slice(0, 3).map((o) => o.id));
-    expect(result.stderr).toMatch(/^more: energy order list --cursor \S+$/m);
+    expect(result.stderr).toMatch(/^more: energy order list --limit 3 --cursor \S+$/m);
     expect(result.stdout).not.toMatch(/more:/);
   });
 
@@ -144,5 +144,36 @@ describe('energy order get', () => {
     expect(world.sandbox.requestCount()).toBe(before);
     expect(result.stdout).toBe('');
     expectNoStackTrace(result);
+  });
+});
+
+describe('order list --all when a page fails midway', () => {
+  it('ends the JSON validly at the failed page and says how to read on', async () => {
+    const path = '/v1/energy/orders';
+    world.sandbox.inject({ kind: 'delay', ms: 0, match: { method: 'GET', path } });
+    world.sandbox.inject({ kind: 'status', status: 503, times: 3, match: { method: 'GET', path } });
+    const failed = await world.run(['order', 'list', '--all', '--json', '--limit', '100', '--retries', '0']);
+    world.sandbox.clearFaults();
+    expect(failed.code).toBe(7);
+    const partial = JSON.parse(failed.stdout) as { items: { id: string }[]; next_cursor: string | null };
+    expect(partial.items).toHaveLength(100);
+    expect(partial.next_cursor).not.toBeNull();
+    const report = JSON.parse(failed.stderr) as { error: { hint: string } };
+    const command = /^read on with: energy (.*)$/.exec(report.error.hint)?.[1];
+    expect(command).toBe(`order list --all --limit 100 --cursor ${partial.next_cursor}`);
+
+    const rest = await world.run([...command!.split(' '), '--json']);
+    expect(rest.code).toBe(0);
+    const remaining = (JSON.parse(rest.stdout) as { items: { id: string }[] }).items;
+    const ids = new Set([...partial.items, ...remaining].map((o) => o.id));
+    expect(ids.size).toBe(world.sandbox.orders().length);
+  });
+
+  it('prints nothing on stdout when the first page already fails', async () => {
+    world.sandbox.inject({ kind: 'status', status: 503, times: 2, match: { method: 'GET', path: '/v1/energy/orders' } });
+    const failed = await world.run(['order', 'list', '--all', '--json', '--retries', '0']);
+    world.sandbox.clearFaults();
+    expect(failed.code).toBe(7);
+    expect(failed.stdout).toBe('');
   });
 });
