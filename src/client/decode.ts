@@ -7,9 +7,6 @@ import type { HttpResponse } from './http.js';
 import { parseProblem } from './schemas.js';
 import { ShapeMismatch, type Check } from './shape.js';
 
-/** `GET /v1/balance`: names the exchange in messages. */
-export type RequestLabel = string;
-
 export const SIGNATURE_HINT =
   'check the API key and secret (energy config list), the base URL, and the clock (energy time); see "Troubleshooting signature errors" in the README';
 
@@ -27,7 +24,8 @@ export function retryAfterHeader(response: HttpResponse): string | undefined {
 }
 
 /** Parses and checks a 2xx body. */
-export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label: RequestLabel): T {
+/** `label` names the exchange in messages, e.g. `GET /v1/balance`. */
+export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label: string): T {
   const type = mediaType(response);
   if (type !== 'application/json') {
     throw new ResponseShapeError(
@@ -49,7 +47,7 @@ export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label:
 }
 
 /** Builds the typed error for a non-2xx response, keeping the Problem Details body when there is one. */
-export function decodeFailure(response: HttpResponse, label: RequestLabel, retryAfterSeconds?: number): ApiError | AuthError {
+export function decodeFailure(response: HttpResponse, label: string, retryAfterSeconds?: number): ApiError | AuthError {
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
   const message = `${label} failed: ${summary}`;

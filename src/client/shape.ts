@@ -3,6 +3,7 @@
  * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
  */
 import { AMOUNT_PATTERN } from '../money-text.js';
+import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
 
 export class ShapeMismatch extends Error {
   override name = 'ShapeMismatch';
@@ -10,7 +11,6 @@ export class ShapeMismatch extends Error {
 
 export type Check<T> = (value: unknown, path: string) => T;
 
-const INTEGER_STRING = /^-?(?:0|[1-9]\d*)$/;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -33,7 +33,7 @@ export const integer: Check<number> = (value, path) =>
 
 /** An integer the spec also lets the server send as a decimal string, e.g. `"24"`. */
 export const looseInteger: Check<number> = (value, path) => {
-  if (typeof value === 'string' && INTEGER_STRING.test(value)) {
+  if (typeof value === 'string' && INTEGER_TEXT.test(value)) {
     const parsed = Number(value);
     if (Number.isSafeInteger(parsed)) return parsed;
   }
@@ -47,7 +47,7 @@ export const amount: Check<string> = (value, path) =>
     : fail(path, 'an amount with six decimals such as "1.500000"', value);
 
 export const uuid: Check<string> = (value, path) =>
-  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+  typeof value === 'string' && UUID_TEXT.test(value)
     ? value
     : fail(path, 'a UUID', value);
 

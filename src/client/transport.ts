@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
+import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
 import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
@@ -60,6 +61,8 @@ export class Transport {
   readonly #basePath: string;
 
   constructor(options: TransportOptions) {
+    // The library keeps the CLI's rule: no secret-signed request in clear text off this machine.
+    parseBaseUrl(options.baseUrl.href);
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');

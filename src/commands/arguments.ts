@@ -5,6 +5,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { checkTronAddress } from '../address.js';
 import { parseUserAmount } from '../money-text.js';
+import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
 
@@ -23,7 +24,7 @@ export function nonNegativeInteger(text: string): number {
 
 export function signedInteger(text: string): number {
   const trimmed = text.trim();
-  if (!/^-?(?:0|[1-9]\d*)$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
+  if (!INTEGER_TEXT.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
     throw new InvalidArgumentError('must be a whole number, e.g. -900');
   }
   return Number(trimmed);
@@ -50,10 +51,8 @@ export function trxAmount(text: string): string {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function orderId(text: string): string {
-  if (!UUID.test(text)) throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
+  if (!UUID_TEXT.test(text)) throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
   return text.toLowerCase();
 }
 

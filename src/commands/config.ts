@@ -1,11 +1,11 @@
 /** `energy config set|get|unset|list|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
-import { parseBaseUrl } from '../config/base-url.js';
+import { parseBaseUrl } from '../client/base-url.js';
 import { SETTING_NAMES, parseSettingName, type SettingName } from '../config/names.js';
 import { environmentVariableFor } from '../config/settings.js';
 import { UsageError } from '../errors.js';
-import { askHidden, canPrompt, readAllStdin } from '../output/prompt.js';
+import { askHidden, readAllStdin } from '../output/prompt.js';
 import type { Context } from './context.js';
 
 const SECRET_ON_ARGV =
@@ -32,7 +32,8 @@ export function configCommand(ctx: Context): Command {
       const stored = name === 'base-url' ? parseBaseUrl(value.trim()).toString().replace(/\/$/, '') : value.trim();
       const profile = ctx.profileName();
       await ctx.store.set(profile, name, stored);
-      ctx.printer.note(`energy: ${name} set in profile ${profile}${name === 'api-secret' ? ` (${maskSecret(stored)})` : ''}`);
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: shown(name, stored) });
+      else ctx.printer.note(`energy: ${name} set in profile ${profile}${name === 'api-secret' ? ` (${maskSecret(stored)})` : ''}`);
     });
 
   config
@@ -56,7 +57,8 @@ export function configCommand(ctx: Context): Command {
       const name = parseSettingName(nameText);
       const profile = ctx.profileName();
       const removed = await ctx.store.unset(profile, name);
-      ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, removed });
+      else ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);
     });
 
   config
@@ -93,7 +95,6 @@ export function configCommand(ctx: Context): Command {
 
 async function readValue(ctx: Context, name: SettingName): Promise<string> {
   if (name === 'base-url') throw new UsageError('give the base URL, e.g. energy config set base-url https://api.example.com');
-  if (ctx.terminal.stdin.isTTY !== true) return readAllStdin(ctx.terminal);
-  if (!canPrompt(ctx.terminal)) throw new UsageError(`pipe the ${name} into standard input`);
-  return askHidden(ctx.terminal, `${name}: `);
+  // A person at the keyboard is enough for a hidden prompt, even with stderr redirected.
+  return ctx.terminal.stdin.isTTY === true ? askHidden(ctx.terminal, `${name}: `) : readAllStdin(ctx.terminal);
 }

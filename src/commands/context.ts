@@ -5,7 +5,7 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
-import { parseBaseUrl } from '../config/base-url.js';
+import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
@@ -55,6 +55,12 @@ export class Context {
       return settings;
     });
     return this.#settings;
+  }
+
+  /** The profile named by --profile or ENERGY_PROFILE (checked), or undefined when neither is set. */
+  explicitProfile(): string | undefined {
+    const { profile, source } = resolveProfileName({ profile: this.globals.profile }, this.terminal.env);
+    return source === 'default' ? undefined : profile;
   }
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */

@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { once } from 'node:events';
 import { maskSecret } from '../client/redact.js';
-import { isLoopbackHost } from '../config/base-url.js';
+import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../errors.js';
 import { nonNegativeInteger, positiveInteger, signedInteger } from './arguments.js';
 import type { Context } from './context.js';
@@ -30,6 +30,7 @@ export function sandboxCommand(ctx: Context): Command {
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
+      const profile = ctx.explicitProfile() ?? 'sandbox';
       const { startSandbox } = await import('../sandbox/index.js');
       const env = ctx.terminal.env;
       const sandbox = await startSandbox({
@@ -43,7 +44,6 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
         ...(!options.rateLimit && { rateLimit: false as const }),
       });
-      const profile = ctx.globals.profile ?? 'sandbox';
       if (options.save) {
         await ctx.store.set(profile, 'base-url', sandbox.url);
         await ctx.store.set(profile, 'api-key', sandbox.apiKey);

@@ -2,7 +2,7 @@
  * How a failure looks on stderr: one line `energy: error: …` plus a hint, or with --json one JSON object
  * (the server's Problem Details when it sent one). Never a stack trace unless --verbose.
  */
-import { ApiError, AuthError, CliError, type ExitCode } from '../errors.js';
+import { ApiError, AuthError, type ExitCode } from '../errors.js';
 import type { Terminal } from './terminal.js';
 
 export interface ErrorReport {
@@ -23,8 +23,4 @@ export function writeErrorReport(terminal: Terminal, report: ErrorReport, error:
   terminal.stderr.write(`energy: error: ${report.message}\n`);
   if (report.hint !== undefined) terminal.stderr.write(`hint: ${report.hint}\n`);
   if (options.verbose && report.detail !== undefined) terminal.stderr.write(`${report.detail}\n`);
-}
-
-export function isCliError(error: unknown): error is CliError {
-  return error instanceof CliError;
 }

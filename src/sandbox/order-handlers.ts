@@ -1,5 +1,6 @@
 /** Handlers for creating, listing and reading orders. */
 import type { CreateOrderRequest, OrderList } from '../client/types.js';
+import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
 import { compareAmounts } from '../money.js';
 import { currentQuote, intakeDisabled } from './account-handlers.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -10,8 +11,6 @@ import { validateOrder } from './validate-request.js';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function sameRequest(record: OrderRecord, request: CreateOrderRequest): boolean {
   return (
@@ -97,7 +96,7 @@ export function listOrders({ core, query, nowMs }: RouteContext): Reply {
 
 export function getOrder({ core, id, nowMs }: RouteContext): Reply {
   const key = (id ?? '').toLowerCase();
-  const record = UUID.test(key) ? core.book.findById(key) : undefined;
+  const record = UUID_TEXT.test(key) ? core.book.findById(key) : undefined;
   if (record === undefined) {
     return problemReply(404, 'ORDER_NOT_FOUND', `No order with id ${JSON.stringify(id ?? '')}.`);
   }

@@ -116,6 +116,15 @@ describe('retries', () => {
     expect(delays).toEqual([3000]);
   });
 
+  it('reads a Retry-After date on the server clock, using the known offset', async () => {
+    const localNow = Date.parse('2026-11-23T10:00:00Z');
+    const serverNow = localNow + 900_000;
+    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': new Date(serverNow + 2000).toUTCString() }), jsonReply(200, BALANCE));
+    const { client, delays } = makeClient({ nowMs: () => localNow, offsetStore: { load: () => 900, save: () => undefined } });
+    await client.balance();
+    expect(delays).toEqual([2000]);
+  });
+
   it('gives up at once, exit 6, when Retry-After is beyond the cap', async () => {
     server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': '3600' }));
     const { client, delays } = makeClient();

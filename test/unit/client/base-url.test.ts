@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, parseBaseUrl } from '../../../src/config/base-url.js';
+import { isLoopbackHost, parseBaseUrl } from '../../../src/client/base-url.js';
 import { ExitCode, UsageError } from '../../../src/errors.js';
 
 describe('parseBaseUrl', () => {

@@ -1,0 +1,7 @@
+/** Text shapes the spec defines, shared by the client's checks, the CLI's parsers and the sandbox. */
+
+/** An integer written as text, as the spec allows for `limit` and `duration_hours` items. */
+export const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
+
+/** A UUID in its canonical 8-4-4-4-12 hexadecimal form (either case). */
+export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,0 +1,52 @@
+/** `energy sandbox` as a user runs it: a process that serves until stopped and writes a usable profile. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+
+const root = mkdtempSync(join(tmpdir(), 'energy-sandbox-cmd-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function startSandboxCommand(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Record<string, unknown>));
+    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+  const stopped = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, ready, stopped };
+}
+
+describe('energy sandbox', () => {
+  it('saves its credentials in the ENERGY_PROFILE profile, prints the secret masked, and stops on SIGTERM', async () => {
+    const env = { ...baseEnv(join(root, 'a')), ENERGY_PROFILE: 'mine' };
+    const sandbox = startSandboxCommand([], env);
+    const facts = await sandbox.ready;
+    expect(facts.profile).toBe('mine');
+    expect(facts.api_secret).toMatch(/^\*\*\*\*..$/);
+    const balance = await runCli(['balance', '--json'], { env });
+    expect(balance.code, balance.stderr).toBe(0);
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.stopped).toBe(0);
+  });
+
+  it('refuses an invalid --profile before starting', async () => {
+    const result = await runCli(['--profile', 'bad name!', 'sandbox', '--port', '0'], { env: baseEnv(join(root, 'b')) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/invalid profile name/);
+  });
+});
+
+describe('config set and unset with --json', () => {
+  it('print one JSON document each', async () => {
+    const env = baseEnv(join(root, 'c'));
+    const set = await runCli(['config', 'set', 'api-key', 'key_12345678', '--json'], { env });
+    expect(JSON.parse(set.stdout)).toEqual({ profile: 'default', name: 'api-key', value: 'key_12345678' });
+    const secret = await runCli(['config', 'set', 'api-secret', '--json'], { env, input: 'secret-value-0123456789\n' });
+    expect(JSON.parse(secret.stdout)).toEqual({ profile: 'default', name: 'api-secret', value: '****89' });
+    const unset = await runCli(['config', 'unset', 'api-key', '--json'], { env });
+    expect(JSON.parse(unset.stdout)).toEqual({ profile: 'default', name: 'api-key', removed: true });
+  });
+});
