@@ -5,7 +5,7 @@
 import { CommanderError } from 'commander';
 import { scrubSecrets } from './client/redact.js';
 import { Context } from './commands/context.js';
-import { CliError, ExitCode } from './errors.js';
+import { AuthError, CliError, ExitCode } from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
 import { buildProgram } from './program.js';
@@ -20,7 +20,9 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
     const report = toReport(error);
     if (report === undefined) return ExitCode.ok;
     const secrets = ctx.knownCredentials();
-    const safe = { ...report, message: scrubSecrets(report.message, secrets), hint: report.hint && scrubSecrets(report.hint, secrets) };
+    const note = error instanceof AuthError ? ctx.credentialSourcesNote() : undefined;
+    const hint = note === undefined ? report.hint : `${note}; ${report.hint ?? ''}`;
+    const safe = { ...report, message: scrubSecrets(report.message, secrets), hint: hint && scrubSecrets(hint, secrets) };
     const json = ctx.globals.json === true || (argv.includes('--json') && error instanceof CommanderError);
     if (report.silent !== true) writeErrorReport(terminal, safe, error, { json, verbose: ctx.globals.verbose === true });
     return report.exitCode;

@@ -28,6 +28,7 @@ export class Context {
   #store: ConfigStore | undefined;
   #settings: Promise<Settings> | undefined;
   #credentials: string[] = [];
+  #credentialSources: string | undefined;
   #client: EnergyClient | undefined;
 
   constructor(readonly terminal: Terminal) {}
@@ -52,6 +53,11 @@ export class Context {
         const value = settings.values[name].value;
         if (value !== undefined) this.#credentials.push(value);
       }
+      const key = settings.values['api-key'].source;
+      const secret = settings.values['api-secret'].source;
+      if (key !== undefined && secret !== undefined && key !== secret) {
+        this.#credentialSources = `the API key comes from the ${key} and the secret from the ${secret} (profile ${settings.profile}): do they belong together?`;
+      }
       return settings;
     });
     return this.#settings;
@@ -61,6 +67,11 @@ export class Context {
   explicitProfile(): string | undefined {
     const { profile, source } = resolveProfileName({ profile: this.globals.profile }, this.terminal.env);
     return source === 'default' ? undefined : profile;
+  }
+
+  /** Said with a 401: a key and secret from different places are the most common mismatch. */
+  credentialSourcesNote(): string | undefined {
+    return this.#credentialSources;
   }
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */

@@ -288,3 +288,12 @@ describe('unsafe or broken config', () => {
     expect(result.stderr).not.toContain('hunter2');
   });
 });
+
+describe('a key and a secret from different places', () => {
+  it('says so with a 401', async () => {
+    await bare(['config', 'set', 'api-secret', '--profile', 'mixed'], { input: 'a-secret-that-does-not-match-0000\n' });
+    const result = await world.run(['--profile', 'mixed', 'balance'], { env: { ENERGY_API_SECRET: undefined } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/the API key comes from the environment and the secret from the profile \(profile mixed\)/);
+  });
+});
