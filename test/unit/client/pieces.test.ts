@@ -3,6 +3,7 @@ import { RequestClock, measureOffsetSeconds } from '../../../src/client/clock.js
 import { maskKey, maskSecret, redactAuthorization, scrubSecrets } from '../../../src/client/redact.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from '../../../src/client/retry-policy.js';
 import * as schema from '../../../src/client/schemas.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
 
 describe('retry policy', () => {
   const policy = { retries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -69,20 +70,7 @@ describe('redaction', () => {
 });
 
 describe('response shapes', () => {
-  const order = {
-    id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
-    client_request_id: 'r',
-    address: 'T',
-    energy: 1,
-    duration_hours: 1,
-    total_trx: '1.000000',
-    status: 'pending',
-    lifecycle_final: false,
-    delivery_final: false,
-    created_at: 1,
-    updated_at: 1,
-    failure: null,
-  };
+  const order = sampleOrder();
 
   it('normalises integer strings in duration_hours', () => {
     const options = schema.optionsResponse({ energy_per_portion: 1, max_energy: 2, duration_hours: [1, '24', '-3'], intake_enabled: true }, '');

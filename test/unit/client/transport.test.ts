@@ -3,6 +3,7 @@ import { EnergyClient } from '../../../src/client/client.js';
 import type { OffsetStore } from '../../../src/client/clock.js';
 import { ApiError, AuthError, ExitCode, NetworkError, ResponseShapeError } from '../../../src/errors.js';
 import { canonicalPayload, bodyHash, hmacSignature } from '../../../src/signing/index.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
 import { jsonReply, problemReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
 
 const credentials = { apiKey: 'key_unit', apiSecret: 'secret-unit-0123456789' };
@@ -247,18 +248,5 @@ function orderRequest() {
 }
 
 function orderBody() {
-  return {
-    id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
-    client_request_id: 'req-1',
-    address: QUOTE.address,
-    energy: 65000,
-    duration_hours: 1,
-    total_trx: '2.600000',
-    status: 'pending',
-    lifecycle_final: false,
-    delivery_final: false,
-    created_at: 1,
-    updated_at: 1,
-    failure: null,
-  };
+  return sampleOrder();
 }

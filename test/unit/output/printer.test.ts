@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Printer } from '../../../src/output/printer.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
 import { orderCells, ORDER_COLUMNS, ORDER_COLUMN_WIDTHS } from '../../../src/output/views.js';
 
 function capture() {
@@ -11,10 +12,7 @@ function capture() {
   return { printer, text: () => text };
 }
 
-const order = {
-  id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
-  client_request_id: 'r',
-  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+const order = sampleOrder({
   energy: 12_000_000_000,
   duration_hours: 168,
   total_trx: '1234567890123.123456',
@@ -24,7 +22,7 @@ const order = {
   created_at: 1_795_420_800,
   updated_at: 1_795_420_800,
   failure: { code: 'DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON', message: 'm' },
-};
+});
 
 describe('Printer.table', () => {
   it('never cuts a value, however long', async () => {

@@ -1,28 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { SANDBOX_FAILING_ADDRESS, startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_FAILING_ADDRESS, type Sandbox } from '../../../src/sandbox/index.js';
 import { checkTronAddress } from '../../../src/address.js';
 import { testAddress } from './addresses.js';
+import { orderRequest, useSandbox } from './fixtures.js';
 import { call, pollUntil, postJson } from './signed-request.js';
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = useSandbox();
 
-const order = (overrides: Record<string, unknown> = {}) => ({
-  client_request_id: 'req-1',
-  address: testAddress(1),
-  energy: 65_000,
-  duration_hours: 1,
-  // 65 000 × 0.000040 + 1.100000 activation
-  expected_total_trx: '3.700000',
-  ...overrides,
-});
+const order = orderRequest;
 const balance = async (s: Sandbox) => (await call(s, { path: '/v1/balance' })).json;
 const getOrder = async (s: Sandbox, id: string) => (await call(s, { path: `/v1/energy/orders/${id}` })).json;
 

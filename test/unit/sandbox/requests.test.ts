@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { testAddress } from './addresses.js';
+import { orderRequest } from './fixtures.js';
 import { call, postJson } from './signed-request.js';
 
 let sandbox: Sandbox;
@@ -9,14 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.close());
 
-const order = (overrides: Record<string, unknown> = {}) => ({
-  client_request_id: 'req-1',
-  address: testAddress(1),
-  energy: 65_000,
-  duration_hours: 1,
-  expected_total_trx: '3.700000',
-  ...overrides,
-});
+const order = orderRequest;
 
 describe('sandbox request checks', () => {
   it('lists every field problem at once under VALIDATION_FAILED', async () => {

@@ -1,17 +1,10 @@
 import { Agent } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import { useSandbox } from './fixtures.js';
 import { call } from './signed-request.js';
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = useSandbox();
 
 describe('sandbox server', () => {
   it('listens on 127.0.0.1 with an ephemeral port and generated credentials', async () => {
