@@ -99,11 +99,10 @@ export class Context {
     const baseUrl = parseBaseUrl(baseUrlText);
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
-    const secrets = [apiSecret, apiKey];
     // Loaded here, not at the top: the HTTP stack is the heaviest import, and `config` or `--help` never need it.
     const [{ EnergyClient }, { OffsetFile }] = await Promise.all([import('../client/client.js'), import('../config/offset-file.js')]);
     const verbose = this.globals.verbose === true;
-    const say = (line: string) => this.printer.note(scrubSecrets(line, secrets));
+    const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
     this.#client = new EnergyClient({
       baseUrl,
       credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
