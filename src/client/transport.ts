@@ -2,7 +2,6 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';
@@ -10,7 +9,9 @@ import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
 import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
 import { redactAuthorization } from './redact.js';
-import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { loggedExchange } from './logged-exchange.js';
+import { Retrier } from './retrier.js';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
 import { timeResponse } from './schemas.js';
 import type { Check } from './shape.js';
 
@@ -74,7 +75,12 @@ export class Transport {
     const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body), 'utf8');
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
-    let retriesUsed = 0;
+    const retrier = new Retrier(label, {
+      policy: this.#policy,
+      onRetry: this.#options.onRetry,
+      random: this.#options.random,
+      sleepMs: this.#options.sleepMs,
+    });
     let clockChecked = false;
     let uncertain = false;
     const marked = <E extends CliError>(error: E): E => {
@@ -88,12 +94,8 @@ export class Transport {
       });
       if (outcome instanceof HttpFailure) {
         uncertain ||= !outcome.neverSent;
-        if (retriesUsed < this.#policy.retries) {
-          retriesUsed += 1;
-          await this.#pause(backoffDelayMs(retriesUsed, this.#policy, this.#options.random), label, outcome.message, retriesUsed);
-          continue;
-        }
-        const attempts = retriesUsed + 1;
+        if (await retrier.afterFailure(outcome)) continue;
+        const attempts = retrier.attempts;
         throw marked(
           new NetworkError(`${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
             cause: outcome,
@@ -117,15 +119,7 @@ export class Transport {
       }
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
       const retryAfterMs = parseRetryAfter(retryAfterHeader(outcome), this.clock.localMs() + this.clock.offsetSeconds * 1000);
-      if (isRetryableStatus(status) && retriesUsed < this.#policy.retries) {
-        const delay = retryAfterMs ?? backoffDelayMs(retriesUsed + 1, this.#policy, this.#options.random);
-        // A server asking for a longer pause than we allow gets an answer now rather than a hung script.
-        if (delay <= this.#policy.maxDelayMs) {
-          retriesUsed += 1;
-          await this.#pause(delay, label, `HTTP ${status}`, retriesUsed);
-          continue;
-        }
-      }
+      if (await retrier.afterStatus(status, retryAfterMs)) continue;
       throw marked(decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)));
     }
   }
@@ -147,16 +141,12 @@ export class Transport {
       }
       Object.assign(headers, signRequest({ method: call.method, path, query, body, timestamp: this.clock.timestamp(), ...credentials }));
     }
-    this.#logRequest(call.method, path + query, headers, body);
-    const startedAt = this.clock.localMs();
-    try {
-      const response = await this.#http.exchange({ method: call.method, pathAndQuery: path + query, headers, body });
-      this.#log(`< ${response.status} ${call.method} ${path} (${this.clock.localMs() - startedAt} ms, ${Buffer.byteLength(response.text)} bytes)`);
-      return response;
-    } catch (error) {
-      if (error instanceof HttpFailure) this.#log(`< ${error.message} (${error.code})`);
-      throw error;
-    }
+    return loggedExchange(this.#http, { method: call.method, pathAndQuery: path + query, headers, body }, {
+      origin: this.#options.baseUrl.origin,
+      log: this.#options.log,
+      redactHeader: (name, value) => (name === 'authorization' ? redactAuthorization(value) : value),
+      nowMs: () => this.clock.localMs(),
+    });
   }
 
   /** Reads the server clock after a 401; true when ours was off and has been corrected. */
@@ -173,25 +163,5 @@ export class Transport {
     const corrected = this.clock.adopt(serverTime, sentAt, this.clock.localMs());
     if (corrected) this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
     return corrected;
-  }
-
-  async #pause(delayMs: number, label: string, reason: string, retryNumber: number): Promise<void> {
-    this.#options.onRetry?.(
-      `${label}: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${retryNumber} of ${this.#policy.retries})`,
-    );
-    await (this.#options.sleepMs ?? sleep)(delayMs);
-  }
-
-  #logRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): void {
-    if (this.#options.log === undefined) return;
-    this.#log(`> ${method} ${this.#options.baseUrl.origin}${target}`);
-    for (const [name, value] of Object.entries(headers)) {
-      this.#log(`> ${name}: ${name === 'authorization' ? redactAuthorization(value) : value}`);
-    }
-    if (body !== undefined) this.#log(`> (${body.length} bytes of JSON)`);
-  }
-
-  #log(line: string): void {
-    this.#options.log?.(line);
   }
 }
