@@ -52,6 +52,16 @@ export function encodeTronAddress(payload: Uint8Array): string {
   return text;
 }
 
+/**
+ * The 20-byte account id of a valid TRON address (the bytes after the 0x41 version byte), as used in
+ * contract-call parameters. Throws RangeError for an invalid address: check it first.
+ */
+export function tronAccountId(address: string): Buffer {
+  const check = checkTronAddress(address);
+  if (!check.ok) throw new RangeError(`not a TRON address: ${check.reason}`);
+  return decodeBase58(address).subarray(1, 21);
+}
+
 function decodeBase58(text: string): Buffer {
   let value = 0n;
   for (const char of text) value = value * 58n + (BASE58_INDEX.get(char) ?? 0n);
