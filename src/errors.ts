@@ -115,3 +115,14 @@ export function exitCodeForStatus(status: number): ExitCode {
   // Any other 4xx is not in the spec: treat it as a response we cannot trust.
   return ExitCode.service;
 }
+
+/**
+ * A simulated contract call that would fail on chain (e.g. a transfer from an address without the tokens):
+ * the answer is about the input, not the network, so it is a usage error (exit 2) with its own message.
+ */
+export class TransferRevertedError extends CliError {
+  override name = 'TransferRevertedError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.usage, options);
+  }
+}

@@ -1,9 +1,11 @@
 /** The root command: global options and the command groups. Nothing here does I/O. */
 import { Command, Option } from 'commander';
+import { addressCommand } from './commands/address.js';
 import { retryCount, seconds } from './commands/arguments.js';
 import { balanceCommand } from './commands/balance.js';
 import { configCommand } from './commands/config.js';
 import type { Context, GlobalOptions } from './commands/context.js';
+import { estimateCommand } from './commands/estimate.js';
 import { optionsCommand } from './commands/options.js';
 import { orderCommand } from './commands/order.js';
 import { quoteCommand } from './commands/quote.js';
@@ -19,16 +21,17 @@ export function buildProgram(ctx: Context, version: string): Command {
     .version(version, '-V, --version')
     .option('--profile <name>', 'config profile (env ENERGY_PROFILE; default "default")')
     .option('--base-url <url>', 'API base URL (env ENERGY_BASE_URL)')
+    .option('--tron-node <url>', 'TRON node for address, estimate and ensure (env ENERGY_TRON_NODE; default TronGrid)')
     .option('--json', 'print one JSON document on stdout')
     .option('--verbose', 'print each request and response line on stderr (credentials redacted)')
     .addOption(new Option('--timeout <seconds>', 'time allowed for each request (default 30)').argParser(seconds))
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
-    .addHelpText('after', '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET, never from the command line.')
+    .addHelpText('after', '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET (TRON node: ENERGY_TRON_API_KEY), never from the command line.')
     .showSuggestionAfterError()
     .hook('preAction', (_root, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
     });
-  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, configCommand, sandboxCommand]) {
+  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, addressCommand, estimateCommand, configCommand, sandboxCommand]) {
     program.addCommand(command(ctx));
   }
   applyToAll(program, (command) => {

@@ -27,6 +27,9 @@ export interface HttpTimeouts {
   requestMs: number;
 }
 
+/** Five seconds to connect, thirty for the whole exchange: the API's and the TRON node's default. */
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
+
 /** Failures that happen before a connection exists: the request cannot have reached the server. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 

@@ -7,7 +7,7 @@ import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
-import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
+import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
 import { redactAuthorization } from './redact.js';
 import { loggedExchange } from './logged-exchange.js';
 import { Retrier } from './retrier.js';
@@ -52,7 +52,7 @@ export interface ApiResult<T> {
   data: T;
 }
 
-export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
+export { DEFAULT_TIMEOUTS };
 
 export class Transport {
   readonly clock: RequestClock;

@@ -91,3 +91,14 @@ export function rentalArguments(command: Command): Command {
     .addOption(new Option('--energy <n>', 'amount of energy').argParser(positiveInteger).makeOptionMandatory())
     .addOption(new Option('--hours <h>', 'rental duration in hours').argParser(positiveInteger).makeOptionMandatory());
 }
+
+const UINT256_MAX = (1n << 256n) - 1n;
+
+/** A token amount in the token's smallest unit, as a bigint (never a JavaScript number): 0 to 2^256 − 1. */
+export function tokenUnits(text: string): bigint {
+  const trimmed = text.trim();
+  if (!/^(?:0|[1-9]\d{0,77})$/.test(trimmed) || BigInt(trimmed) > UINT256_MAX) {
+    throw new InvalidArgumentError('must be a whole number of the token’s smallest unit (1 USDT is 1000000)');
+  }
+  return BigInt(trimmed);
+}

@@ -2,18 +2,19 @@
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import { SETTING_NAMES, parseSettingName, type SettingName } from '../config/names.js';
+import { SETTING_NAMES, URL_SETTING_NAMES, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
 import { environmentVariableFor } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
 import type { Context } from './context.js';
 
-const SECRET_ON_ARGV =
-  'a secret given on the command line shows in `ps` and the shell history: run `energy config set api-secret` and type it at the hidden prompt, or pipe it in, e.g. `printf %s "$SECRET" | energy config set api-secret`';
+function secretOnArgv(name: SettingName): string {
+  return `a secret given on the command line shows in \`ps\` and the shell history: run \`energy config set ${name}\` and type it at the hidden prompt, or pipe it in, e.g. \`printf %s "$SECRET" | energy config set ${name}\``;
+}
 
 function shown(name: SettingName, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  return name === 'api-secret' ? maskSecret(value) : value;
+  return isSecretSetting(name) ? maskSecret(value) : value;
 }
 
 export function configCommand(ctx: Context): Command {
@@ -21,19 +22,21 @@ export function configCommand(ctx: Context): Command {
 
   config
     .command('set')
-    .description('store a setting in the profile; api-secret (and api-key) without a value are read from stdin or a prompt')
+    .description('store a setting in the profile; secrets (api-secret, tron-api-key) and api-key without a value are read from stdin or a prompt')
     .argument('<name>', SETTING_NAMES.join(' | '))
     .argument('[value]')
     .action(async (nameText: string, valueArg: string | undefined) => {
       const name = parseSettingName(nameText);
-      if (name === 'api-secret' && valueArg !== undefined) throw new UsageError('refusing api-secret as a command-line value', { hint: SECRET_ON_ARGV });
+      if (isSecretSetting(name) && valueArg !== undefined) throw new UsageError(`refusing ${name} as a command-line value`, { hint: secretOnArgv(name) });
       const value = valueArg ?? (await readValue(ctx, name));
       if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
-      const stored = name === 'base-url' ? parseBaseUrl(value.trim()).toString().replace(/\/$/, '') : value.trim();
+      const stored = URL_SETTING_NAMES.includes(name)
+        ? parseBaseUrl(value.trim(), name === 'tron-node' ? 'TRON node URL' : 'base URL').toString().replace(/\/$/, '')
+        : value.trim();
       const profile = ctx.profileName();
       await ctx.store.set(profile, name, stored);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: shown(name, stored) });
-      else ctx.printer.note(`energy: ${name} set in profile ${profile}${name === 'api-secret' ? ` (${maskSecret(stored)})` : ''}`);
+      else ctx.printer.note(`energy: ${name} set in profile ${profile}${isSecretSetting(name) ? ` (${maskSecret(stored)})` : ''}`);
     });
 
   config
@@ -65,7 +68,7 @@ export function configCommand(ctx: Context): Command {
     .command('list')
     .description('show the settings in effect and where each comes from')
     .action(async () => {
-      const settings = await ctx.settings();
+      const settings = await ctx.settings(SETTING_NAMES);
       const rows = SETTING_NAMES.map((name) => {
         const { value, source } = settings.values[name];
         return { name, value: shown(name, value) ?? null, source: source ?? null };
@@ -95,6 +98,7 @@ export function configCommand(ctx: Context): Command {
 
 async function readValue(ctx: Context, name: SettingName): Promise<string> {
   if (name === 'base-url') throw new UsageError('give the base URL, e.g. energy config set base-url https://api.example.com');
+  if (name === 'tron-node') throw new UsageError('give the TRON node URL, e.g. energy config set tron-node https://nile.trongrid.io');
   // A person at the keyboard is enough for a hidden prompt, even with stderr redirected.
   return ctx.terminal.stdin.isTTY === true ? askHidden(ctx.terminal, `${name}: `) : readAllStdin(ctx.terminal);
 }

@@ -4,9 +4,11 @@
  * no HTTP stack for `config`).
  */
 import type { EnergyClient } from '../client/client.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
+import { API_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
 import { UsageError } from '../errors.js';
@@ -16,6 +18,7 @@ import type { Terminal } from '../output/terminal.js';
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
+  tronNode?: string;
   json?: boolean;
   verbose?: boolean;
   timeout?: number;
@@ -26,10 +29,11 @@ export class Context {
   globals: GlobalOptions = {};
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
-  #settings: Promise<Settings> | undefined;
+  readonly #settings = new Map<string, Promise<Settings>>();
   #credentials: string[] = [];
   #credentialSources: string | undefined;
   #client: EnergyClient | undefined;
+  #tronNode: TronNode | undefined;
 
   constructor(readonly terminal: Terminal) {}
 
@@ -43,13 +47,18 @@ export class Context {
     return this.#store;
   }
 
-  settings(): Promise<Settings> {
-    this.#settings ??= resolveSettings({
-      options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl },
+  /** The settings in effect; the profile is read only when `needed` ones are not settled by options and environment. */
+  settings(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
+    const key = needed.join(',');
+    const cached = this.#settings.get(key);
+    if (cached !== undefined) return cached;
+    const settings = resolveSettings({
+      options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl, tronNode: this.globals.tronNode },
       env: this.terminal.env,
       readProfile: (name) => this.store.profile(name),
+      needed,
     }).then((settings) => {
-      for (const name of ['api-key', 'api-secret'] as const) {
+      for (const name of ['api-key', 'api-secret', 'tron-api-key'] as const) {
         const value = settings.values[name].value;
         if (value !== undefined) this.#credentials.push(value);
       }
@@ -60,7 +69,8 @@ export class Context {
       }
       return settings;
     });
-    return this.#settings;
+    this.#settings.set(key, settings);
+    return settings;
   }
 
   /** The profile named by --profile or ENERGY_PROFILE (checked), or undefined when neither is set. */
@@ -76,7 +86,8 @@ export class Context {
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */
   knownCredentials(): string[] {
-    return [this.terminal.env.ENERGY_API_SECRET, this.terminal.env.ENERGY_API_KEY, ...this.#credentials].filter(
+    const env = this.terminal.env;
+    return [env.ENERGY_API_SECRET, env.ENERGY_API_KEY, env.ENERGY_TRON_API_KEY, ...this.#credentials].filter(
       (value): value is string => value !== undefined && value !== '',
     );
   }
@@ -107,10 +118,7 @@ export class Context {
       baseUrl,
       credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
       offsetStore: new OffsetFile(configDir(this.terminal.env)),
-      ...(this.globals.timeout !== undefined && {
-        timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
-      }),
-      ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
+      ...this.#transportTuning(),
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
@@ -118,7 +126,37 @@ export class Context {
     return this.#client;
   }
 
+  /** The TRON node client for `address`, `estimate` and `ensure` (tron-node, default TronGrid mainnet). */
+  async tronNode(): Promise<TronNode> {
+    if (this.#tronNode !== undefined) return this.#tronNode;
+    const settings = await this.settings(TRON_SETTING_NAMES);
+    const nodeUrl = parseBaseUrl(settings.values['tron-node'].value ?? '', 'TRON node URL');
+    const apiKey = settings.values['tron-api-key'].value;
+    const { TronNode } = await import('../tron/tron-node.js');
+    const verbose = this.globals.verbose === true;
+    const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
+    this.#tronNode = new TronNode({
+      baseUrl: nodeUrl,
+      apiKey,
+      ...this.#transportTuning(),
+      log: verbose ? (line) => say(line) : undefined,
+      onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
+    });
+    if (verbose) say(`energy: TRON node ${nodeUrl.origin} (${settings.values['tron-node'].source})${apiKey === undefined ? ', no API key' : ''}`);
+    return this.#tronNode;
+  }
+
+  /** --timeout and --retries, for both the API and the TRON node. */
+  #transportTuning(): { timeouts?: { requestMs: number; connectMs: number }; retryPolicy?: { retries: number } } {
+    return {
+      ...(this.globals.timeout !== undefined && {
+        timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
+      }),
+      ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
+    };
+  }
+
   async close(): Promise<void> {
-    await this.#client?.close();
+    await Promise.all([this.#client?.close(), this.#tronNode?.close()]);
   }
 }

@@ -1,9 +1,11 @@
 /** `energy sandbox`: the local spec server, for trying the tool without spending anything. */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { once } from 'node:events';
 import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../errors.js';
+import type { TronAccountSeed } from '../sandbox/tron-ledger.js';
+import { SEED_ADDRESS_SYNTAX, parseSeedAddress } from '../sandbox/tron-seed.js';
 import { nonNegativeInteger, positiveInteger, signedInteger } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -15,6 +17,17 @@ interface SandboxCommandOptions {
   deliverAfterMs?: number;
   clockOffset?: number;
   rateLimit: boolean;
+  seedAddress: Record<string, TronAccountSeed>;
+}
+
+/** Repeatable `--seed-address`: read here, so that a typo is exit 2 before the server starts. */
+function collectSeed(text: string, previous: Record<string, TronAccountSeed>): Record<string, TronAccountSeed> {
+  try {
+    const { address, seed } = parseSeedAddress(text);
+    return { ...previous, [address]: seed };
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 export function sandboxCommand(ctx: Context): Command {
@@ -27,6 +40,9 @@ export function sandboxCommand(ctx: Context): Command {
     .addOption(new Option('--deliver-after-ms <ms>', 'time from order to delivery').argParser(nonNegativeInteger))
     .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
     .option('--no-rate-limit', 'never answer 429 (benchmarks)')
+    .addOption(
+      new Option('--seed-address <spec>', `a TRON account on the sandbox's node, repeatable: ${SEED_ADDRESS_SYNTAX}`).argParser(collectSeed).default({}, 'none'),
+    )
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
@@ -43,11 +59,14 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
         ...(!options.rateLimit && { rateLimit: false as const }),
+        tronAccounts: options.seedAddress,
       });
       if (options.save) {
         await ctx.store.set(profile, 'base-url', sandbox.url);
         await ctx.store.set(profile, 'api-key', sandbox.apiKey);
         await ctx.store.set(profile, 'api-secret', sandbox.apiSecret);
+        // The sandbox is also the profile's TRON node (/wallet/...), coherent with its orders.
+        await ctx.store.set(profile, 'tron-node', sandbox.url);
       }
       const facts = { base_url: sandbox.url, api_key: sandbox.apiKey, api_secret: maskSecret(sandbox.apiSecret), profile: options.save ? profile : null };
       if (ctx.printer.jsonMode) await ctx.printer.json(facts);
@@ -56,6 +75,7 @@ export function sandboxCommand(ctx: Context): Command {
           ['Base URL', sandbox.url],
           ['API key', sandbox.apiKey],
           ['API secret', `${facts.api_secret}${options.save ? ` (saved in profile ${profile})` : ''}`],
+          ['TRON node', `${sandbox.url}/wallet/…`],
         ]);
         ctx.printer.note(options.save ? `energy: try \`energy --profile ${profile} balance\`; Ctrl-C stops the sandbox` : 'energy: Ctrl-C stops the sandbox');
       }

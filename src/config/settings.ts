@@ -3,7 +3,7 @@
  * built-in default. The profile is read only when an option or variable has not already settled every
  * value, so that fully configured scripts never open the store.
  */
-import { SETTING_NAMES, parseProfileName, type ProfileValues, type SettingName } from './names.js';
+import { API_SETTING_NAMES, SETTING_NAMES, parseProfileName, type ProfileValues, type SettingName } from './names.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
 
@@ -19,10 +19,15 @@ export interface Settings {
 }
 
 export interface SettingsInput {
-  options: { profile?: string | undefined; baseUrl?: string | undefined };
+  options: { profile?: string | undefined; baseUrl?: string | undefined; tronNode?: string | undefined };
   env: NodeJS.ProcessEnv;
   /** Read only when needed; undefined means no store is available. */
   readProfile: (name: string) => Promise<ProfileValues>;
+  /**
+   * The settings the command needs (default: the Energy API's): the profile is read only when one of these
+   * is not settled by an option or the environment. Others are still filled in when the profile is read.
+   */
+  needed?: readonly SettingName[];
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -31,7 +36,13 @@ const ENVIRONMENT: Record<SettingName, string> = {
   'base-url': 'ENERGY_BASE_URL',
   'api-key': 'ENERGY_API_KEY',
   'api-secret': 'ENERGY_API_SECRET',
+  'tron-node': 'ENERGY_TRON_NODE',
+  'tron-api-key': 'ENERGY_TRON_API_KEY',
 };
+
+/** Built-in values, used when neither option, environment nor profile gives one. */
+export const DEFAULT_TRON_NODE = 'https://api.trongrid.io';
+const DEFAULTS: Partial<Record<SettingName, string>> = { 'tron-node': DEFAULT_TRON_NODE };
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
@@ -50,7 +61,7 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfileName(input.options, input.env);
   const values = {} as Record<SettingName, ResolvedSetting>;
   for (const name of SETTING_NAMES) {
-    const fromOption = name === 'base-url' ? nonEmpty(input.options.baseUrl) : undefined;
+    const fromOption = nonEmpty(name === 'base-url' ? input.options.baseUrl : name === 'tron-node' ? input.options.tronNode : undefined);
     const fromEnv = nonEmpty(input.env[ENVIRONMENT[name]]);
     values[name] =
       fromOption !== undefined
@@ -59,12 +70,16 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
           ? { value: fromEnv, source: 'environment' }
           : { value: undefined, source: undefined };
   }
-  if (SETTING_NAMES.some((name) => values[name].value === undefined)) {
+  if ((input.needed ?? API_SETTING_NAMES).some((name) => values[name].value === undefined)) {
     const stored = await input.readProfile(profile);
     for (const name of SETTING_NAMES) {
       const value = nonEmpty(stored[name]);
       if (values[name].value === undefined && value !== undefined) values[name] = { value, source: 'profile' };
     }
+  }
+  for (const name of SETTING_NAMES) {
+    const fallback = DEFAULTS[name];
+    if (values[name].value === undefined && fallback !== undefined) values[name] = { value: fallback, source: 'default' };
   }
   return { profile, profileSource, values };
 }

@@ -6,6 +6,7 @@ import type { ResolvedOptions } from './options.js';
 import { OrderBook } from './order-book.js';
 import { Pricing } from './pricing.js';
 import { RateLimiter } from './rate-limiter.js';
+import { TronLedger } from './tron-ledger.js';
 
 export interface SandboxCore {
   readonly options: ResolvedOptions;
@@ -13,6 +14,8 @@ export interface SandboxCore {
   readonly book: OrderBook;
   readonly pricing: Pricing;
   readonly faults: FaultQueue;
+  /** The TRON node's accounts (`/wallet/...`), coherent with the book's orders. */
+  readonly tron: TronLedger;
   /** Undefined when rate limiting is off (rateLimit: false); that also turns off the auth-failure lockout. */
   readonly limiter: RateLimiter | undefined;
   readonly authFailures: AuthFailureTracker | undefined;
@@ -27,10 +30,13 @@ export function createCore(options: ResolvedOptions): SandboxCore {
   const clock = new SandboxClock(options.clockOffsetSeconds);
   const timing = { deliverAfterMs: options.deliverAfterMs, hourMs: options.hourMs };
   const book = new OrderBook(timing, options.startingBalance, options.seedOrders, clock.nowMs());
+  const tron = new TronLedger(book);
+  for (const [address, seed] of Object.entries(options.tronAccounts)) tron.seed(address, seed);
   return {
     options,
     clock,
     book,
+    tron,
     pricing: new Pricing(),
     faults: new FaultQueue(),
     limiter: options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit),

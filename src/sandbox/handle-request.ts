@@ -140,5 +140,5 @@ async function answer(req: IncomingMessage, core: SandboxCore, received: Receive
   }
   const nowMs = core.clock.nowMs();
   core.book.settle(nowMs);
-  return route.handler({ core, body, query, id, nowMs });
+  return route.handler({ core, body, query, id, nowMs, headers: req.headers });
 }

@@ -2,3 +2,5 @@
 export { startSandbox } from './start-sandbox.js';
 export { SANDBOX_FAILING_ADDRESS } from './catalog.js';
 export type { Fault, FaultMatch, Sandbox, SandboxOptions } from './types.js';
+export type { TronAccountSeed, TronRequestRecord } from './tron-ledger.js';
+export { USDT_TRANSFER_ENERGY, USDT_TRANSFER_ENERGY_NEW_HOLDER } from './tron-handlers.js';

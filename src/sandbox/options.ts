@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { isApiAmount } from '../money-text.js';
 import type { RateLimit } from './rate-limiter.js';
+import type { TronAccountSeed } from './tron-ledger.js';
 import type { SandboxOptions } from './types.js';
 
 export interface ResolvedOptions {
@@ -16,6 +17,7 @@ export interface ResolvedOptions {
   bodyLimitBytes: number;
   clockOffsetSeconds: number;
   seedOrders: number;
+  tronAccounts: Record<string, TronAccountSeed>;
 }
 
 function count(name: string, value: number, min: number): number {
@@ -50,5 +52,6 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     bodyLimitBytes: count('bodyLimitBytes', options.bodyLimitBytes ?? 16_384, 0),
     clockOffsetSeconds: duration('clockOffsetSeconds', options.clockOffsetSeconds ?? 0, -Infinity),
     seedOrders: count('seedOrders', options.seedOrders ?? 0, 0),
+    tronAccounts: options.tronAccounts ?? {},
   };
 }

@@ -57,6 +57,20 @@ export class OrderBook {
     return this.activated.has(address);
   }
 
+  /** An address activated on chain by other means (the TRON node's seeded accounts). */
+  markActivated(address: string): void {
+    this.activated.add(address);
+  }
+
+  /** Energy delegated to an address now: its delivered orders that have not expired (what the chain shows). */
+  delegatedEnergy(address: string, nowMs: number): number {
+    let total = 0;
+    for (const record of this.records) {
+      if (record.address === address && !record.fails && advance(record, this.timing, nowMs) === 2) total += record.energy;
+    }
+    return total;
+  }
+
   findById(id: string): OrderRecord | undefined {
     const seq = this.seeded.seqOfId(id);
     return seq === undefined ? this.byId.get(id) : this.seeded.record(seq);

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxCore } from './core.js';
 
 /** What a route handler gets: the state, the parsed JSON body (POST only), the raw query and the path id. */
@@ -9,4 +10,5 @@ export interface RouteContext {
   /** The {id} of /v1/energy/orders/{id}. */
   id: string | undefined;
   nowMs: number;
+  headers: IncomingHttpHeaders;
 }

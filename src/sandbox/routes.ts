@@ -3,6 +3,7 @@ import { getBalance, getOptions, getTime, postQuote } from './account-handlers.j
 import { getOrder, listOrders, postOrder } from './order-handlers.js';
 import type { Reply } from './reply.js';
 import type { RouteContext } from './route-context.js';
+import { getAccount, getAccountResource, triggerConstantContract } from './tron-handlers.js';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -20,6 +21,8 @@ export type RouteMatch =
 
 const get = (handler: Route['handler'], auth = true): Route => ({ method: 'GET', auth, json: false, handler });
 const post = (handler: Route['handler']): Route => ({ method: 'POST', auth: true, json: true, handler });
+/** The TRON node's calls: unsigned, like a public node's. */
+const tronPost = (handler: Route['handler']): Route => ({ method: 'POST', auth: false, json: true, handler });
 
 const STATIC_ROUTES = new Map<string, Route[]>([
   ['/v1/time', [get(getTime, false)]],
@@ -27,6 +30,9 @@ const STATIC_ROUTES = new Map<string, Route[]>([
   ['/v1/energy/options', [get(getOptions)]],
   ['/v1/energy/quotes', [post(postQuote)]],
   ['/v1/energy/orders', [get(listOrders), post(postOrder)]],
+  ['/wallet/getaccountresource', [tronPost(getAccountResource)]],
+  ['/wallet/getaccount', [tronPost(getAccount)]],
+  ['/wallet/triggerconstantcontract', [tronPost(triggerConstantContract)]],
 ]);
 const ORDER_ROUTES = [get(getOrder)];
 const ORDER_PATH = /^\/v1\/energy\/orders\/([^/]+)$/;

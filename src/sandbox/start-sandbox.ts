@@ -56,6 +56,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       core.book.settle(nowMs);
       return core.book.snapshot(nowMs);
     },
+    seedTronAccount: (address, seed) => core.tron.seed(address, seed),
+    tronRequests: () => [...core.tron.requests],
     requestCount: (path) => {
       if (path !== undefined) return core.requestsByPath.get(path) ?? 0;
       let total = 0;

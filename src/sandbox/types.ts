@@ -1,5 +1,6 @@
 /** Public shapes of the sandbox: its options, its handle, and the faults a test can queue. */
 import type { Order } from '../client/types.js';
+import type { TronAccountSeed, TronRequestRecord } from './tron-ledger.js';
 
 export interface SandboxOptions {
   /** Default '127.0.0.1'. */
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   clockOffsetSeconds?: number;
   /** Pre-create N delivered and expired orders (paging tests, benchmarks). */
   seedOrders?: number;
+  /** TRON node accounts by address (see TronAccountSeed); any other address reads as not activated. */
+  tronAccounts?: Record<string, TronAccountSeed>;
 }
 
 export interface Sandbox {
@@ -40,6 +43,10 @@ export interface Sandbox {
   setBalance(available: string): void;
   /** Snapshot, newest first. */
   orders(): Order[];
+  /** Sets an address on the sandbox's TRON node (energy, usage, USDT, activation); replaces an earlier seed. */
+  seedTronAccount(address: string, seed: TronAccountSeed): void;
+  /** TRON node requests received, oldest first, with the TRON-PRO-API-KEY each carried. */
+  tronRequests(): readonly TronRequestRecord[];
   /** Requests received, optionally only those to one path (without query). */
   requestCount(path?: string): number;
   /** Closes the server and every socket, keep-alive ones included. */

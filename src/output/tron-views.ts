@@ -1,0 +1,47 @@
+/** The readable forms of what `address` and `estimate` read from the chain. */
+import { formatInteger, formatYesNo } from './format.js';
+import type { Row } from './views.js';
+
+export interface AddressView {
+  address: string;
+  activated: boolean;
+  energy_available: number;
+  energy_limit: number;
+  energy_used: number;
+  bandwidth_available: number;
+}
+
+export function addressRows(state: AddressView): Row[] {
+  return [
+    ['Address', state.address],
+    ['Activated', formatYesNo(state.activated)],
+    ['Energy available', formatInteger(state.energy_available)],
+    ['Energy limit', formatInteger(state.energy_limit)],
+    ['Energy used', formatInteger(state.energy_used)],
+    ['Bandwidth available', formatInteger(state.bandwidth_available)],
+  ];
+}
+
+export interface EstimateView {
+  from: string;
+  to: string;
+  token: string;
+  amount: string;
+  energy_used: number;
+  energy_penalty: number;
+  energy_to_rent: number;
+  energy_per_portion: number | null;
+}
+
+export function estimateRows(estimate: EstimateView): Row[] {
+  const rounded = estimate.energy_per_portion === null ? '(not rounded: no API portion size)' : `(rounded up to portions of ${formatInteger(estimate.energy_per_portion)})`;
+  return [
+    ['From', estimate.from],
+    ['To', estimate.to],
+    ['Token', estimate.token],
+    ['Amount', `${estimate.amount} units`],
+    ['Energy used', formatInteger(estimate.energy_used)],
+    ...(estimate.energy_penalty > 0 ? [['Of which penalty', formatInteger(estimate.energy_penalty)] as const] : []),
+    ['Energy to rent', `${formatInteger(estimate.energy_to_rent)} ${rounded}`],
+  ];
+}

@@ -1,0 +1,92 @@
+/**
+ * The sandbox's TRON node (`/wallet/...`), answering as java-tron does: HTTP 200 with `{"Error": …}` for a
+ * request it cannot read, `{}` for an unactivated address, zero counters left out, and a simulated USDT
+ * transfer that reverts when the sender lacks the tokens.
+ */
+import { randomBytes } from 'node:crypto';
+import { checkTronAddress, encodeTronAddress } from '../address.js';
+import { TRANSFER_SELECTOR, decodeTransferParameter } from '../tron/abi.js';
+import { USDT_MAINNET } from '../tron/tokens.js';
+import { jsonReply, type Reply } from './reply.js';
+import type { RouteContext } from './route-context.js';
+
+/** java-tron's figures for one USDT transfer: to a holder, and to an address without USDT (a new storage slot). */
+export const USDT_TRANSFER_ENERGY = 64_285;
+export const USDT_TRANSFER_ENERGY_NEW_HOLDER = 130_285;
+const REVERT_ENERGY = 1_372;
+const REVERT_REASON = 'transfer amount exceeds balance';
+
+function javaError(message: string): Reply {
+  return jsonReply(200, { Error: `class java.lang.IllegalArgumentException : ${message}` });
+}
+
+function field(body: unknown, key: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+}
+
+/** The base58 address in `key`, or the Error reply java-tron gives for it. */
+function addressIn(body: unknown, key: string): string | Reply {
+  const value = field(body, key);
+  if (field(body, 'visible') !== true) return javaError('this node expects "visible": true with base58 addresses');
+  if (typeof value !== 'string' || !checkTronAddress(value).ok) return javaError(`Invalid ${key}`);
+  return value;
+}
+
+function record({ core, headers }: RouteContext, path: string): void {
+  const key = headers['tron-pro-api-key'];
+  core.tron.requests.push({ path, apiKey: Array.isArray(key) ? key[0] : key });
+}
+
+export function getAccountResource(context: RouteContext): Reply {
+  record(context, '/wallet/getaccountresource');
+  const address = addressIn(context.body, 'address');
+  if (typeof address !== 'string') return address;
+  return jsonReply(200, context.core.tron.accountResource(address, context.nowMs));
+}
+
+export function getAccount(context: RouteContext): Reply {
+  record(context, '/wallet/getaccount');
+  const address = addressIn(context.body, 'address');
+  if (typeof address !== 'string') return address;
+  return jsonReply(200, context.core.tron.account(address, context.nowMs));
+}
+
+export function triggerConstantContract(context: RouteContext): Reply {
+  record(context, '/wallet/triggerconstantcontract');
+  const owner = addressIn(context.body, 'owner_address');
+  if (typeof owner !== 'string') return owner;
+  const contract = addressIn(context.body, 'contract_address');
+  if (typeof contract !== 'string') return contract;
+  const selector = field(context.body, 'function_selector');
+  const parameter = field(context.body, 'parameter') ?? '';
+  if (typeof selector !== 'string' || typeof parameter !== 'string') return javaError('function_selector and parameter must be strings');
+  if (contract !== USDT_MAINNET) {
+    return jsonReply(200, { result: { code: 'CONTRACT_VALIDATE_ERROR', message: 'Smart contract is not exist.' } });
+  }
+  const transfer = selector.replace(/\s+/g, '') === TRANSFER_SELECTOR ? decodeTransferParameter(parameter) : undefined;
+  const { tron } = context.core;
+  if (transfer === undefined || tron.usdtOf(owner) < transfer.amount) return reverted();
+  const recipient = encodeTronAddress(Buffer.from(`41${transfer.toAccountId}`, 'hex'));
+  const energy = tron.usdtOf(recipient) > 0n ? USDT_TRANSFER_ENERGY : USDT_TRANSFER_ENERGY_NEW_HOLDER;
+  return jsonReply(200, {
+    result: { result: true },
+    energy_used: energy,
+    constant_result: [`${'0'.repeat(63)}1`],
+    transaction: transaction(),
+  });
+}
+
+function reverted(): Reply {
+  const text = Buffer.from(REVERT_REASON, 'utf8');
+  const reason = `08c379a0${(32).toString(16).padStart(64, '0')}${text.length.toString(16).padStart(64, '0')}${text.toString('hex').padEnd(64, '0')}`;
+  return jsonReply(200, {
+    result: { code: 'CONTRACT_EXE_ERROR', message: 'REVERT opcode executed' },
+    energy_used: REVERT_ENERGY,
+    constant_result: [reason],
+    transaction: { ...transaction(), ret: [{ ret: 'FAILED' }] },
+  });
+}
+
+function transaction(): Record<string, unknown> {
+  return { ret: [{}], visible: true, txID: randomBytes(32).toString('hex'), raw_data: { contract: [], expiration: 0, timestamp: 0 } };
+}

@@ -1,0 +1,113 @@
+/**
+ * TronNode: the three read-only calls of a TRON full node's HTTP API that `energy` uses
+ * (../shared/spec/tron-node-subset.md). Same transport qualities as the Energy API client, from the same
+ * parts: client/http.ts for the exchange, the Retrier for 429/5xx/reset retries with backoff, the
+ * http-only-on-loopback rule, and `--verbose` lines with the API key masked.
+ */
+import { parseBaseUrl } from '../client/base-url.js';
+import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpTimeouts } from '../client/http.js';
+import { loggedExchange } from '../client/logged-exchange.js';
+import { maskSecret } from '../client/redact.js';
+import { Retrier } from '../client/retrier.js';
+import { parseRetryAfter, type RetryPolicy } from '../client/retry-policy.js';
+import type { Check } from '../client/shape.js';
+import { NetworkError } from '../errors.js';
+import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
+import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
+import { accountInfo, accountResource, constantCallResult } from './tron-schemas.js';
+import type { AccountInfo, AccountResource, ConstantCallResult, TransferSimulation } from './tron-types.js';
+
+export interface TronNodeOptions {
+  /** e.g. https://api.trongrid.io; `/wallet/...` paths are appended. */
+  baseUrl: URL;
+  /** Sent as TRON-PRO-API-KEY (TronGrid); never logged. */
+  apiKey?: string | undefined;
+  timeouts?: Partial<HttpTimeouts>;
+  retryPolicy?: Partial<RetryPolicy>;
+  log?: ((line: string) => void) | undefined;
+  onRetry?: ((line: string) => void) | undefined;
+  nowMs?: () => number;
+  random?: () => number;
+  sleepMs?: (ms: number) => Promise<unknown>;
+}
+
+export const TRON_API_KEY_HEADER = 'TRON-PRO-API-KEY';
+
+export class TronNode {
+  readonly #options: TronNodeOptions;
+  readonly #http: HttpConnection;
+  readonly #basePath: string;
+
+  constructor(options: TronNodeOptions) {
+    parseBaseUrl(options.baseUrl.href, 'TRON node URL');
+    this.#options = options;
+    this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+  }
+
+  get origin(): string {
+    return this.#options.baseUrl.origin;
+  }
+
+  /** POST /wallet/getaccountresource; counters the node left out read as 0. */
+  getAccountResource(address: string): Promise<AccountResource> {
+    return this.#call('/wallet/getaccountresource', { address, visible: true }, accountResource);
+  }
+
+  /** POST /wallet/getaccount: activated or not (`{}`). */
+  getAccount(address: string): Promise<AccountInfo> {
+    return this.#call('/wallet/getaccount', { address, visible: true }, accountInfo);
+  }
+
+  /** POST /wallet/triggerconstantcontract for `transfer(to, amount)` from `from`: nothing is sent on chain. */
+  simulateTransfer(simulation: TransferSimulation): Promise<ConstantCallResult> {
+    const body = {
+      owner_address: simulation.from,
+      contract_address: simulation.token,
+      function_selector: TRANSFER_SELECTOR,
+      parameter: encodeTransferParameter(simulation.to, simulation.amount),
+      visible: true,
+    };
+    return this.#call('/wallet/triggerconstantcontract', body, constantCallResult);
+  }
+
+  async close(): Promise<void> {
+    await this.#http.close();
+  }
+
+  /** Every call is read-only, so every failure may be retried without doubt. */
+  async #call<T>(path: string, payload: object, check: Check<T>): Promise<T> {
+    const body = Buffer.from(JSON.stringify(payload), 'utf8');
+    const label = `TRON node ${this.origin} POST ${path}`;
+    const { apiKey, log, nowMs = Date.now } = this.#options;
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+    if (apiKey !== undefined) headers[TRON_API_KEY_HEADER] = apiKey;
+    const retrier = new Retrier(`POST ${path}`, {
+      policy: this.#options.retryPolicy,
+      onRetry: this.#options.onRetry,
+      random: this.#options.random,
+      sleepMs: this.#options.sleepMs,
+    });
+    for (;;) {
+      const outcome = await loggedExchange(this.#http, { method: 'POST', pathAndQuery: this.#basePath + path, headers, body }, {
+        origin: this.origin,
+        log,
+        redactHeader: (name, value) => (name.toLowerCase() === TRON_API_KEY_HEADER.toLowerCase() ? maskSecret(value) : value),
+        nowMs,
+      }).catch((error: unknown) => {
+        if (error instanceof HttpFailure) return error;
+        throw error;
+      });
+      if (outcome instanceof HttpFailure) {
+        if (await retrier.afterFailure(outcome)) continue;
+        const attempts = retrier.attempts;
+        throw new NetworkError(`${label}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, { cause: outcome });
+      }
+      if (outcome.status >= 200 && outcome.status < 300) return decodeTronSuccess(outcome, check, label);
+      const retryAfter = outcome.headers['retry-after'];
+      const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs());
+      if (await retrier.afterStatus(outcome.status, retryAfterMs)) continue;
+      throw decodeTronFailure(outcome, label);
+    }
+  }
+}

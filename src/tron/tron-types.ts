@@ -1,0 +1,34 @@
+/** The parts of the TRON node's answers that `energy` reads, after checking (absent counters become 0). */
+
+/** POST /wallet/getaccountresource. Protobuf-to-JSON leaves zero counters out; `{}` for an unactivated address. */
+export interface AccountResource {
+  EnergyLimit: number;
+  EnergyUsed: number;
+  freeNetLimit: number;
+  freeNetUsed: number;
+  NetLimit: number;
+  NetUsed: number;
+  /** True when the node answered `{}`: no account on chain. */
+  empty: boolean;
+}
+
+/** POST /wallet/getaccount: `{}` when the address is not activated. */
+export interface AccountInfo {
+  activated: boolean;
+}
+
+/** POST /wallet/triggerconstantcontract. */
+export type ConstantCallResult =
+  | { ok: true; energyUsed: number; energyPenalty: number }
+  | { ok: false; code: string | undefined; message: string | undefined; energyUsed: number; revertReason: string | undefined };
+
+export interface TransferSimulation {
+  /** Sender, base58. */
+  from: string;
+  /** Recipient, base58. */
+  to: string;
+  /** TRC-20 contract, base58. */
+  token: string;
+  /** In the token's smallest unit. */
+  amount: bigint;
+}
