@@ -1,0 +1,225 @@
+/** `energy address` and `energy estimate transfer` against the sandbox's TRON node, spawned for real. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, type RunOptions } from '../helpers/cli.js';
+import { allDelivered, expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
+import { createWorld, json, type World } from '../helpers/world.js';
+
+const HOLDER = freshAddress(9001);
+const RECIPIENT = freshAddress(9002);
+const EMPTY = freshAddress(9003);
+const BIG = freshAddress(9004);
+const TRON_KEY = 'tron-key-Zq8vXw2LmN4pR7tY9uB3';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld({
+    tronAccounts: {
+      [HOLDER]: { energy: 65_000, energyUsed: 20_000, bandwidthUsed: 270, usdt: 5_000_000n },
+      [RECIPIENT]: { usdt: 1n },
+      [BIG]: { usdt: 2n ** 53n },
+    },
+  });
+});
+afterAll(async () => world.close());
+afterEach(() => world.sandbox.clearFaults());
+
+/** Runs with the sandbox as the TRON node (and as the API, with credentials, unless the env says otherwise). */
+const run = (args: string[], options: RunOptions = {}) =>
+  world.run(args, { ...options, env: { ENERGY_TRON_NODE: world.sandbox.url, ...options.env } });
+const tronCount = () => world.sandbox.tronRequests().length;
+const ESTIMATE = ['estimate', 'transfer', '--from', HOLDER, '--to', RECIPIENT];
+
+describe('energy address', () => {
+  it('prints the contract fields as JSON, available = limit − used', async () => {
+    const before = tronCount();
+    const result = await run(['address', HOLDER, '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toEqual({
+      address: HOLDER,
+      activated: true,
+      energy_available: 45_000,
+      energy_limit: 65_000,
+      energy_used: 20_000,
+      bandwidth_available: 330,
+    });
+    expect(tronCount() - before).toBe(2);
+  });
+
+  it('prints a key/value block', async () => {
+    const result = await run(['address', HOLDER]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Activated\s+yes$/m);
+    expect(result.stdout).toMatch(/^Energy available\s+45,000$/m);
+    expect(result.stdout).toMatch(/^Bandwidth available\s+330$/m);
+  });
+
+  it('an address the node answers {} for is not activated, with zeros', async () => {
+    const result = await run(['address', EMPTY, '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toEqual({
+      address: EMPTY,
+      activated: false,
+      energy_available: 0,
+      energy_limit: 0,
+      energy_used: 0,
+      bandwidth_available: 0,
+    });
+  });
+
+  it('shows a rental once delivered', async () => {
+    const address = freshAddress(9010);
+    const order = await run(['order', 'create', address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(order.code).toBe(0);
+    await allDelivered(world);
+    const result = await run(['address', address, '--json']);
+    expect(json(result)).toMatchObject({ activated: true, energy_limit: 65_000, energy_available: 65_000 });
+  });
+
+  it('refuses a bad address before any request (exit 2)', async () => {
+    const before = tronCount();
+    const result = await run(['address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/checksum/);
+    expect(tronCount()).toBe(before);
+  });
+});
+
+describe('energy estimate transfer', () => {
+  it('prints energy_used and the amount to rent rounded up to the portion', async () => {
+    const result = await run([...ESTIMATE, '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toEqual({
+      from: HOLDER,
+      to: RECIPIENT,
+      token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      amount: '1',
+      energy_used: 64_285,
+      energy_penalty: 0,
+      energy_to_rent: 65_000,
+      energy_per_portion: 1_000,
+    });
+  });
+
+  it('to an address without USDT needs the new-slot figure', async () => {
+    const result = await run(['estimate', 'transfer', '--from', HOLDER, '--to', EMPTY, '--amount', '1000000', '--json']);
+    expect(json(result)).toMatchObject({ energy_used: 130_285, energy_to_rent: 131_000, amount: '1000000' });
+  });
+
+  it('without API credentials it does not round and asks the API nothing', async () => {
+    const before = world.sandbox.requestCount('/v1/energy/options');
+    const env = { ...baseEnv(world.configDir), ENERGY_TRON_NODE: world.sandbox.url };
+    const result = await world.run([...ESTIMATE, '--json'], { env: { ...env, ENERGY_BASE_URL: undefined, ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined } });
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ energy_used: 64_285, energy_to_rent: 64_285, energy_per_portion: null });
+    expect(world.sandbox.requestCount('/v1/energy/options')).toBe(before);
+  });
+
+  it('a reverting simulation is exit 2 with its own message, not a network failure', async () => {
+    const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^energy: error: the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed/m);
+    expect(result.stderr).toMatch(/hold at least 1 units/);
+    expect(result.stdout).toBe('');
+    expectNoStackTrace(result);
+  });
+
+  it('keeps amounts beyond 2^53 exact (a JavaScript number would round 2^53 + 1 down and not revert)', async () => {
+    const exact = await run(['estimate', 'transfer', '--from', BIG, '--to', RECIPIENT, '--amount', String(2n ** 53n), '--json']);
+    expect(exact.code).toBe(0);
+    expect(json(exact).amount).toBe('9007199254740992');
+    const over = await run(['estimate', 'transfer', '--from', BIG, '--to', RECIPIENT, '--amount', String(2n ** 53n + 1n)]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/reverts/);
+  });
+
+  it.each([['-1'], ['1.5'], ['1e6'], [String(2n ** 256n)]])('refuses --amount %s (exit 2)', async (amount) => {
+    const before = tronCount();
+    const result = await run([...ESTIMATE, '--amount', amount]);
+    expect(result.code).toBe(2);
+    expect(tronCount()).toBe(before);
+  });
+});
+
+describe('a TRON node that misbehaves', () => {
+  it('an HTML page is exit 7 with one clear line', async () => {
+    world.sandbox.inject({ kind: 'raw', status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html>Login</html>', match: { path: '/wallet/getaccountresource' } });
+    const result = await run(['address', HOLDER]);
+    expect(result.code).toBe(7);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^energy: error: TRON node http:\/\/127\.0\.0\.1:\d+ POST \/wallet\/getaccountresource answered HTTP 200 with an HTML page, not JSON/);
+    expect(lines).toHaveLength(1);
+    expectNoStackTrace(result);
+  });
+
+  it('rides out a 429 and a reset, counting the requests', async () => {
+    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', match: { path: '/wallet/getaccount' } });
+    world.sandbox.inject({ kind: 'drop', match: { path: '/wallet/getaccount' } });
+    const before = world.sandbox.requestCount('/wallet/getaccount');
+    const result = await run(['address', HOLDER, '--json', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(json(result).activated).toBe(true);
+    expect(world.sandbox.requestCount('/wallet/getaccount') - before).toBe(3);
+    expect(result.stderr).toMatch(/POST \/wallet\/getaccount: HTTP 429; retrying in 0\.0 s/);
+  });
+
+  it('a 429 that outlasts the retries is exit 6 with the key hint', async () => {
+    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', times: 10, match: { path: '/wallet/getaccount' } });
+    const result = await run(['address', HOLDER, '--retries', '1']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/tron-api-key/);
+  });
+
+  it('an unreachable node is exit 7', async () => {
+    const result = await run(['address', HOLDER, '--tron-node', 'http://127.0.0.1:9', '--retries', '0']);
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/connection refused/);
+  });
+});
+
+describe('the TRON node settings', () => {
+  it('--tron-node beats ENERGY_TRON_NODE, and http:// off loopback is refused before any request', async () => {
+    const before = world.sandbox.requestCount();
+    const result = await run(['address', HOLDER, '--tron-node', 'http://nile.trongrid.io']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/TRON node URL http:\/\/nile\.trongrid\.io uses http:\/\//);
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('sends ENERGY_TRON_API_KEY as TRON-PRO-API-KEY and never prints it, even with --verbose', async () => {
+    const before = tronCount();
+    const result = await run(['address', HOLDER, '--verbose'], { env: { ENERGY_TRON_API_KEY: TRON_KEY } });
+    expect(result.code).toBe(0);
+    const sent = world.sandbox.tronRequests().slice(before);
+    expect(sent.map((r) => r.apiKey)).toEqual([TRON_KEY, TRON_KEY]);
+    expect(result.stdout + result.stderr).not.toContain(TRON_KEY);
+    expect(result.stderr).toContain(`TRON-PRO-API-KEY: ****${TRON_KEY.slice(-2)}`);
+  });
+
+  it('config refuses tron-api-key on the command line, takes it from stdin, shows it masked and uses it', async () => {
+    const refused = await run(['config', 'set', 'tron-api-key', TRON_KEY]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/refusing tron-api-key/);
+    expect(refused.stderr).not.toContain(TRON_KEY);
+    const set = await run(['config', 'set', 'tron-api-key'], { input: `${TRON_KEY}\n` });
+    expect(set.code).toBe(0);
+    const list = await run(['config', 'list', '--json']);
+    expect(list.stdout).not.toContain(TRON_KEY);
+    expect(json<{ settings: { name: string; value: string }[] }>(list).settings).toContainEqual({
+      name: 'tron-api-key',
+      value: `****${TRON_KEY.slice(-2)}`,
+      source: 'profile',
+    });
+    const before = tronCount();
+    expect((await run(['address', HOLDER])).code).toBe(0);
+    expect(world.sandbox.tronRequests().slice(before).map((r) => r.apiKey)).toEqual([TRON_KEY, TRON_KEY]);
+    expect((await run(['config', 'unset', 'tron-api-key'])).code).toBe(0);
+  });
+
+  it('config set tron-node checks the URL rule and stores it', async () => {
+    expect((await run(['config', 'set', 'tron-node', 'http://example.com'])).code).toBe(2);
+    const set = await run(['config', 'set', 'tron-node', 'https://nile.trongrid.io/']);
+    expect(set.code).toBe(0);
+    expect((await run(['config', 'get', 'tron-node'])).stdout).toBe('https://nile.trongrid.io\n');
+    expect((await run(['config', 'unset', 'tron-node'])).code).toBe(0);
+  });
+});
