@@ -32,6 +32,8 @@ const FORBIDDEN_LAYERS = {
   'src/config/': ['src/commands/', 'src/output/', 'src/sandbox/'],
   'src/output/': ['src/commands/', 'src/config/', 'src/sandbox/'],
   'src/sandbox/': ['src/commands/', 'src/output/', 'src/config/'],
+  // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
+  'src/tron/': ['src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/signing/'],
 };
 // Command files that may import sibling commands: the groups that only compose verbs.
 const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts']);

@@ -50,4 +50,27 @@ describe('resolveSettings precedence: option > environment > profile > default',
     const attempt = resolveSettings({ options: {}, env: { ENERGY_PROFILE: profile || 'x y' }, readProfile: async () => ({}) });
     await expect(attempt).rejects.toThrow(/invalid profile name/);
   });
+
+  it('gives tron-node its built-in default (TronGrid mainnet) and lets option, environment and profile beat it', async () => {
+    const none = await resolveSettings({ options: {}, env: {}, readProfile: async () => ({}) });
+    expect(none.values['tron-node']).toEqual({ value: 'https://api.trongrid.io', source: 'default' });
+    const stored = await resolveSettings({ options: {}, env: {}, readProfile: async () => ({ 'tron-node': 'https://nile.trongrid.io' }) });
+    expect(stored.values['tron-node']).toEqual({ value: 'https://nile.trongrid.io', source: 'profile' });
+    const env = { ENERGY_TRON_NODE: 'https://env.example', ENERGY_TRON_API_KEY: 'tk' };
+    const fromEnv = await resolveSettings({ options: {}, env, readProfile: async () => ({ 'tron-node': 'https://nile.trongrid.io' }) });
+    expect(fromEnv.values['tron-node']).toEqual({ value: 'https://env.example', source: 'environment' });
+    expect(fromEnv.values['tron-api-key']).toEqual({ value: 'tk', source: 'environment' });
+    const option = await resolveSettings({ options: { tronNode: 'https://option.example' }, env, readProfile: async () => ({}) });
+    expect(option.values['tron-node']).toEqual({ value: 'https://option.example', source: 'option' });
+  });
+
+  it('reads the profile for the TRON settings only when a command needs them', async () => {
+    const readProfile = vi.fn(async () => ({ 'tron-api-key': 'profile-tron-key' }));
+    const input = { options: { baseUrl: 'https://o.example' }, env: { ENERGY_API_KEY: 'k', ENERGY_API_SECRET: 's' }, readProfile };
+    await resolveSettings(input);
+    expect(readProfile).not.toHaveBeenCalled();
+    const tron = await resolveSettings({ ...input, needed: ['tron-node', 'tron-api-key'] });
+    expect(readProfile).toHaveBeenCalledTimes(1);
+    expect(tron.values['tron-api-key']).toEqual({ value: 'profile-tron-key', source: 'profile' });
+  });
 });
