@@ -85,6 +85,15 @@ try {
   const [bareGet, balance] = measure([{ args: [here('./bare-balance.mjs')] }, { args: [bin, 'balance', '--json'] }], rounds);
   rows.push(['energy balance --json', balance, 'node:http signed GET', bareGet, 2.0]);
 
+  // The TRON node path: the sandbox answers /wallet/... too; the address is not seeded, so it reads as {}.
+  const tronEnv = { ENERGY_TRON_NODE: sandbox.url };
+  const probe = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+  const [bareAddress, address] = measure(
+    [{ args: [here('./bare-address.mjs'), probe], env: tronEnv }, { args: [bin, 'address', probe, '--json'], env: tronEnv }],
+    rounds,
+  );
+  rows.push(['energy address --json', address, 'node:http two POSTs', bareAddress, 2.0]);
+
   const listArgs = [bin, 'order', 'list', '--all', '--json', '--limit', '100'];
   const bareListArgs = [here('./bare-list-all.mjs')];
   const counts = [itemCount(listArgs), itemCount(bareListArgs)];
