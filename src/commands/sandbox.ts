@@ -68,7 +68,13 @@ export function sandboxCommand(ctx: Context): Command {
         // The sandbox is also the profile's TRON node (/wallet/...), coherent with its orders.
         await ctx.store.set(profile, 'tron-node', sandbox.url);
       }
-      const facts = { base_url: sandbox.url, api_key: sandbox.apiKey, api_secret: maskSecret(sandbox.apiSecret), profile: options.save ? profile : null };
+      const facts = {
+        base_url: sandbox.url,
+        api_key: sandbox.apiKey,
+        api_secret: maskSecret(sandbox.apiSecret),
+        tron_node: sandbox.url,
+        profile: options.save ? profile : null,
+      };
       if (ctx.printer.jsonMode) await ctx.printer.json(facts);
       else {
         await ctx.printer.keyValue([

@@ -107,7 +107,7 @@ export class TronNode {
       const retryAfter = outcome.headers['retry-after'];
       const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs());
       if (await retrier.afterStatus(outcome.status, retryAfterMs)) continue;
-      throw decodeTronFailure(outcome, label);
+      throw decodeTronFailure(outcome, label, apiKey !== undefined);
     }
   }
 }

@@ -244,3 +244,12 @@ describe('estimateTransfer', () => {
     expect(error).toBeInstanceOf(ResponseShapeError);
   });
 });
+
+describe('rate limits with a key', () => {
+  it('a 429 when a key was sent points at the key and its plan, not at getting one', async () => {
+    server.script(jsonReply(429, { Error: 'exceeds the plan' }));
+    const error = await failure(makeNode({ apiKey: KEY, retries: 0 }).node.getAccount(ADDRESS));
+    expect(error.exitCode).toBe(ExitCode.rateLimited);
+    expect(error.hint).toMatch(/limits this API key/);
+  });
+});
