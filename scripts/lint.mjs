@@ -32,6 +32,12 @@ const FORBIDDEN_LAYERS = {
   'src/config/': ['src/commands/', 'src/output/', 'src/sandbox/'],
   'src/output/': ['src/commands/', 'src/config/', 'src/sandbox/'],
   'src/sandbox/': ['src/commands/', 'src/output/', 'src/config/'],
+  // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
+  'src/storage/': ['src/client/', 'src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/journal/', 'src/ordering/'],
+  // The journal is local state: it never talks to the network and never prints.
+  'src/journal/': ['src/client/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/ordering/'],
+  // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
+  'src/ordering/': ['src/commands/', 'src/sandbox/', 'src/config/'],
 };
 // Command files that may import sibling commands: the groups that only compose verbs.
 const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts']);

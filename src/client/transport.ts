@@ -31,6 +31,11 @@ export interface TransportOptions {
   log?: ((line: string) => void) | undefined;
   /** One line before each retry, e.g. "retrying in 1.2 s". */
   onRetry?: ((line: string) => void) | undefined;
+  /**
+   * Ends the call at once when aborted (Ctrl-C, SIGTERM): the connection is closed and the call rejects
+   * with the signal's reason. Nothing is retried after it.
+   */
+  signal?: AbortSignal | undefined;
   nowMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
@@ -40,8 +45,11 @@ export interface ApiCall<T> {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** Serialised to JSON once; every attempt sends (and signs) these same bytes. */
-  body?: object;
+  /**
+   * Serialised to JSON once; every attempt sends (and signs) these same bytes. A string is sent as is:
+   * the bytes of an earlier request, resent exactly.
+   */
+  body?: object | string;
   auth: boolean;
   check: Check<T>;
 }
@@ -70,8 +78,13 @@ export class Transport {
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
+  /** The API base URL the calls go to. */
+  get baseUrl(): URL {
+    return this.#options.baseUrl;
+  }
+
   async send<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
-    const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body), 'utf8');
+    const body = call.body === undefined ? undefined : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
     let retriesUsed = 0;
@@ -82,7 +95,8 @@ export class Transport {
       return error;
     };
     for (;;) {
-      const outcome = await this.#attempt(call, query, body).catch((error: unknown) => {
+      this.#throwIfAborted();
+      const outcome = await this.#abortable(this.#attempt(call, query, body)).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
       });
@@ -179,7 +193,29 @@ export class Transport {
     this.#options.onRetry?.(
       `${label}: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${retryNumber} of ${this.#policy.retries})`,
     );
-    await (this.#options.sleepMs ?? sleep)(delayMs);
+    await this.#abortable((this.#options.sleepMs ?? sleep)(delayMs));
+  }
+
+  #throwIfAborted(): void {
+    const signal = this.#options.signal;
+    if (signal?.aborted === true) throw signal.reason;
+  }
+
+  /** Settles with `work`, or rejects with the abort reason as soon as the signal fires (closing the connection). */
+  #abortable<T>(work: Promise<T>): Promise<T> {
+    const signal = this.#options.signal;
+    if (signal === undefined) return work;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        // The request in flight is cut off; its own failure, which follows, is of no interest now.
+        work.catch(() => undefined);
+        void this.#http.close();
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   #logRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): void {

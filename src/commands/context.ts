@@ -4,12 +4,13 @@
  * no HTTP stack for `config`).
  */
 import type { EnergyClient } from '../client/client.js';
+import type { Journal } from '../journal/journal.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -30,6 +31,7 @@ export class Context {
   #credentials: string[] = [];
   #credentialSources: string | undefined;
   #client: EnergyClient | undefined;
+  #journal: Promise<Journal> | undefined;
 
   constructor(readonly terminal: Terminal) {}
 
@@ -111,6 +113,7 @@ export class Context {
         timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
       }),
       ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
+      signal: this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
@@ -118,7 +121,63 @@ export class Context {
     return this.#client;
   }
 
+  /**
+   * The order journal for this API and key, in the state folder. Orders need credentials anyway; asking
+   * for them here means that no record is written for a request that could never be signed.
+   */
+  journal(): Promise<Journal> {
+    this.#journal ??= (async () => {
+      const settings = await this.settings();
+      const client = await this.client();
+      const apiKey = settings.values['api-key'].value;
+      if (apiKey === undefined || settings.values['api-secret'].value === undefined) {
+        throw new AuthError('no API credentials', {
+          hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
+        });
+      }
+      const [{ Journal }, { keyIdOf }, { stateDir }] = await Promise.all([
+        import('../journal/journal.js'),
+        import('../journal/record.js'),
+        import('../journal/state-dir.js'),
+      ]);
+      const origin = client.transport.baseUrl.href.replace(/\/+$/, '');
+      return new Journal(stateDir(this.terminal.env), { origin, keyId: keyIdOf(apiKey) });
+    })();
+    return this.#journal;
+  }
+
+  /**
+   * Says on stderr that earlier orders from this machine have no known outcome, with the command that
+   * settles them. `exceptId` is the order this command is itself about to settle. Quiet when the journal
+   * cannot be opened: the command itself will say what is missing.
+   */
+  async mentionUnsettledOrders(exceptId?: string): Promise<void> {
+    let count: number;
+    try {
+      count = (await this.journal()).pendingCount(exceptId);
+    } catch {
+      return;
+    }
+    if (count === 0) return;
+    const orders = count === 1 ? '1 order request' : `${count} order requests`;
+    this.printer.note(`energy: ${orders} sent from this machine never got an answer; see \`${this.invocation('order', 'pending')}\`, settle with \`${this.invocation('order', 'recover')}\``);
+  }
+
+  /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
+  invocation(...words: string[]): string {
+    const globals = [
+      ...(this.globals.profile === undefined ? [] : ['--profile', this.globals.profile]),
+      ...(this.globals.baseUrl === undefined ? [] : ['--base-url', this.globals.baseUrl]),
+    ];
+    return ['energy', ...globals, ...words].map(shellWord).join(' ');
+  }
+
   async close(): Promise<void> {
     await this.#client?.close();
   }
+}
+
+/** A word as a POSIX shell reads it back: bare when it is plainly safe, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
