@@ -17,7 +17,6 @@ function files(dir) {
 
 // Each package may be imported only from these files or folders (the style guide's "only importer" rules).
 const PACKAGE_OWNERS = {
-  conf: ['src/config/store.ts'],
   'decimal.js': ['src/money.ts'],
   chalk: ['src/output/'],
   'cli-table3': ['src/output/'],
