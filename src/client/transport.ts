@@ -2,6 +2,7 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
+import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
@@ -34,6 +35,8 @@ export interface TransportOptions {
   nowMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
+  /** Host name resolution, as node:net's `lookup` (default: the system resolver); lets tests stay off DNS. */
+  lookup?: LookupFunction | undefined;
 }
 
 export interface ApiCall<T> {
@@ -66,7 +69,7 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.lookup);
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
@@ -88,7 +91,7 @@ export class Transport {
       });
       if (outcome instanceof HttpFailure) {
         uncertain ||= !outcome.neverSent;
-        if (retriesUsed < this.#policy.retries) {
+        if (outcome.retryable && retriesUsed < this.#policy.retries) {
           retriesUsed += 1;
           await this.#pause(backoffDelayMs(retriesUsed, this.#policy, this.#options.random), label, outcome.message, retriesUsed);
           continue;

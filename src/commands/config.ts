@@ -1,4 +1,4 @@
-/** `energy config set|get|unset|list|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
+/** `energy config set|get|unset|list|profiles|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
@@ -81,6 +81,16 @@ export function configCommand(ctx: Context): Command {
             [name, value === null ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})` : `${value} (${source})`] as const,
         ),
       ]);
+    });
+
+  config
+    .command('profiles')
+    .description('list the names of the stored profiles')
+    .action(async () => {
+      const names = await ctx.store.profileNames();
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profiles: names });
+      else if (names.length === 0) ctx.printer.note(`energy: no profiles in ${ctx.store.path}`);
+      else await ctx.printer.write(names.map((name) => `${name}\n`).join(''));
     });
 
   config

@@ -47,7 +47,7 @@ export class Context {
     this.#settings ??= resolveSettings({
       options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl },
       env: this.terminal.env,
-      readProfile: (name) => this.store.profile(name),
+      readProfile: (name) => this.store.findProfile(name),
     }).then((settings) => {
       for (const name of ['api-key', 'api-secret'] as const) {
         const value = settings.values[name].value;
@@ -90,10 +90,12 @@ export class Context {
   async client(): Promise<EnergyClient> {
     if (this.#client !== undefined) return this.#client;
     const settings = await this.settings();
+    if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
-      throw new UsageError('no API base URL', {
-        hint: `set one with \`energy config set base-url https://…\`${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}, --base-url or ENERGY_BASE_URL`,
+      const profileOption = settings.profile === 'default' ? '' : ` --profile ${settings.profile}`;
+      throw new UsageError(`no API base URL${settings.profile === 'default' ? '' : ` in profile ${settings.profile}`}`, {
+        hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
       });
     }
     const baseUrl = parseBaseUrl(baseUrlText);
@@ -116,6 +118,16 @@ export class Context {
     });
     if (verbose && apiKey !== undefined) say(`energy: profile ${settings.profile}, key ${maskKey(apiKey)}`);
     return this.#client;
+  }
+
+  /** A profile named by --profile or ENERGY_PROFILE that the store does not have: say so, not "no base URL". */
+  async #unknownProfile(settings: Settings): Promise<UsageError> {
+    const known = await this.store.profileNames();
+    const via = settings.profileSource === 'option' ? '--profile' : 'ENERGY_PROFILE';
+    return new UsageError(
+      `unknown profile "${settings.profile}" (from ${via}): ${known.length === 0 ? 'the config file has no profiles' : `known profiles: ${known.join(', ')}`}`,
+      { hint: `create it with \`energy --profile ${settings.profile} config set base-url https://…\`, or see \`energy config profiles\`` },
+    );
   }
 
   async close(): Promise<void> {

@@ -23,9 +23,24 @@ export class ConfigStore {
 
   /** A profile's settings; a store that does not exist yet reads as empty and is not created. */
   async profile(name: string): Promise<ProfileValues> {
+    return (await this.findProfile(name)) ?? {};
+  }
+
+  /** A profile's settings, or undefined when the store has no profile of that name. */
+  async findProfile(name: string): Promise<ProfileValues | undefined> {
+    const profiles = await this.#profiles();
+    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  }
+
+  /** The names of the stored profiles, sorted. */
+  async profileNames(): Promise<string[]> {
+    return Object.keys(await this.#profiles()).sort();
+  }
+
+  async #profiles(): Promise<Record<string, ProfileValues>> {
     assertPrivate(this.dir, 'folder');
     if (!assertPrivate(this.path, 'file')) return {};
-    return (await this.#open()).get('profiles')[name] ?? {};
+    return (await this.#open()).get('profiles');
   }
 
   async set(profile: string, name: SettingName, value: string): Promise<void> {
