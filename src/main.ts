@@ -8,13 +8,14 @@ import { Context } from './commands/context.js';
 import { AuthError, CliError, ExitCode } from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
-import { buildProgram } from './program.js';
+import { buildProgram, helpArguments } from './program.js';
 import { packageVersion } from './version.js';
 
 export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
   const ctx = new Context(terminal);
   try {
-    await buildProgram(ctx, packageVersion()).parseAsync([...argv], { from: 'user' });
+    const program = buildProgram(ctx, packageVersion());
+    await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     const report = toReport(error);
