@@ -30,6 +30,14 @@ export function signedInteger(text: string): number {
   return Number(trimmed);
 }
 
+/** A TCP port: 0 (any free port) to 65535. */
+export function portNumber(text: string): number {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
+  if (trimmed.length > 5 || Number(trimmed) > 65_535) throw new InvalidArgumentError('too large: a port is at most 65535');
+  return Number(trimmed);
+}
+
 /** `--retries`: 0 to 10, so that a typo cannot make a script hammer the API. */
 export function retryCount(text: string): number {
   const value = nonNegativeInteger(text);
