@@ -7,9 +7,10 @@ import type { EnergyClient } from '../client/client.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
-import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
+import { credentialProblem } from '../config/names.js';
+import { environmentVariableFor, resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -101,6 +102,15 @@ export class Context {
     const baseUrl = parseBaseUrl(baseUrlText);
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
+    for (const name of ['api-key', 'api-secret'] as const) {
+      const { value, source } = settings.values[name];
+      const problem = value === undefined ? undefined : credentialProblem(name, value);
+      if (problem === undefined) continue;
+      const where = source === 'environment' ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+      throw new AuthError(`${problem} (from ${where})`, {
+        hint: source === 'environment' ? `set ${environmentVariableFor(name)} again` : `set it again: energy --profile ${settings.profile} config set ${name}`,
+      });
+    }
     // Loaded here, not at the top: the HTTP stack is the heaviest import, and `config` or `--help` never need it.
     const [{ EnergyClient }, { OffsetFile }] = await Promise.all([import('../client/client.js'), import('../config/offset-file.js')]);
     const verbose = this.globals.verbose === true;
