@@ -54,6 +54,13 @@ export interface ApiResult<T> {
   data: T;
 }
 
+/** 45 → "45 s", 600 → "10 min", 7200 → "2.0 h". */
+function describeWait(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
 
 export class Transport {
@@ -129,7 +136,12 @@ export class Transport {
           continue;
         }
       }
-      throw marked(decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)));
+      const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
+      const tooLong =
+        isRetryableStatus(status) && retryAfterSeconds !== undefined && retryAfterMs! > this.#policy.maxDelayMs
+          ? `the server asks to wait ${describeWait(retryAfterSeconds)}, longer than the ${describeWait(this.#policy.maxDelayMs / 1000)} energy waits: try again later`
+          : undefined;
+      throw marked(decodeFailure(outcome, label, retryAfterSeconds, tooLong));
     }
   }
 

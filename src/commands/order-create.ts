@@ -8,6 +8,7 @@ import type { CreateOrderRequest, Order } from '../client/types.js';
 import { waitForDelivery } from '../client/wait-for-order.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { canPrompt, confirm } from '../output/prompt.js';
+import { printable } from '../printable.js';
 import { orderRows, quoteRows } from '../output/views.js';
 import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
@@ -60,7 +61,7 @@ export function orderCreateCommand(ctx: Context): Command {
       const order = await follow(ctx, client, result.order, options.waitTimeout, print);
       await print(order);
       if (order.failure !== null) {
-        throw new CliError(`order ${order.id} failed: ${order.failure.code}: ${order.failure.message}`, ExitCode.orderFailed);
+        throw new CliError(`order ${order.id} failed: ${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`, ExitCode.orderFailed);
       }
     });
 }
@@ -133,7 +134,7 @@ function retryCommand(ctx: Context, request: CreateOrderRequest): string {
  */
 async function follow(ctx: Context, client: EnergyClient, order: Order, timeoutSeconds: number, print: (order: Order) => Promise<void>): Promise<Order> {
   const quiet = ctx.printer.jsonMode && ctx.globals.verbose !== true;
-  if (!quiet) ctx.printer.note(`energy: order ${order.id} is ${order.status}; waiting for delivery…`);
+  if (!quiet) ctx.printer.note(`energy: order ${order.id} is ${printable(order.status, 40)}; waiting for delivery…`);
   let last = order;
   try {
     return await waitForDelivery(client, order, {
@@ -141,7 +142,7 @@ async function follow(ctx: Context, client: EnergyClient, order: Order, timeoutS
       timeoutMs: timeoutSeconds * 1000,
       onChange: (next) => {
         last = next;
-        if (!quiet) ctx.printer.note(`energy: order ${next.id} is ${next.status}`);
+        if (!quiet) ctx.printer.note(`energy: order ${next.id} is ${printable(next.status, 40)}`);
       },
     });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 
 /** Settings a profile can hold, as typed on the command line. */
 export const SETTING_NAMES = ['base-url', 'api-key', 'api-secret'] as const;
@@ -17,7 +18,7 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export function parseProfileName(text: string): string {
   if (PROFILE_NAME.test(text)) return text;
-  throw new UsageError(`invalid profile name "${text}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+  throw new UsageError(`invalid profile name "${printable(text, 70)}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
 }
 
 /**
