@@ -2,6 +2,7 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
+import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
@@ -39,6 +40,8 @@ export interface TransportOptions {
   nowMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
+  /** Host name resolution, as node:net's `lookup` (default: the system resolver); lets tests stay off DNS. */
+  lookup?: LookupFunction | undefined;
 }
 
 export interface ApiCall<T> {
@@ -59,6 +62,13 @@ export interface ApiResult<T> {
   data: T;
 }
 
+/** 45 → "45 s", 600 → "10 min", 7200 → "2.0 h". */
+function describeWait(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
 
 export class Transport {
@@ -74,7 +84,7 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.lookup);
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
@@ -102,7 +112,7 @@ export class Transport {
       });
       if (outcome instanceof HttpFailure) {
         uncertain ||= !outcome.neverSent;
-        if (retriesUsed < this.#policy.retries) {
+        if (outcome.retryable && retriesUsed < this.#policy.retries) {
           retriesUsed += 1;
           await this.#pause(backoffDelayMs(retriesUsed, this.#policy, this.#options.random), label, outcome.message, retriesUsed);
           continue;
@@ -140,7 +150,12 @@ export class Transport {
           continue;
         }
       }
-      throw marked(decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)));
+      const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
+      const tooLong =
+        isRetryableStatus(status) && retryAfterSeconds !== undefined && retryAfterMs! > this.#policy.maxDelayMs
+          ? `the server asks to wait ${describeWait(retryAfterSeconds)}, longer than the ${describeWait(this.#policy.maxDelayMs / 1000)} energy waits: try again later`
+          : undefined;
+      throw marked(decodeFailure(outcome, label, retryAfterSeconds, tooLong));
     }
   }
 

@@ -1,8 +1,8 @@
-/** `energy config set|get|unset|list|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
+/** `energy config set|get|unset|list|profiles|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import { SETTING_NAMES, parseSettingName, type SettingName } from '../config/names.js';
+import { SETTING_NAMES, credentialProblem, parseSettingName, type SettingName } from '../config/names.js';
 import { environmentVariableFor } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
@@ -29,6 +29,8 @@ export function configCommand(ctx: Context): Command {
       if (name === 'api-secret' && valueArg !== undefined) throw new UsageError('refusing api-secret as a command-line value', { hint: SECRET_ON_ARGV });
       const value = valueArg ?? (await readValue(ctx, name));
       if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
+      const problem = name === 'base-url' ? undefined : credentialProblem(name, value.trim());
+      if (problem !== undefined) throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });
       const stored = name === 'base-url' ? parseBaseUrl(value.trim()).toString().replace(/\/$/, '') : value.trim();
       const profile = ctx.profileName();
       await ctx.store.set(profile, name, stored);
@@ -81,6 +83,16 @@ export function configCommand(ctx: Context): Command {
             [name, value === null ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})` : `${value} (${source})`] as const,
         ),
       ]);
+    });
+
+  config
+    .command('profiles')
+    .description('list the names of the stored profiles')
+    .action(async () => {
+      const names = await ctx.store.profileNames();
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profiles: names });
+      else if (names.length === 0) ctx.printer.note(`energy: no profiles in ${ctx.store.path}`);
+      else await ctx.printer.write(names.map((name) => `${name}\n`).join(''));
     });
 
   config

@@ -8,7 +8,8 @@ import type { Journal } from '../journal/journal.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
-import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
+import { credentialProblem } from '../config/names.js';
+import { environmentVariableFor, resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
 import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
@@ -49,7 +50,7 @@ export class Context {
     this.#settings ??= resolveSettings({
       options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl },
       env: this.terminal.env,
-      readProfile: (name) => this.store.profile(name),
+      readProfile: (name) => this.store.findProfile(name),
     }).then((settings) => {
       for (const name of ['api-key', 'api-secret'] as const) {
         const value = settings.values[name].value;
@@ -92,15 +93,26 @@ export class Context {
   async client(): Promise<EnergyClient> {
     if (this.#client !== undefined) return this.#client;
     const settings = await this.settings();
+    if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
-      throw new UsageError('no API base URL', {
-        hint: `set one with \`energy config set base-url https://…\`${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}, --base-url or ENERGY_BASE_URL`,
+      const profileOption = settings.profile === 'default' ? '' : ` --profile ${settings.profile}`;
+      throw new UsageError(`no API base URL${settings.profile === 'default' ? '' : ` in profile ${settings.profile}`}`, {
+        hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
       });
     }
     const baseUrl = parseBaseUrl(baseUrlText);
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
+    for (const name of ['api-key', 'api-secret'] as const) {
+      const { value, source } = settings.values[name];
+      const problem = value === undefined ? undefined : credentialProblem(name, value);
+      if (problem === undefined) continue;
+      const where = source === 'environment' ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+      throw new AuthError(`${problem} (from ${where})`, {
+        hint: source === 'environment' ? `set ${environmentVariableFor(name)} again` : `set it again: energy --profile ${settings.profile} config set ${name}`,
+      });
+    }
     // Loaded here, not at the top: the HTTP stack is the heaviest import, and `config` or `--help` never need it.
     const [{ EnergyClient }, { OffsetFile }] = await Promise.all([import('../client/client.js'), import('../config/offset-file.js')]);
     const verbose = this.globals.verbose === true;
@@ -170,6 +182,16 @@ export class Context {
       ...(this.globals.baseUrl === undefined ? [] : ['--base-url', this.globals.baseUrl]),
     ];
     return ['energy', ...globals, ...words].map(shellWord).join(' ');
+  }
+
+  /** A profile named by --profile or ENERGY_PROFILE that the store does not have: say so, not "no base URL". */
+  async #unknownProfile(settings: Settings): Promise<UsageError> {
+    const known = await this.store.profileNames();
+    const via = settings.profileSource === 'option' ? '--profile' : 'ENERGY_PROFILE';
+    return new UsageError(
+      `unknown profile "${settings.profile}" (from ${via}): ${known.length === 0 ? 'the config file has no profiles' : `known profiles: ${known.join(', ')}`}`,
+      { hint: `create it with \`energy --profile ${settings.profile} config set base-url https://…\`, or see \`energy config profiles\`` },
+    );
   }
 
   async close(): Promise<void> {

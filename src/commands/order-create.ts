@@ -41,7 +41,7 @@ export function orderCreateCommand(ctx: Context): Command {
       const [{ sendJournaled }, { followToFinal }] = await Promise.all([import('../ordering/send-journaled.js'), import('../ordering/follow-order.js')]);
       const sender = { client, journal, recoverCommand: (id: string) => ctx.invocation('order', 'recover', id) };
       const result = await sendJournaled(sender, record);
-      if (!result.created) ctx.printer.note(`energy: the server answered 200 with its order for client_request_id ${record.client_request_id} (201 would mean newly created)`);
+      if (!result.created) ctx.printer.note(`energy: the server answered 200 (not 201 Created) with the order for client_request_id ${record.client_request_id}; showing it`);
       const print = (order: Order) => (ctx.printer.jsonMode ? ctx.printer.json(order) : ctx.printer.keyValue(orderRows(order)));
       if (options.wait !== true) return print(result.order);
       const quiet = ctx.printer.jsonMode && ctx.globals.verbose !== true;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../errors.js';
-import { nonNegativeInteger, positiveInteger, signedInteger } from './arguments.js';
+import { nonNegativeInteger, portNumber, positiveInteger, signedInteger } from './arguments.js';
 import type { Context } from './context.js';
 
 interface SandboxCommandOptions {
@@ -20,7 +20,7 @@ interface SandboxCommandOptions {
 export function sandboxCommand(ctx: Context): Command {
   return new Command('sandbox')
     .description('run a local server that implements the whole v1 API, and save its credentials in a profile')
-    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(nonNegativeInteger).default(8787))
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(portNumber).default(8787))
     .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
     .option('--no-save', 'do not write the base URL and credentials into the profile')
     .addOption(new Option('--seed-orders <n>', 'start with this many old orders').argParser(positiveInteger))
@@ -43,6 +43,8 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
         ...(!options.rateLimit && { rateLimit: false as const }),
+      }).catch((error: unknown) => {
+        throw listenError(error, options);
       });
       if (options.save) {
         await ctx.store.set(profile, 'base-url', sandbox.url);
@@ -62,4 +64,18 @@ export function sandboxCommand(ctx: Context): Command {
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       await sandbox.close();
     });
+}
+
+/** A port in use or not ours to take is the user's to change, not a bug. */
+function listenError(error: unknown, options: SandboxCommandOptions): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${options.host}:${options.port}`;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(`cannot listen on ${where}: the port is in use (another sandbox?)`, { hint: 'choose another with --port <n>, or --port 0 for any free port' });
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new UsageError(`cannot listen on ${where}: permission denied`, { hint: 'ports below 1024 need privileges: choose --port 1024 or above, or --port 0' });
+  }
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${where}: no such address on this machine`);
+  return error;
 }

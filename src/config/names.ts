@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 
 /** Settings a profile can hold, as typed on the command line. */
 export const SETTING_NAMES = ['base-url', 'api-key', 'api-secret'] as const;
@@ -17,5 +18,27 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export function parseProfileName(text: string): string {
   if (PROFILE_NAME.test(text)) return text;
-  throw new UsageError(`invalid profile name "${text}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+  throw new UsageError(`invalid profile name "${printable(text, 70)}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+}
+
+/**
+ * Why a credential cannot be used, or undefined when it can. The key travels in the Authorization header,
+ * so both key and secret are held to printable ASCII (the secret may contain spaces): a line break, a
+ * control character or a non-ASCII letter is a paste accident, better refused when set than on every call.
+ */
+export function credentialProblem(name: 'api-key' | 'api-secret', value: string): string | undefined {
+  const allowed = name === 'api-key' ? /^[\x21-\x7e]$/ : /^[\x20-\x7e]$/;
+  const chars = [...value];
+  const index = chars.findIndex((char) => !allowed.test(char));
+  if (index === -1) return undefined;
+  const char = chars[index]!;
+  const what =
+    char === '\n' || char === '\r'
+      ? 'a line break'
+      : char === ' '
+        ? 'a space'
+        : /[\x00-\x1f\x7f-\x9f]/.test(char)
+          ? 'a control character'
+          : 'a character that is not ASCII';
+  return `${name} contains ${what} (character ${index + 1} of ${chars.length}), which cannot be sent in a request`;
 }

@@ -3,7 +3,8 @@
  * to read a file or folder that group or others can read, saying the chmod that fixes it (as ssh does).
  * File-system failures become errors that name the path, never "internal error".
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { AuthError, UsageError } from '../errors.js';
 
 const PRIVATE_DIR_MODE = 0o700;
@@ -15,11 +16,25 @@ const moveHint = (area: PrivateArea) => `set ${AREA_VARIABLE[area]} to a folder 
 
 export function ensurePrivateDir(dir: string, area: PrivateArea = 'config'): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makeDirs(dir);
   } catch (error) {
     throw new UsageError(`cannot create the ${area} folder ${dir}: ${describeFsError(error)}`, { hint: moveHint(area) });
   }
   assertPrivate(dir, 'folder', area);
+}
+
+/**
+ * mkdir -p, one level at a time. Not `mkdirSync(dir, { recursive: true })`: on Node 20 that loops for
+ * ever at full CPU under a folder that refuses new entries with ENOENT, such as /proc.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    if (existsSync(current)) break;
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  for (const path of missing) mkdirSync(path, { mode: PRIVATE_DIR_MODE });
 }
 
 /** Throws when `path` exists and is open to group or others. Returns false when it does not exist. */
@@ -53,6 +68,8 @@ export function describeFsError(error: unknown): string {
       return 'read-only file system';
     case 'ENOSPC':
       return 'no space left on the device';
+    case 'ENOENT':
+      return 'no such folder, and none can be made there';
     default:
       return code ?? (error instanceof SyntaxError ? 'not valid JSON' : 'unreadable');
   }

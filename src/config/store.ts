@@ -26,11 +26,17 @@ export class ConfigStore {
 
   /** A profile's settings; a store that does not exist yet reads as empty and is not created. */
   async profile(name: string): Promise<ProfileValues> {
-    return this.#readChecked()[name] ?? {};
+    return (await this.findProfile(name)) ?? {};
   }
 
-  /** The names of the profiles in the file, sorted. */
-  profileNames(): string[] {
+  /** A profile's settings, or undefined when the store has no profile of that name. */
+  async findProfile(name: string): Promise<ProfileValues | undefined> {
+    const profiles = this.#readChecked();
+    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  }
+
+  /** The names of the stored profiles, sorted. */
+  async profileNames(): Promise<string[]> {
     return Object.keys(this.#readChecked()).sort();
   }
 

@@ -7,6 +7,7 @@ import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
 import { CliError, ExitCode } from '../errors.js';
+import { printable } from '../printable.js';
 
 export interface Follower {
   client: EnergyClient;
@@ -20,7 +21,7 @@ export interface Follower {
 
 /** Follows `order` to a final state, prints it, and throws exit 8 when it ended without delivery. */
 export async function followToFinal(follower: Follower, order: Order, timeoutSeconds: number): Promise<Order> {
-  follower.progress?.(`energy: order ${order.id} is ${order.status}; waiting until it is final…`);
+  follower.progress?.(`energy: order ${order.id} is ${printable(order.status, 40)}; waiting until it is final…`);
   let last = order;
   let final: Order;
   try {
@@ -29,7 +30,7 @@ export async function followToFinal(follower: Follower, order: Order, timeoutSec
       timeoutMs: timeoutSeconds * 1000,
       onChange: (next) => {
         last = next;
-        follower.progress?.(`energy: order ${next.id} is ${next.status}`);
+        follower.progress?.(`energy: order ${next.id} is ${printable(next.status, 40)}`);
       },
     });
   } catch (error) {
@@ -48,6 +49,6 @@ export async function followToFinal(follower: Follower, order: Order, timeoutSec
 /** Exit 8 for a final order that did not deliver: a failure, or a lifecycle that ended first. */
 export function assertDelivered(order: Order): void {
   if (!endedUndelivered(order)) return;
-  const reason = order.failure === null ? `it ended (status ${order.status}) without delivery` : `${order.failure.code}: ${order.failure.message}`;
+  const reason = order.failure === null ? `it ended (status ${printable(order.status, 40)}) without delivery` : `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`;
   throw new CliError(`order ${order.id} failed: ${reason}`, ExitCode.orderFailed);
 }

@@ -67,7 +67,7 @@ describe('no order placed twice', () => {
     expect(world.sandbox.requestCount('/v1/energy/orders') - before).toBe(2);
     expect(ordersWith('drop-after-commit-1')).toHaveLength(1);
     expect(json(result)).toMatchObject({ client_request_id: 'drop-after-commit-1', id: ordersWith('drop-after-commit-1')[0]!.id });
-    expect(result.stderr.match(/answered 200 with its order/g)).toHaveLength(1);
+    expect(result.stderr.match(/answered 200 \(not 201 Created\) with the order/g)).toHaveLength(1);
   });
 
   it('when the retries run out, names the id and the command that retries safely', async () => {
@@ -92,7 +92,7 @@ describe('no order placed twice', () => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const [placed] = ordersWith('timeout-1');
     const second = await world.run([...ORDER, '--expected-total', placed!.total_trx, '--client-request-id', 'timeout-1', '--json']);
-    expect(second.stderr).toMatch(/answered 200 with its order/);
+    expect(second.stderr).toMatch(/answered 200 \(not 201 Created\) with the order/);
     expect(second.code).toBe(0);
     expect(ordersWith('timeout-1')).toHaveLength(1);
   });
