@@ -17,7 +17,6 @@ function files(dir) {
 
 // Each package may be imported only from these files or folders (the style guide's "only importer" rules).
 const PACKAGE_OWNERS = {
-  conf: ['src/config/store.ts'],
   'decimal.js': ['src/money.ts'],
   chalk: ['src/output/'],
   'cli-table3': ['src/output/'],
@@ -34,6 +33,12 @@ const FORBIDDEN_LAYERS = {
   'src/sandbox/': ['src/commands/', 'src/output/', 'src/config/'],
   // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
   'src/tron/': ['src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/signing/'],
+  // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
+  'src/storage/': ['src/client/', 'src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/journal/', 'src/ordering/'],
+  // The journal is local state: it never talks to the network and never prints.
+  'src/journal/': ['src/client/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/ordering/'],
+  // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
+  'src/ordering/': ['src/commands/', 'src/sandbox/', 'src/config/'],
 };
 // Command files that may import sibling commands: the groups that only compose verbs.
 const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts']);

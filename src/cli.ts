@@ -6,9 +6,26 @@ import { fastPathOutput } from './fast-path.js';
 
 const args = process.argv.slice(2);
 const fast = fastPathOutput(args);
+/** Exit status when standard output cannot be written (a full disk): the command may have done its work. */
+const OUTPUT_FAILED = 7;
+
+function outputError(error: NodeJS.ErrnoException): string {
+  const reason = error.code === 'ENOSPC' ? 'no space left on the device' : error.code === 'EIO' ? 'input/output error' : (error.code ?? error.message);
+  return `energy: error: cannot write to standard output: ${reason}\n`;
+}
+
 if (fast !== undefined) {
   // A direct write: creating process.stdout would load Node's streams stack for a few lines.
-  process.getBuiltinModule('node:fs').writeSync(1, fast);
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    fs.writeSync(1, fast);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPIPE') {
+      fs.writeSync(2, outputError(error as NodeJS.ErrnoException));
+      process.exitCode = OUTPUT_FAILED;
+    }
+  }
 } else {
   let finished = false;
   // A backstop for bugs: if the event loop empties before run() settles, do not exit 0 as if it had worked.
@@ -21,11 +38,12 @@ if (fast !== undefined) {
     // `energy order list --all --json | head` closes the pipe early: that is not a failure.
     finished = true;
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.stderr.write(`energy: error: cannot write to standard output: ${error.message}\n`);
-    process.exit(1);
+    process.stderr.write(outputError(error));
+    process.exit(OUTPUT_FAILED);
   });
+  const interrupt = abortOnSignals();
   import('./main.js')
-    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }))
+    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, interrupt }))
     .then(
       (code) => {
         finished = true;
@@ -37,4 +55,24 @@ if (fast !== undefined) {
         process.exitCode = 1;
       },
     );
+}
+
+/**
+ * SIGINT, SIGTERM and SIGHUP abort the run's signal (its reason: the signal's name) instead of killing the
+ * process: requests in flight end at once, and the command says what they were (an order's
+ * client_request_id, a listing's cursor) before exiting 128 + the signal's number, as a shell would report.
+ * A second signal, or a command that does not end within 5 s, exits at once.
+ */
+function abortOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  const numbers = process.getBuiltinModule('node:os').constants.signals;
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(name, () => {
+      const code = 128 + numbers[name];
+      if (controller.signal.aborted) process.exit(code);
+      controller.abort(name);
+      setTimeout(() => process.exit(code), 5000).unref();
+    });
+  }
+  return controller.signal;
 }

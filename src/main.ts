@@ -5,16 +5,17 @@
 import { CommanderError } from 'commander';
 import { scrubSecrets } from './client/redact.js';
 import { Context } from './commands/context.js';
-import { AuthError, CliError, ExitCode } from './errors.js';
+import { AuthError, CliError, ExitCode, InterruptedError, SIGNAL_EXIT_CODES, type InterruptSignal } from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
-import { buildProgram } from './program.js';
+import { buildProgram, helpArguments } from './program.js';
 import { packageVersion } from './version.js';
 
 export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
-  const ctx = new Context(terminal);
+  const ctx = new Context({ ...terminal, interrupt: terminal.interrupt && asInterruptedError(terminal.interrupt) });
   try {
-    await buildProgram(ctx, packageVersion()).parseAsync([...argv], { from: 'user' });
+    const program = buildProgram(ctx, packageVersion());
+    await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     const report = toReport(error);
@@ -31,6 +32,13 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
   }
 }
 
+/** Commander quotes the value it refused in full: cut a long one (escaping happens when it is written). */
+function shortenEcho(message: string): string {
+  return message.replace(/^((?:option '[^']*' argument|command-argument value) ')([\s\S]*?)(' is invalid)/, (_all, head: string, value: string, tail: string) =>
+    `${head}${value.length > 60 ? `${value.slice(0, 59)}…` : value}${tail}`,
+  );
+}
+
 /** undefined for the commander "errors" that are really help or version output. */
 function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefined {
   if (error instanceof CommanderError) {
@@ -39,7 +47,7 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
     if (error.code === 'commander.help') return { message: '', exitCode: ExitCode.usage, silent: true };
     return {
       // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
-      message: error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '),
+      message: shortenEcho(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')),
       exitCode: ExitCode.usage,
       hint: 'see `energy --help` or `energy <command> --help`',
     };
@@ -52,4 +60,16 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
     hint: 'this is a bug in energy: please report it with the output of --verbose',
     detail: error instanceof Error ? error.stack : undefined,
   };
+}
+
+/** The same signal, aborted with an InterruptedError: what a request in flight rejects with. */
+function asInterruptedError(signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const forward = () => {
+    const name = String(signal.reason);
+    controller.abort(name in SIGNAL_EXIT_CODES ? new InterruptedError(name as InterruptSignal) : signal.reason);
+  };
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return controller.signal;
 }

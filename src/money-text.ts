@@ -3,6 +3,8 @@
  * only, so that parsing `--max-total` at start-up does not load decimal.js (see money.ts for arithmetic).
  */
 
+import { printable } from './printable.js';
+
 /** The API's amount shape: digits, a dot, exactly six digits. */
 export const AMOUNT_PATTERN = /^\d+\.\d{6}$/;
 /** What a user may type: a plain non-negative decimal with at most six fraction digits. */
@@ -20,7 +22,7 @@ export function isApiAmount(text: unknown): text is string {
 export function parseUserAmount(text: string): string {
   const match = USER_AMOUNT_PATTERN.exec(text.trim());
   if (match === null) {
-    throw new RangeError(`"${text}" is not a TRX amount: use digits with at most six decimals, e.g. 12.5 or 12.500000`);
+    throw new RangeError(`"${printable(text, 40)}" is not a TRX amount: use digits with at most six decimals, e.g. 12.5 or 12.500000`);
   }
   const whole = match[1]!.replace(/^0+(?=\d)/, '');
   return `${whole}.${(match[2] ?? '').padEnd(6, '0')}`;

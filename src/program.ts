@@ -6,11 +6,13 @@ import { balanceCommand } from './commands/balance.js';
 import { configCommand } from './commands/config.js';
 import type { Context, GlobalOptions } from './commands/context.js';
 import { estimateCommand } from './commands/estimate.js';
+import { examplesHelp } from './commands/examples.js';
 import { optionsCommand } from './commands/options.js';
 import { orderCommand } from './commands/order.js';
 import { quoteCommand } from './commands/quote.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { timeCommand } from './commands/time.js';
+import { UsageError } from './errors.js';
 
 /** Columns of help text: fixed, like git's, so that help reads the same everywhere. */
 export const HELP_WIDTH = 80;
@@ -26,8 +28,9 @@ export function buildProgram(ctx: Context, version: string): Command {
     .option('--verbose', 'print each request and response line on stderr (credentials redacted)')
     .addOption(new Option('--timeout <seconds>', 'time allowed for each request (default 30)').argParser(seconds))
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
-    .addHelpText('after', '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET (TRON node: ENERGY_TRON_API_KEY), never from the command line.')
+    .addHelpText('after', '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.')
     .showSuggestionAfterError()
+    .helpCommand(false)
     .hook('preAction', (_root, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
     });
@@ -35,11 +38,56 @@ export function buildProgram(ctx: Context, version: string): Command {
     program.addCommand(command(ctx));
   }
   applyToAll(program, (command) => {
+    const examples = examplesHelp(commandPath(command));
+    if (examples !== undefined) command.addHelpText('after', examples);
     // main.ts decides the exit code and prints errors in one format (text, or JSON with --json).
     // Help wraps at a fixed width, on a terminal as in a pipe, so that the fast path's copy is exact.
     command.exitOverride().configureOutput({ outputError: () => undefined, getOutHelpWidth: () => HELP_WIDTH, getErrHelpWidth: () => HELP_WIDTH });
   });
   return program;
+}
+
+/** `energy order create` for the create command. */
+export function commandPath(command: Command): string {
+  return command.parent === null ? command.name() : `${commandPath(command.parent)} ${command.name()}`;
+}
+
+/**
+ * What commander does not do for us: `energy help order create` is the help of `create` (commander shows
+ * the group's), and `energy nosuch --help` is an unknown command (commander shows the root help, exit 0).
+ * Returns the arguments to parse.
+ */
+export function helpArguments(program: Command, argv: readonly string[]): string[] {
+  const words = [...argv];
+  const asksHelp = (list: readonly string[]) => list.some((word) => word === '--help' || word === '-h');
+  let command = program;
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i]!;
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      const option = [command, ...ancestors(command)].flatMap((c) => c.options).find((o) => o.long === word || o.short === word);
+      if (option?.required === true || option?.optional === true) i += 1;
+      continue;
+    }
+    if (command.commands.length === 0) break;
+    if (word === 'help' && command === program) {
+      words.splice(i, 1);
+      if (!asksHelp(words)) words.push('--help');
+      i -= 1;
+      continue;
+    }
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (next === undefined) {
+      if (asksHelp(words)) throw new UsageError(`unknown command '${word}'`, { hint: `see \`${commandPath(command)} --help\`` });
+      break;
+    }
+    command = next;
+  }
+  return words;
+}
+
+function ancestors(command: Command): Command[] {
+  return command.parent === null ? [] : [command.parent, ...ancestors(command.parent)];
 }
 
 function applyToAll(command: Command, apply: (command: Command) => void): void {

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 
 const LOOPBACK_V4 = /^127\.(?:\d{1,3})\.(?:\d{1,3})\.(?:\d{1,3})$/;
 
@@ -15,10 +16,10 @@ export function parseBaseUrl(text: string, what = 'base URL'): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`"${text}" is not a URL: use e.g. https://api.example.com`);
+    throw new UsageError(`"${printable(text, 100)}" is not a URL: use e.g. https://api.example.com`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`${what} ${text} must start with https://`);
+    throw new UsageError(`${what} ${printable(text, 100)} must start with https://`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(`${what} ${url.origin} uses http:// for a host that is not loopback: use https://`, {
@@ -27,5 +28,13 @@ export function parseBaseUrl(text: string, what = 'base URL'): URL {
   }
   if (url.username !== '' || url.password !== '') throw new UsageError(`the ${what} must not contain a user name or password`);
   if (url.search !== '' || url.hash !== '') throw new UsageError(`the ${what} must not contain a query or a fragment`);
+  // The spec writes paths as /v1/…; a base URL that already ends in /v1 would send /v1/v1/… and get 404s.
+  const prefix = url.pathname.replace(/\/+$/, '');
+  if (what === 'base URL' && /\/v1$/i.test(prefix)) {
+    const without = `${url.origin}${prefix.slice(0, -3)}`;
+    throw new UsageError(`the base URL ${url.origin}${prefix} ends in /v1: give it without, as ${without}`, {
+      hint: 'energy adds /v1/… to every request itself',
+    });
+  }
   return url;
 }

@@ -4,6 +4,7 @@
  */
 import { ApiError, AuthError, ResponseShapeError, type ProblemDetails } from '../errors.js';
 import type { HttpResponse } from './http.js';
+import { printable } from '../printable.js';
 import { parseProblem } from './schemas.js';
 import { ShapeMismatch, type Check } from './shape.js';
 
@@ -47,10 +48,10 @@ export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label:
 }
 
 /** Builds the typed error for a non-2xx response, keeping the Problem Details body when there is one. */
-export function decodeFailure(response: HttpResponse, label: string, retryAfterSeconds?: number): ApiError | AuthError {
+export function decodeFailure(response: HttpResponse, label: string, retryAfterSeconds?: number, note?: string): ApiError | AuthError {
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
-  const message = `${label} failed: ${summary}`;
+  const message = `${label} failed: ${summary}${note === undefined ? '' : `; ${note}`}`;
   if (response.status === 401) return new AuthError(message, { hint: SIGNATURE_HINT, ...(problem && { problem }) });
   return new ApiError(response.status, message, problem, { ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) });
 }
@@ -65,9 +66,15 @@ function readProblem(response: HttpResponse): ProblemDetails | undefined {
   }
 }
 
+/** The server's words, escaped and cut (they reach a terminal), each said once. */
 function describeProblem(problem: ProblemDetails): string {
-  const fields = (problem.errors ?? []).map((e) => (e.field === null ? e.message : `${e.field}: ${e.message}`));
-  const head = `${problem.code}: ${problem.detail || problem.title}`;
+  const detail = problem.detail || problem.title;
+  const fields = (problem.errors ?? [])
+    // The detail often already lists the fields' messages: say each once.
+    .filter((e) => !detail.includes(e.message))
+    .map((e) => printable(e.field === null ? e.message : `${e.field}: ${e.message}`, 200))
+    .filter((text, index, all) => all.indexOf(text) === index);
+  const head = `${printable(problem.code, 60)}: ${printable(detail, 300)}`;
   return fields.length === 0 ? head : `${head} (${fields.join('; ')})`;
 }
 

@@ -5,6 +5,7 @@
  * ~80 ms of a ~60 ms budget per command, while node:http's first request costs ~14 ms.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { LookupFunction } from 'node:net';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -33,6 +34,9 @@ export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_
 /** Failures that happen before a connection exists: the request cannot have reached the server. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** Failures that will be the same on the next attempt: a host that does not exist, a server that does not speak TLS. */
+const PERMANENT_CODES = new Set(['ENOTFOUND', 'TLS_MISMATCH']);
+
 /** A failure before a complete response arrived. */
 export class HttpFailure extends Error {
   override name = 'HttpFailure';
@@ -46,7 +50,12 @@ export class HttpFailure extends Error {
 
   /** True when no byte of the request can have reached the server (it may be sent again without doubt). */
   get neverSent(): boolean {
-    return NEVER_SENT_CODES.has(this.code);
+    return NEVER_SENT_CODES.has(this.code) || this.code === 'TLS_MISMATCH';
+  }
+
+  /** False when trying again cannot help (retrying "host not found" only makes the user wait). */
+  get retryable(): boolean {
+    return !PERMANENT_CODES.has(this.code);
   }
 }
 
@@ -61,9 +70,12 @@ export class HttpConnection {
   #module: HttpModule | undefined;
   #agent: Agent | undefined;
 
-  constructor(origin: string, timeouts: HttpTimeouts) {
+  readonly #lookup: LookupFunction | undefined;
+
+  constructor(origin: string, timeouts: HttpTimeouts, lookup?: LookupFunction) {
     this.#url = new URL(origin);
     this.#timeouts = timeouts;
+    this.#lookup = lookup;
   }
 
   async exchange(request: HttpRequest): Promise<HttpResponse> {
@@ -78,6 +90,7 @@ export class HttpConnection {
       path: request.pathAndQuery,
       headers: { ...request.headers, ...(request.body && { 'content-length': String(request.body.length) }) },
       agent: this.#agent,
+      ...(this.#lookup && { lookup: this.#lookup }),
     };
     return new Promise<HttpResponse>((resolve, reject) => {
       const req = this.#module!.request(options);
@@ -139,8 +152,10 @@ function readBody(response: IncomingMessage): Promise<string> {
 }
 
 function toHttpFailure(error: unknown): HttpFailure {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
   const message = error instanceof Error ? error.message : String(error);
+  let code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
+  // OpenSSL's text for "that was not a TLS handshake" runs over several lines; one cause, one line.
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL_') || /wrong version number|packet length too long/i.test(message)) code = 'TLS_MISMATCH';
   return new HttpFailure(describeNetworkCode(code, message) ?? message, code, { cause: error });
 }
 
@@ -151,8 +166,11 @@ function describeNetworkCode(code: string, message: string): string | undefined 
     case 'ECONNRESET':
       return message === 'socket hang up' ? 'the server closed the connection before answering' : 'connection reset by the server';
     case 'ENOTFOUND':
-    case 'EAI_AGAIN':
       return 'host not found';
+    case 'EAI_AGAIN':
+      return 'host name lookup failed for now (DNS)';
+    case 'TLS_MISMATCH':
+      return 'the server did not answer TLS; is it http://?';
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
       return 'host unreachable';

@@ -32,7 +32,8 @@ export class Retrier {
 
   /** After a connection failure or timeout: true when it has waited and another attempt should follow. */
   async afterFailure(failure: HttpFailure): Promise<boolean> {
-    if (this.#used >= this.policy.retries) return false;
+    // "Host not found" or a TLS mismatch will be the same next time: retrying only makes the user wait.
+    if (!failure.retryable || this.#used >= this.policy.retries) return false;
     this.#used += 1;
     await this.#pause(backoffDelayMs(this.#used, this.policy, this.options.random), failure.message);
     return true;

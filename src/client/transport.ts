@@ -2,7 +2,10 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
+import type { LookupFunction } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
+import { abortable, throwIfAborted } from './abortable.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
@@ -11,7 +14,7 @@ import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpResponse, type 
 import { redactAuthorization } from './redact.js';
 import { loggedExchange } from './logged-exchange.js';
 import { Retrier } from './retrier.js';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
 import { timeResponse } from './schemas.js';
 import type { Check } from './shape.js';
 
@@ -32,17 +35,27 @@ export interface TransportOptions {
   log?: ((line: string) => void) | undefined;
   /** One line before each retry, e.g. "retrying in 1.2 s". */
   onRetry?: ((line: string) => void) | undefined;
+  /**
+   * Ends the call at once when aborted (Ctrl-C, SIGTERM): the connection is closed and the call rejects
+   * with the signal's reason. Nothing is retried after it.
+   */
+  signal?: AbortSignal | undefined;
   nowMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
+  /** Host name resolution, as node:net's `lookup` (default: the system resolver); lets tests stay off DNS. */
+  lookup?: LookupFunction | undefined;
 }
 
 export interface ApiCall<T> {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** Serialised to JSON once; every attempt sends (and signs) these same bytes. */
-  body?: object;
+  /**
+   * Serialised to JSON once; every attempt sends (and signs) these same bytes. A string is sent as is:
+   * the bytes of an earlier request, resent exactly.
+   */
+  body?: object | string;
   auth: boolean;
   check: Check<T>;
 }
@@ -50,6 +63,13 @@ export interface ApiCall<T> {
 export interface ApiResult<T> {
   status: number;
   data: T;
+}
+
+/** 45 → "45 s", 600 → "10 min", 7200 → "2.0 h". */
+function describeWait(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }
 
 export { DEFAULT_TIMEOUTS };
@@ -67,19 +87,25 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.lookup);
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
+  /** The API base URL the calls go to. */
+  get baseUrl(): URL {
+    return this.#options.baseUrl;
+  }
+
   async send<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
-    const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body), 'utf8');
+    const body = call.body === undefined ? undefined : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
     const retrier = new Retrier(label, {
       policy: this.#policy,
       onRetry: this.#options.onRetry,
       random: this.#options.random,
-      sleepMs: this.#options.sleepMs,
+      // A pause between attempts ends at once on abort, like the attempts themselves.
+      sleepMs: (ms) => this.#abortable((this.#options.sleepMs ?? sleep)(ms)),
     });
     let clockChecked = false;
     let uncertain = false;
@@ -88,7 +114,8 @@ export class Transport {
       return error;
     };
     for (;;) {
-      const outcome = await this.#attempt(call, query, body).catch((error: unknown) => {
+      this.#throwIfAborted();
+      const outcome = await this.#abortable(this.#attempt(call, query, body)).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
       });
@@ -120,7 +147,12 @@ export class Transport {
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
       const retryAfterMs = parseRetryAfter(retryAfterHeader(outcome), this.clock.localMs() + this.clock.offsetSeconds * 1000);
       if (await retrier.afterStatus(status, retryAfterMs)) continue;
-      throw marked(decodeFailure(outcome, label, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000)));
+      const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
+      const tooLong =
+        isRetryableStatus(status) && retryAfterSeconds !== undefined && retryAfterMs! > this.#policy.maxDelayMs
+          ? `the server asks to wait ${describeWait(retryAfterSeconds)}, longer than the ${describeWait(this.#policy.maxDelayMs / 1000)} energy waits: try again later`
+          : undefined;
+      throw marked(decodeFailure(outcome, label, retryAfterSeconds, tooLong));
     }
   }
 
@@ -163,5 +195,14 @@ export class Transport {
     const corrected = this.clock.adopt(serverTime, sentAt, this.clock.localMs());
     if (corrected) this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
     return corrected;
+  }
+
+  #throwIfAborted(): void {
+    throwIfAborted(this.#options.signal);
+  }
+
+  /** Settles with `work`, or rejects with the abort reason as soon as the signal fires (closing the connection). */
+  #abortable<T>(work: Promise<T>): Promise<T> {
+    return abortable(work, this.#options.signal, () => void this.#http.close());
   }
 }

@@ -6,15 +6,15 @@ import { Argument, InvalidArgumentError, Option, type Command } from 'commander'
 import { checkTronAddress } from '../address.js';
 import { parseUserAmount } from '../money-text.js';
 import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
+import { printable } from '../printable.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
 
 /** A positive whole number within JavaScript's exact integer range (no `1e3`, `0x10`, `1.0`, `+5`). */
 export function positiveInteger(text: string): number {
   const trimmed = text.trim();
-  if (!WHOLE_NUMBER.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
-    throw new InvalidArgumentError('must be a positive whole number');
-  }
+  if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number');
+  if (!Number.isSafeInteger(Number(trimmed))) throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
   return Number(trimmed);
 }
 
@@ -24,20 +24,34 @@ export function nonNegativeInteger(text: string): number {
 
 export function signedInteger(text: string): number {
   const trimmed = text.trim();
-  if (!INTEGER_TEXT.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
-    throw new InvalidArgumentError('must be a whole number, e.g. -900');
-  }
+  if (!INTEGER_TEXT.test(trimmed)) throw new InvalidArgumentError('must be a whole number, e.g. -900');
+  if (!Number.isSafeInteger(Number(trimmed))) throw new InvalidArgumentError('too large');
+  return Number(trimmed);
+}
+
+/** A TCP port: 0 (any free port) to 65535. */
+export function portNumber(text: string): number {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
+  if (trimmed.length > 5 || Number(trimmed) > 65_535) throw new InvalidArgumentError('too large: a port is at most 65535');
   return Number(trimmed);
 }
 
 /** `--retries`: 0 to 10, so that a typo cannot make a script hammer the API. */
 export function retryCount(text: string): number {
-  const value = nonNegativeInteger(text);
-  if (value > 10) throw new InvalidArgumentError('at most 10');
-  return value;
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) throw new InvalidArgumentError('must be a whole number, 0 or more (at most 10)');
+  if (trimmed.length > 2 || Number(trimmed) > 10) throw new InvalidArgumentError('too large: at most 10');
+  return Number(trimmed);
 }
 
 export function tronAddress(text: string): string {
+  if (text === '') throw new InvalidArgumentError('the address is missing (empty): give a TRON address, T… (34 characters)');
+  const stray = /[\s\u0000-\u001f\u007f]/u.exec(text)?.[0];
+  if (stray !== undefined) {
+    const what = stray === '\r' ? 'a carriage return (a file with Windows line endings?)' : stray === '\n' ? 'a line break' : /\s/u.test(stray) ? 'white space' : 'a control character';
+    throw new InvalidArgumentError(`not a TRON address: "${printable(text, 60)}" contains ${what}`);
+  }
   const check = checkTronAddress(text);
   if (!check.ok) throw new InvalidArgumentError(`not a TRON address: ${check.reason}`);
   return text;

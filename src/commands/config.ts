@@ -1,8 +1,8 @@
-/** `energy config set|get|unset|list|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
+/** `energy config set|get|unset|list|profiles|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import { SETTING_NAMES, URL_SETTING_NAMES, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
+import { SETTING_NAMES, credentialProblem, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
 import { environmentVariableFor } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
@@ -30,9 +30,10 @@ export function configCommand(ctx: Context): Command {
       if (isSecretSetting(name) && valueArg !== undefined) throw new UsageError(`refusing ${name} as a command-line value`, { hint: secretOnArgv(name) });
       const value = valueArg ?? (await readValue(ctx, name));
       if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
-      const stored = URL_SETTING_NAMES.includes(name)
-        ? parseBaseUrl(value.trim(), name === 'tron-node' ? 'TRON node URL' : 'base URL').toString().replace(/\/$/, '')
-        : value.trim();
+      const isUrl = name === 'base-url' || name === 'tron-node';
+      const problem = isUrl ? undefined : credentialProblem(name, value.trim());
+      if (problem !== undefined) throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });
+      const stored = isUrl ? parseBaseUrl(value.trim(), name === 'tron-node' ? 'TRON node URL' : 'base URL').toString().replace(/\/$/, '') : value.trim();
       const profile = ctx.profileName();
       await ctx.store.set(profile, name, stored);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: shown(name, stored) });
@@ -84,6 +85,16 @@ export function configCommand(ctx: Context): Command {
             [name, value === null ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})` : `${value} (${source})`] as const,
         ),
       ]);
+    });
+
+  config
+    .command('profiles')
+    .description('list the names of the stored profiles')
+    .action(async () => {
+      const names = await ctx.store.profileNames();
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profiles: names });
+      else if (names.length === 0) ctx.printer.note(`energy: no profiles in ${ctx.store.path}`);
+      else await ctx.printer.write(names.map((name) => `${name}\n`).join(''));
     });
 
   config

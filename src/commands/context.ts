@@ -4,14 +4,15 @@
  * no HTTP stack for `config`).
  */
 import type { EnergyClient } from '../client/client.js';
+import type { Journal } from '../journal/journal.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
-import { API_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
-import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
+import { API_SETTING_NAMES, TRON_SETTING_NAMES, credentialProblem, type SettingName } from '../config/names.js';
+import { environmentVariableFor, resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -34,6 +35,7 @@ export class Context {
   #credentialSources: string | undefined;
   #client: EnergyClient | undefined;
   #tronNode: TronNode | undefined;
+  #journal: Promise<Journal> | undefined;
 
   constructor(readonly terminal: Terminal) {}
 
@@ -55,7 +57,7 @@ export class Context {
     const settings = resolveSettings({
       options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl, tronNode: this.globals.tronNode },
       env: this.terminal.env,
-      readProfile: (name) => this.store.profile(name),
+      readProfile: (name) => this.store.findProfile(name),
       needed,
     }).then((settings) => {
       for (const name of ['api-key', 'api-secret', 'tron-api-key'] as const) {
@@ -101,15 +103,26 @@ export class Context {
   async client(): Promise<EnergyClient> {
     if (this.#client !== undefined) return this.#client;
     const settings = await this.settings();
+    if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
-      throw new UsageError('no API base URL', {
-        hint: `set one with \`energy config set base-url https://…\`${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}, --base-url or ENERGY_BASE_URL`,
+      const profileOption = settings.profile === 'default' ? '' : ` --profile ${settings.profile}`;
+      throw new UsageError(`no API base URL${settings.profile === 'default' ? '' : ` in profile ${settings.profile}`}`, {
+        hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
       });
     }
     const baseUrl = parseBaseUrl(baseUrlText);
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
+    for (const name of ['api-key', 'api-secret'] as const) {
+      const { value, source } = settings.values[name];
+      const problem = value === undefined ? undefined : credentialProblem(name, value);
+      if (problem === undefined) continue;
+      const where = source === 'environment' ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+      throw new AuthError(`${problem} (from ${where})`, {
+        hint: source === 'environment' ? `set ${environmentVariableFor(name)} again` : `set it again: energy --profile ${settings.profile} config set ${name}`,
+      });
+    }
     // Loaded here, not at the top: the HTTP stack is the heaviest import, and `config` or `--help` never need it.
     const [{ EnergyClient }, { OffsetFile }] = await Promise.all([import('../client/client.js'), import('../config/offset-file.js')]);
     const verbose = this.globals.verbose === true;
@@ -147,16 +160,83 @@ export class Context {
   }
 
   /** --timeout and --retries, for both the API and the TRON node. */
-  #transportTuning(): { timeouts?: { requestMs: number; connectMs: number }; retryPolicy?: { retries: number } } {
+  #transportTuning(): { timeouts?: { requestMs: number; connectMs: number }; retryPolicy?: { retries: number }; signal: AbortSignal | undefined } {
     return {
       ...(this.globals.timeout !== undefined && {
         timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
       }),
       ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
+      signal: this.terminal.interrupt,
     };
+  }
+
+  /**
+   * The order journal for this API and key, in the state folder. Orders need credentials anyway; asking
+   * for them here means that no record is written for a request that could never be signed.
+   */
+  journal(): Promise<Journal> {
+    this.#journal ??= (async () => {
+      const settings = await this.settings();
+      const client = await this.client();
+      const apiKey = settings.values['api-key'].value;
+      if (apiKey === undefined || settings.values['api-secret'].value === undefined) {
+        throw new AuthError('no API credentials', {
+          hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
+        });
+      }
+      const [{ Journal }, { keyIdOf }, { stateDir }] = await Promise.all([
+        import('../journal/journal.js'),
+        import('../journal/record.js'),
+        import('../journal/state-dir.js'),
+      ]);
+      const origin = client.transport.baseUrl.href.replace(/\/+$/, '');
+      return new Journal(stateDir(this.terminal.env), { origin, keyId: keyIdOf(apiKey) });
+    })();
+    return this.#journal;
+  }
+
+  /**
+   * Says on stderr that earlier orders from this machine have no known outcome, with the command that
+   * settles them. `exceptId` is the order this command is itself about to settle. Quiet when the journal
+   * cannot be opened: the command itself will say what is missing.
+   */
+  async mentionUnsettledOrders(exceptId?: string): Promise<void> {
+    let count: number;
+    try {
+      count = (await this.journal()).pendingCount(exceptId);
+    } catch {
+      return;
+    }
+    if (count === 0) return;
+    const orders = count === 1 ? '1 order request' : `${count} order requests`;
+    this.printer.note(`energy: ${orders} sent from this machine never got an answer; see \`${this.invocation('order', 'pending')}\`, settle with \`${this.invocation('order', 'recover')}\``);
+  }
+
+  /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
+  invocation(...words: string[]): string {
+    const globals = [
+      ...(this.globals.profile === undefined ? [] : ['--profile', this.globals.profile]),
+      ...(this.globals.baseUrl === undefined ? [] : ['--base-url', this.globals.baseUrl]),
+    ];
+    return ['energy', ...globals, ...words].map(shellWord).join(' ');
+  }
+
+  /** A profile named by --profile or ENERGY_PROFILE that the store does not have: say so, not "no base URL". */
+  async #unknownProfile(settings: Settings): Promise<UsageError> {
+    const known = await this.store.profileNames();
+    const via = settings.profileSource === 'option' ? '--profile' : 'ENERGY_PROFILE';
+    return new UsageError(
+      `unknown profile "${settings.profile}" (from ${via}): ${known.length === 0 ? 'the config file has no profiles' : `known profiles: ${known.join(', ')}`}`,
+      { hint: `create it with \`energy --profile ${settings.profile} config set base-url https://…\`, or see \`energy config profiles\`` },
+    );
   }
 
   async close(): Promise<void> {
     await Promise.all([this.#client?.close(), this.#tronNode?.close()]);
   }
+}
+
+/** A word as a POSIX shell reads it back: bare when it is plainly safe, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -3,7 +3,8 @@ import { CliError } from '../errors.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from '../output/views.js';
 import { streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
 import { cursor, positiveInteger } from './arguments.js';
-import type { Context } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
+import { contextWords, shellQuote } from './shell-words.js';
 
 interface ListOptions {
   limit?: number;
@@ -26,7 +27,7 @@ export function orderListCommand(ctx: Context): Command {
         try {
           await (ctx.printer.jsonMode ? streamOrdersJson(ctx.printer, pages, progress) : streamOrdersTable(ctx.printer, pages, progress));
         } catch (error) {
-          throw progress.ordersWritten === 0 || !(error instanceof CliError) ? error : explainPartial(error, progress.resumeCursor, options);
+          throw progress.ordersWritten === 0 || !(error instanceof CliError) ? error : explainPartial(error, progress.resumeCursor, options, ctx.globals);
         }
         return;
       }
@@ -37,24 +38,19 @@ export function orderListCommand(ctx: Context): Command {
       }
       if (page.items.length === 0) ctx.printer.note('no orders');
       else await ctx.printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells) });
-      if (page.next_cursor !== null) ctx.printer.note(`more: ${listCommand(page.next_cursor, options)}`);
+      if (page.next_cursor !== null) ctx.printer.note(`more: ${listCommand(page.next_cursor, options, ctx.globals)}`);
     });
 }
 
-/** The command that reads on from `cursor` with the same page size. */
-function listCommand(cursorText: string, options: ListOptions, all = false): string {
-  const limit = options.limit === undefined ? '' : ` --limit ${options.limit}`;
-  return `energy order list${all ? ' --all' : ''}${limit} --cursor ${shellQuote(cursorText)}`;
+/** The command that reads on from `cursor` in the same account, output and page size. */
+function listCommand(cursorText: string, options: ListOptions, globals: GlobalOptions, all = false): string {
+  const limit = options.limit === undefined ? [] : ['--limit', String(options.limit)];
+  return ['energy', ...contextWords(globals), 'order', 'list', ...(all ? ['--all'] : []), ...limit, '--cursor', shellQuote(cursorText)].join(' ');
 }
 
-/** A cursor is opaque: quote it unless it is plainly safe in a shell. */
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9._~=+/:-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function explainPartial(error: CliError, resumeCursor: string | null, options: ListOptions): CliError {
+function explainPartial(error: CliError, resumeCursor: string | null, options: ListOptions, globals: GlobalOptions): CliError {
   return new CliError(`${error.message} (after the orders already printed)`, error.exitCode, {
     cause: error,
-    hint: resumeCursor === null ? undefined : `read on with: ${listCommand(resumeCursor, options, true)}`,
+    hint: resumeCursor === null ? undefined : `read on with: ${listCommand(resumeCursor, options, globals, true)}`,
   });
 }

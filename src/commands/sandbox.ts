@@ -5,8 +5,8 @@ import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../errors.js';
 import type { TronAccountSeed } from '../sandbox/tron-ledger.js';
-import { SEED_ADDRESS_SYNTAX, parseSeedAddress } from '../sandbox/tron-seed.js';
-import { nonNegativeInteger, positiveInteger, signedInteger } from './arguments.js';
+import { parseSeedAddress } from '../sandbox/tron-seed.js';
+import { nonNegativeInteger, portNumber, positiveInteger, signedInteger } from './arguments.js';
 import type { Context } from './context.js';
 
 interface SandboxCommandOptions {
@@ -33,7 +33,7 @@ function collectSeed(text: string, previous: Record<string, TronAccountSeed>): R
 export function sandboxCommand(ctx: Context): Command {
   return new Command('sandbox')
     .description('run a local server that implements the whole v1 API, and save its credentials in a profile')
-    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(nonNegativeInteger).default(8787))
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(portNumber).default(8787))
     .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
     .option('--no-save', 'do not write the base URL and credentials into the profile')
     .addOption(new Option('--seed-orders <n>', 'start with this many old orders').argParser(positiveInteger))
@@ -41,7 +41,9 @@ export function sandboxCommand(ctx: Context): Command {
     .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
     .option('--no-rate-limit', 'never answer 429 (benchmarks)')
     .addOption(
-      new Option('--seed-address <spec>', `a TRON account on the sandbox's node, repeatable: ${SEED_ADDRESS_SYNTAX}`).argParser(collectSeed).default({}, 'none'),
+      new Option('--seed-address <spec>', "a TRON account on the sandbox's node (repeatable): ADDRESS[:energy=N,…] with energy, used, bandwidth-used, usdt (units), inactive")
+        .argParser(collectSeed)
+        .default({}, 'none'),
     )
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
@@ -60,6 +62,8 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
         ...(!options.rateLimit && { rateLimit: false as const }),
         tronAccounts: options.seedAddress,
+      }).catch((error: unknown) => {
+        throw listenError(error, options);
       });
       if (options.save) {
         await ctx.store.set(profile, 'base-url', sandbox.url);
@@ -88,4 +92,18 @@ export function sandboxCommand(ctx: Context): Command {
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       await sandbox.close();
     });
+}
+
+/** A port in use or not ours to take is the user's to change, not a bug. */
+function listenError(error: unknown, options: SandboxCommandOptions): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${options.host}:${options.port}`;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(`cannot listen on ${where}: the port is in use (another sandbox?)`, { hint: 'choose another with --port <n>, or --port 0 for any free port' });
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new UsageError(`cannot listen on ${where}: permission denied`, { hint: 'ports below 1024 need privileges: choose --port 1024 or above, or --port 0' });
+  }
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${where}: no such address on this machine`);
+  return error;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 
 /** Settings a profile can hold, as typed on the command line. */
 export const SETTING_NAMES = ['base-url', 'api-key', 'api-secret', 'tron-node', 'tron-api-key'] as const;
@@ -8,8 +9,6 @@ export const API_SETTING_NAMES: readonly SettingName[] = ['base-url', 'api-key',
 export const TRON_SETTING_NAMES: readonly SettingName[] = ['tron-node', 'tron-api-key'];
 /** Never taken from the command line, never shown unmasked. */
 export const SECRET_SETTING_NAMES: readonly SettingName[] = ['api-secret', 'tron-api-key'];
-/** Base URLs, checked by the http-only-on-loopback rule before they are stored. */
-export const URL_SETTING_NAMES: readonly SettingName[] = ['base-url', 'tron-node'];
 
 export function isSecretSetting(name: SettingName): boolean {
   return SECRET_SETTING_NAMES.includes(name);
@@ -28,5 +27,28 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export function parseProfileName(text: string): string {
   if (PROFILE_NAME.test(text)) return text;
-  throw new UsageError(`invalid profile name "${text}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+  throw new UsageError(`invalid profile name "${printable(text, 70)}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+}
+
+/**
+ * Why a credential cannot be used, or undefined when it can. The keys travel in headers (Authorization,
+ * TRON-PRO-API-KEY), so keys and secret are held to printable ASCII (the secret may contain spaces): a line break, a
+ * control character or a non-ASCII letter is a paste accident, better refused when set than on every call.
+ */
+export function credentialProblem(name: Exclude<SettingName, 'base-url' | 'tron-node'>, value: string): string | undefined {
+  // Keys go in headers as one token; only the API secret (never sent, only used to sign) may hold spaces.
+  const allowed = name === 'api-secret' ? /^[\x20-\x7e]$/ : /^[\x21-\x7e]$/;
+  const chars = [...value];
+  const index = chars.findIndex((char) => !allowed.test(char));
+  if (index === -1) return undefined;
+  const char = chars[index]!;
+  const what =
+    char === '\n' || char === '\r'
+      ? 'a line break'
+      : char === ' '
+        ? 'a space'
+        : /[\x00-\x1f\x7f-\x9f]/.test(char)
+          ? 'a control character'
+          : 'a character that is not ASCII';
+  return `${name} contains ${what} (character ${index + 1} of ${chars.length}), which cannot be sent in a request`;
 }

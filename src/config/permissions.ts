@@ -3,34 +3,52 @@
  * to read a file or folder that group or others can read, saying the chmod that fixes it (as ssh does).
  * File-system failures become errors that name the path, never "internal error".
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { AuthError, UsageError } from '../errors.js';
 
 const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
-const MOVE_HINT = 'set ENERGY_CONFIG_DIR to a folder you own, or fix the path';
+/** The config folder (settings, credentials) or the state folder (the order journal). */
+export type PrivateArea = 'config' | 'state';
+const AREA_VARIABLE: Record<PrivateArea, string> = { config: 'ENERGY_CONFIG_DIR', state: 'ENERGY_STATE_DIR' };
+const moveHint = (area: PrivateArea) => `set ${AREA_VARIABLE[area]} to a folder you own, or fix the path`;
 
-export function ensurePrivateDir(dir: string): void {
+export function ensurePrivateDir(dir: string, area: PrivateArea = 'config'): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makeDirs(dir);
   } catch (error) {
-    throw new UsageError(`cannot create the config folder ${dir}: ${describeFsError(error)}`, { hint: MOVE_HINT });
+    throw new UsageError(`cannot create the ${area} folder ${dir}: ${describeFsError(error)}`, { hint: moveHint(area) });
   }
-  assertPrivate(dir, 'folder');
+  assertPrivate(dir, 'folder', area);
+}
+
+/**
+ * mkdir -p, one level at a time. Not `mkdirSync(dir, { recursive: true })`: on Node 20 that loops for
+ * ever at full CPU under a folder that refuses new entries with ENOENT, such as /proc.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    if (existsSync(current)) break;
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  for (const path of missing) mkdirSync(path, { mode: PRIVATE_DIR_MODE });
 }
 
 /** Throws when `path` exists and is open to group or others. Returns false when it does not exist. */
-export function assertPrivate(path: string, kind: 'file' | 'folder'): boolean {
+export function assertPrivate(path: string, kind: 'file' | 'folder', area: PrivateArea = 'config'): boolean {
   let mode: number;
   try {
     mode = statSync(path).mode & 0o777;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new UsageError(`cannot read the config ${kind} ${path}: ${describeFsError(error)}`, { hint: MOVE_HINT });
+    throw new UsageError(`cannot read the ${area} ${kind} ${path}: ${describeFsError(error)}`, { hint: moveHint(area) });
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
-    throw new AuthError(`the config ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`, {
+    throw new AuthError(`the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`, {
       hint: `chmod ${wanted} '${path}'`,
     });
   }
@@ -50,6 +68,8 @@ export function describeFsError(error: unknown): string {
       return 'read-only file system';
     case 'ENOSPC':
       return 'no space left on the device';
+    case 'ENOENT':
+      return 'no such folder, and none can be made there';
     default:
       return code ?? (error instanceof SyntaxError ? 'not valid JSON' : 'unreadable');
   }

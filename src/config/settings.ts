@@ -3,6 +3,7 @@
  * built-in default. The profile is read only when an option or variable has not already settled every
  * value, so that fully configured scripts never open the store.
  */
+import { UsageError } from '../errors.js';
 import { API_SETTING_NAMES, SETTING_NAMES, parseProfileName, type ProfileValues, type SettingName } from './names.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
@@ -16,13 +17,15 @@ export interface Settings {
   profile: string;
   profileSource: SettingSource;
   values: Record<SettingName, ResolvedSetting>;
+  /** false when the profile was read and the store has no such profile; undefined when it was not read. */
+  profileFound?: boolean | undefined;
 }
 
 export interface SettingsInput {
   options: { profile?: string | undefined; baseUrl?: string | undefined; tronNode?: string | undefined };
   env: NodeJS.ProcessEnv;
-  /** Read only when needed; undefined means no store is available. */
-  readProfile: (name: string) => Promise<ProfileValues>;
+  /** Read only when needed; resolves to undefined when the store has no such profile. */
+  readProfile: (name: string) => Promise<ProfileValues | undefined>;
   /**
    * The settings the command needs (default: the Energy API's): the profile is read only when one of these
    * is not settled by an option or the environment. Others are still filled in when the profile is read.
@@ -52,6 +55,8 @@ export function resolveProfileName(options: SettingsInput['options'], env: NodeJ
   profile: string;
   source: SettingSource;
 } {
+  // `--profile "$ENV"` with the variable unset must not quietly fall back to the default account.
+  if (options.profile === '') throw new UsageError('--profile is empty: give a profile name, or leave the option out for "default"');
   if (nonEmpty(options.profile)) return { profile: parseProfileName(options.profile!), source: 'option' };
   if (nonEmpty(env.ENERGY_PROFILE)) return { profile: parseProfileName(env.ENERGY_PROFILE!), source: 'environment' };
   return { profile: DEFAULT_PROFILE, source: 'default' };
@@ -70,10 +75,12 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
           ? { value: fromEnv, source: 'environment' }
           : { value: undefined, source: undefined };
   }
+  let profileFound: boolean | undefined;
   if ((input.needed ?? API_SETTING_NAMES).some((name) => values[name].value === undefined)) {
     const stored = await input.readProfile(profile);
+    profileFound = stored !== undefined;
     for (const name of SETTING_NAMES) {
-      const value = nonEmpty(stored[name]);
+      const value = nonEmpty(stored?.[name]);
       if (values[name].value === undefined && value !== undefined) values[name] = { value, source: 'profile' };
     }
   }
@@ -81,7 +88,7 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     const fallback = DEFAULTS[name];
     if (values[name].value === undefined && fallback !== undefined) values[name] = { value: fallback, source: 'default' };
   }
-  return { profile, profileSource, values };
+  return { profile, profileSource, values, profileFound };
 }
 
 export function environmentVariableFor(name: SettingName): string {

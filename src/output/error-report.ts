@@ -3,6 +3,7 @@
  * (the server's Problem Details when it sent one). Never a stack trace unless --verbose.
  */
 import { ApiError, AuthError, type ExitCode } from '../errors.js';
+import { escapeControls } from '../printable.js';
 import type { Terminal } from './terminal.js';
 
 export interface ErrorReport {
@@ -20,7 +21,8 @@ export function writeErrorReport(terminal: Terminal, report: ErrorReport, error:
     terminal.stderr.write(`${JSON.stringify(body)}\n`);
     return;
   }
-  terminal.stderr.write(`energy: error: ${report.message}\n`);
-  if (report.hint !== undefined) terminal.stderr.write(`hint: ${report.hint}\n`);
+  // Messages quote the server and the user: no control character reaches the terminal raw.
+  terminal.stderr.write(`energy: error: ${escapeControls(report.message)}\n`);
+  if (report.hint !== undefined) terminal.stderr.write(`hint: ${escapeControls(report.hint)}\n`);
   if (options.verbose && report.detail !== undefined) terminal.stderr.write(`${report.detail}\n`);
 }

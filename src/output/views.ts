@@ -1,5 +1,6 @@
 /** What each resource looks like as a key/value block or a table row in the readable output. */
 import type { BalanceResponse, OptionsResponse, Order, QuoteResponse } from '../client/types.js';
+import { printable } from '../printable.js';
 import { formatInteger, formatTimestamp, formatYesNo } from './format.js';
 
 export type Row = readonly [label: string, value: string];
@@ -8,7 +9,7 @@ export function balanceRows(balance: BalanceResponse): Row[] {
   return [
     ['Available', `${balance.available_trx} TRX`],
     ['Held', `${balance.held_trx} TRX`],
-    ['Status', balance.status],
+    ['Status', printable(balance.status, 40)],
   ];
 }
 
@@ -41,13 +42,13 @@ export function orderRows(order: Order): Row[] {
     ['Energy', formatInteger(order.energy)],
     ['Duration', `${order.duration_hours} h`],
     ['Total', `${order.total_trx} TRX`],
-    ['Status', order.status],
+    ['Status', printable(order.status, 40)],
     ['Delivery final', formatYesNo(order.delivery_final)],
     ['Lifecycle final', formatYesNo(order.lifecycle_final)],
     ['Created', formatTimestamp(order.created_at)],
     ['Updated', formatTimestamp(order.updated_at)],
   ];
-  if (order.failure !== null) rows.push(['Failure', `${order.failure.code}: ${order.failure.message}`]);
+  if (order.failure !== null) rows.push(['Failure', `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`]);
   return rows;
 }
 
@@ -64,7 +65,7 @@ export function orderCells(order: Order): string[] {
     formatInteger(order.energy),
     String(order.duration_hours),
     order.total_trx,
-    order.failure === null ? order.status : `${order.status} (${order.failure.code})`,
+    order.failure === null ? printable(order.status, 40) : `${printable(order.status, 40)} (${printable(order.failure.code, 60)})`,
     final,
   ];
 }

@@ -4,11 +4,13 @@
  * parts: client/http.ts for the exchange, the Retrier for 429/5xx/reset retries with backoff, the
  * http-only-on-loopback rule, and `--verbose` lines with the API key masked.
  */
+import { abortable, throwIfAborted } from '../client/abortable.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpTimeouts } from '../client/http.js';
 import { loggedExchange } from '../client/logged-exchange.js';
 import { maskSecret } from '../client/redact.js';
 import { Retrier } from '../client/retrier.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfter, type RetryPolicy } from '../client/retry-policy.js';
 import type { Check } from '../client/shape.js';
 import { NetworkError } from '../errors.js';
@@ -26,6 +28,8 @@ export interface TronNodeOptions {
   retryPolicy?: Partial<RetryPolicy>;
   log?: ((line: string) => void) | undefined;
   onRetry?: ((line: string) => void) | undefined;
+  /** Ends the call at once when aborted (Ctrl-C, SIGTERM), closing the connection. */
+  signal?: AbortSignal | undefined;
   nowMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
@@ -79,22 +83,25 @@ export class TronNode {
   async #call<T>(path: string, payload: object, check: Check<T>): Promise<T> {
     const body = Buffer.from(JSON.stringify(payload), 'utf8');
     const label = `TRON node ${this.origin} POST ${path}`;
-    const { apiKey, log, nowMs = Date.now } = this.#options;
+    const { apiKey, log, signal, nowMs = Date.now } = this.#options;
+    const cutOff = () => void this.#http.close();
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (apiKey !== undefined) headers[TRON_API_KEY_HEADER] = apiKey;
     const retrier = new Retrier(`POST ${path}`, {
       policy: this.#options.retryPolicy,
       onRetry: this.#options.onRetry,
       random: this.#options.random,
-      sleepMs: this.#options.sleepMs,
+      sleepMs: (ms) => abortable((this.#options.sleepMs ?? sleep)(ms), signal, cutOff),
     });
     for (;;) {
-      const outcome = await loggedExchange(this.#http, { method: 'POST', pathAndQuery: this.#basePath + path, headers, body }, {
+      throwIfAborted(signal);
+      const exchange = loggedExchange(this.#http, { method: 'POST', pathAndQuery: this.#basePath + path, headers, body }, {
         origin: this.origin,
         log,
         redactHeader: (name, value) => (name.toLowerCase() === TRON_API_KEY_HEADER.toLowerCase() ? maskSecret(value) : value),
         nowMs,
-      }).catch((error: unknown) => {
+      });
+      const outcome = await abortable(exchange, signal, cutOff).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
       });

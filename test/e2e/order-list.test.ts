@@ -152,7 +152,7 @@ describe('order list --all when a page fails midway', () => {
     const path = '/v1/energy/orders';
     world.sandbox.inject({ kind: 'delay', ms: 0, match: { method: 'GET', path } });
     world.sandbox.inject({ kind: 'status', status: 503, times: 3, match: { method: 'GET', path } });
-    const failed = await world.run(['order', 'list', '--all', '--json', '--limit', '100', '--retries', '0']);
+    const failed = await world.run(['--base-url', world.sandbox.url, 'order', 'list', '--all', '--json', '--limit', '100', '--retries', '0']);
     world.sandbox.clearFaults();
     expect(failed.code).toBe(7);
     const partial = JSON.parse(failed.stdout) as { items: { id: string }[]; next_cursor: string | null };
@@ -160,9 +160,10 @@ describe('order list --all when a page fails midway', () => {
     expect(partial.next_cursor).not.toBeNull();
     const report = JSON.parse(failed.stderr) as { error: { hint: string } };
     const command = /^read on with: energy (.*)$/.exec(report.error.hint)?.[1];
-    expect(command).toBe(`order list --all --limit 100 --cursor ${partial.next_cursor}`);
+    // The same account, output and page size: the command is runnable as printed.
+    expect(command).toBe(`--base-url ${world.sandbox.url} --json order list --all --limit 100 --cursor ${partial.next_cursor}`);
 
-    const rest = await world.run([...command!.split(' '), '--json']);
+    const rest = await world.run(command!.split(' '));
     expect(rest.code).toBe(0);
     const remaining = (JSON.parse(rest.stdout) as { items: { id: string }[] }).items;
     const ids = new Set([...partial.items, ...remaining].map((o) => o.id));
