@@ -33,6 +33,8 @@ const FORBIDDEN_LAYERS = {
   'src/sandbox/': ['src/commands/', 'src/output/', 'src/config/'],
   // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
   'src/tron/': ['src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/signing/'],
+  // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
+  'src/ensure/': ['src/commands/', 'src/sandbox/', 'src/config/'],
   // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
   'src/storage/': ['src/client/', 'src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/journal/', 'src/ordering/'],
   // The journal is local state: it never talks to the network and never prints.

@@ -6,6 +6,7 @@ import { balanceCommand } from './commands/balance.js';
 import { configCommand } from './commands/config.js';
 import type { Context, GlobalOptions } from './commands/context.js';
 import { estimateCommand } from './commands/estimate.js';
+import { ensureCommand } from './commands/ensure.js';
 import { examplesHelp } from './commands/examples.js';
 import { optionsCommand } from './commands/options.js';
 import { orderCommand } from './commands/order.js';
@@ -34,7 +35,7 @@ export function buildProgram(ctx: Context, version: string): Command {
     .hook('preAction', (_root, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
     });
-  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, addressCommand, estimateCommand, configCommand, sandboxCommand]) {
+  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, addressCommand, estimateCommand, ensureCommand, configCommand, sandboxCommand]) {
     program.addCommand(command(ctx));
   }
   applyToAll(program, (command) => {

@@ -36,6 +36,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy estimate transfer --from "$ADDR" --to "$TO" --amount 1000000 --json',
     'energy estimate transfer --from "$ADDR" --to "$TO" --token "$TRC20"',
   ],
+  'energy ensure': [
+    'energy ensure "$ADDR" --energy 65000 --hours 1 --yes',
+    'energy ensure "$A1" "$A2" --energy 131000 --hours 24 --max-total 50 --yes --wait',
+    'energy ensure "$ADDR" --energy 65000 --hours 1 --dry-run --json',
+  ],
   'energy sandbox': ['energy sandbox            # then, in another terminal:', 'energy --profile sandbox balance', 'energy sandbox --port 0 --no-save --json'],
 };
 

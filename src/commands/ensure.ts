@@ -1,0 +1,79 @@
+/**
+ * `energy ensure <address…> --energy <n> --hours <h>`: buy only the shortfall, so that each address has at
+ * least n energy, counting what it has on chain and what is already bought but not yet delivered.
+ */
+import { Argument, Command, Option } from 'commander';
+import { checkTronAddress } from '../address.js';
+import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { ensureTable } from '../output/ensure-views.js';
+import { positiveInteger, seconds, trxAmount } from './arguments.js';
+import type { Context } from './context.js';
+
+interface EnsureCommandOptions {
+  energy: number;
+  hours: number;
+  maxTotal?: string;
+  yes?: boolean;
+  wait?: boolean;
+  waitTimeout: number;
+  dryRun?: boolean;
+}
+
+export function ensureCommand(ctx: Context): Command {
+  return new Command('ensure')
+    .summary('buy only the shortfall so that each address has at least --energy')
+    .description('buy only the shortfall so that each address has at least --energy energy: reads the chain (TRON node), counts orders not yet delivered, rounds up to whole portions')
+    .addArgument(new Argument('<address...>', 'TRON addresses to keep supplied'))
+    .addOption(new Option('--energy <n>', 'energy each address should have available').argParser(positiveInteger).makeOptionMandatory())
+    .addOption(new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory())
+    .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount))
+    .option('-y, --yes', 'consent to the quoted prices without a prompt')
+    .option('--dry-run', 'show what would be bought and its price; buy nothing')
+    .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
+    .addOption(new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600))
+    .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
+      const addresses = uniqueAddresses(addressArgs);
+      const node = await ctx.tronNode();
+      const [{ planEnsure }, { buyEnsure }] = await Promise.all([import('../ensure/plan-ensure.js'), import('../ensure/buy-ensure.js')]);
+      const note = (line: string) => ctx.printer.note(line);
+      const deps: EnsureDeps = {
+        node,
+        api: async () => ({
+          client: await ctx.client(),
+          journal: await ctx.journal(),
+          recoverCommand: (id) => (id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id)),
+        }),
+        terminal: ctx.terminal,
+        note,
+        progress: ctx.printer.jsonMode && ctx.globals.verbose !== true ? undefined : note,
+      };
+      const run: EnsureOptions = {
+        addresses,
+        energy: options.energy,
+        hours: options.hours,
+        maxTotal: options.maxTotal,
+        yes: options.yes === true,
+        dryRun: options.dryRun === true,
+        waitSeconds: options.wait === true ? options.waitTimeout : undefined,
+      };
+      const plan = await planEnsure(deps, run);
+      await buyEnsure(deps, run, plan);
+      if (ctx.printer.jsonMode) await ctx.printer.json({ items: plan.items });
+      else await ctx.printer.table(ensureTable(plan.items));
+      const failed = plan.items.filter((item) => item.error !== null);
+      if (failed.length === 0) return;
+      const [first] = failed;
+      if (addresses.length === 1 && first?.error) throw new CliError(first.error.message, first.error.exit_code as ExitCode);
+      throw new CliError(`${failed.length} of ${addresses.length} addresses failed (see above); the others stand`, ExitCode.someFailed);
+    });
+}
+
+/** Every address checked before anything is read; a repeated one counts once. */
+function uniqueAddresses(texts: readonly string[]): string[] {
+  for (const text of texts) {
+    const check = checkTronAddress(text);
+    if (!check.ok) throw new UsageError(`${text.slice(0, 40)} is not a TRON address: ${check.reason}`);
+  }
+  return [...new Set(texts)];
+}

@@ -1,0 +1,59 @@
+/** What `ensure` reports per address, and what it needs from the rest of the program. */
+import type { EnergyClient } from '../client/client.js';
+import type { Order, QuoteResponse } from '../client/types.js';
+import type { Journal } from '../journal/journal.js';
+import type { Terminal } from '../output/terminal.js';
+import type { TronNode } from '../tron/tron-node.js';
+
+/**
+ * enough: it has the target now · in_flight: enough once undelivered orders arrive · bought: ordered now ·
+ * would_buy: --dry-run · failed: the order (or its confirmation on chain, with --wait) failed.
+ */
+export type EnsureReason = 'enough' | 'in_flight' | 'bought' | 'would_buy' | 'failed';
+
+/** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
+export interface EnsureItem {
+  address: string;
+  available: number;
+  in_flight: number;
+  target: number;
+  bought: Order | null;
+  reason: EnsureReason;
+  /** Energy ordered (or that would be, with --dry-run); 0 when nothing was needed. */
+  to_buy: number;
+  /** The quoted total for `to_buy`, or null. */
+  total_trx: string | null;
+  /** True when `to_buy` was cut to the API's max_energy. */
+  capped: boolean;
+  error: { exit_code: number; message: string } | null;
+}
+
+export interface EnsureOptions {
+  addresses: readonly string[];
+  energy: number;
+  hours: number;
+  maxTotal?: string | undefined;
+  yes: boolean;
+  dryRun: boolean;
+  /** Seconds to follow each order with --wait; undefined: do not wait. */
+  waitSeconds?: number | undefined;
+}
+
+export interface EnsureDeps {
+  node: TronNode;
+  /** Opened only when some address is short: a run with enough energy never touches the API. */
+  api: () => Promise<{ client: EnergyClient; journal: Journal; recoverCommand: (clientRequestId?: string) => string }>;
+  terminal: Terminal;
+  note: (line: string) => void;
+  /** Progress lines (stderr), or undefined to stay quiet. */
+  progress: ((line: string) => void) | undefined;
+  nowMs?: () => number;
+  /** Pause between readings while waiting (tests shorten it). */
+  pollMs?: number;
+}
+
+/** An address to buy for, with its price. */
+export interface Purchase {
+  item: EnsureItem;
+  quote: QuoteResponse;
+}
