@@ -1,0 +1,222 @@
+/**
+ * `energy ensure` against the sandbox (API and TRON node on one port), spawned for real: it buys only the
+ * rounded shortfall, never twice for one shortfall while an order is on its way, and again after expiry.
+ * Every claim is counted at the server: requests, orders, their energy and totals.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '../../src/client/types.js';
+import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
+import type { RunOptions } from '../helpers/cli.js';
+import { freshAddress } from '../helpers/e2e.js';
+import { createWorld, json, type World } from '../helpers/world.js';
+
+interface Item {
+  address: string;
+  available: number;
+  in_flight: number;
+  target: number;
+  bought: Order | null;
+  reason: string;
+  to_buy: number;
+  total_trx: string | null;
+  error: { exit_code: number; message: string } | null;
+}
+const items = (result: { stdout: string }) => json<{ items: Item[] }>(result).items;
+
+function runner(world: World) {
+  return (args: string[], options: RunOptions = {}) =>
+    world.run(['ensure', ...args], { ...options, env: { ENERGY_TRON_NODE: world.sandbox.url, ...options.env } });
+}
+const apiRequests = (world: World) =>
+  ['/v1/energy/options', '/v1/energy/quotes', '/v1/energy/orders'].map((path) => world.sandbox.requestCount(path)).reduce((a, b) => a + b, 0);
+
+async function until(world: World, id: string, done: (order: Order) => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done(world.sandbox.orders().find((order) => order.id === id)!)) {
+    if (Date.now() > deadline) throw new Error(`order ${id} did not reach the state in time`);
+    await sleep(50);
+  }
+}
+
+describe('the cron loop on one address', () => {
+  // Slow delivery, short hours: the pending window is wide enough for a re-run, and expiry comes soon after.
+  const HOLDER = freshAddress(7001);
+  let world: World;
+  let ensure: ReturnType<typeof runner>;
+  let first: Order;
+  beforeAll(async () => {
+    world = await createWorld({ deliverAfterMs: 4_000, hourMs: 1_500, tronAccounts: { [HOLDER]: { energy: 45_000 } } });
+    ensure = runner(world);
+  });
+  afterAll(async () => world.close());
+  const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
+
+  it('with enough energy buys nothing and asks the API nothing, not even for a quote', async () => {
+    const before = apiRequests(world);
+    const result = await ensure([HOLDER, '--energy', '40000', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)).toEqual([
+      { address: HOLDER, available: 45_000, in_flight: 0, target: 40_000, bought: null, reason: 'enough', to_buy: 0, total_trx: null, capped: false, error: null },
+    ]);
+    expect(apiRequests(world)).toBe(before);
+    expect(ordersTo(HOLDER)).toHaveLength(0);
+  });
+
+  it('with a shortfall buys exactly the shortfall rounded up to the portion', async () => {
+    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    const orders = ordersTo(HOLDER);
+    expect(orders).toHaveLength(1);
+    first = orders[0]!;
+    expect(first).toMatchObject({ energy: 20_000, duration_hours: 1, total_trx: '0.800000' });
+    expect(items(result)[0]).toMatchObject({ available: 45_000, in_flight: 0, to_buy: 20_000, reason: 'bought', total_trx: '0.800000' });
+    expect(items(result)[0]!.bought!.id).toBe(first.id);
+  });
+
+  it('run again while the order is pending buys nothing (counted in flight)', async () => {
+    expect(world.sandbox.orders().find((order) => order.id === first.id)!.delivery_final).toBe(false);
+    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ available: 45_000, in_flight: 20_000, to_buy: 0, reason: 'in_flight', bought: null });
+    expect(ordersTo(HOLDER)).toHaveLength(1);
+  });
+
+  it('a run from another machine (no journal) sees the pending order in the order list and buys nothing', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-other-machine-'));
+    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json'], { env: { ENERGY_STATE_DIR: stateDir } });
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ in_flight: 20_000, reason: 'in_flight' });
+    expect(ordersTo(HOLDER)).toHaveLength(1);
+  });
+
+  it('run again after delivery buys nothing (the energy is on chain)', async () => {
+    await until(world, first.id, (order) => order.delivery_final);
+    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ available: 65_000, in_flight: 0, reason: 'enough' });
+    expect(ordersTo(HOLDER)).toHaveLength(1);
+  });
+
+  it('run again after expiry buys again', async () => {
+    await until(world, first.id, (order) => order.lifecycle_final);
+    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ available: 45_000, to_buy: 20_000, reason: 'bought' });
+    expect(ordersTo(HOLDER).map((order) => order.energy)).toEqual([20_000, 20_000]);
+  });
+});
+
+describe('buying', () => {
+  let world: World;
+  let ensure: ReturnType<typeof runner>;
+  let n = 7100;
+  const next = () => freshAddress((n += 1));
+  beforeAll(async () => {
+    world = await createWorld();
+    ensure = runner(world);
+  });
+  afterAll(async () => world.close());
+  const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
+
+  it('an unactivated address pays the activation', async () => {
+    const address = next();
+    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ available: 0, to_buy: 65_000, total_trx: '3.700000', reason: 'bought' });
+    expect(ordersTo(address).map((order) => order.total_trx)).toEqual(['3.700000']);
+  });
+
+  it('--dry-run quotes and buys nothing', async () => {
+    const address = next();
+    const quotes = world.sandbox.requestCount('/v1/energy/quotes');
+    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--dry-run', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ to_buy: 65_000, total_trx: '3.700000', reason: 'would_buy', bought: null });
+    expect(world.sandbox.requestCount('/v1/energy/quotes')).toBe(quotes + 1);
+    expect(ordersTo(address)).toHaveLength(0);
+  });
+
+  it('without consent (no --yes, no terminal) buys nothing: exit 2', async () => {
+    const [a, b] = [next(), next()];
+    const orders = world.sandbox.orders().length;
+    const result = await ensure([a, b, '--energy', '65000', '--hours', '1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not buying 2 orders for 7\.400000 TRX without consent/);
+    expect(world.sandbox.orders()).toHaveLength(orders);
+  });
+
+  it('--max-total caps the sum of all orders: exit 5 and nothing bought', async () => {
+    const [a, b] = [next(), next()];
+    const orders = world.sandbox.orders().length;
+    const result = await ensure([a, b, '--energy', '65000', '--hours', '1', '--yes', '--max-total', '7']);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/the sum of the quotes 7\.400000 TRX is above --max-total 7\.000000/);
+    expect(world.sandbox.orders()).toHaveLength(orders);
+  });
+
+  it('several addresses: one order each, one of them refused: exit 9, the other stands', async () => {
+    const [a, b] = [next(), next()];
+    world.sandbox.inject({ kind: 'status', status: 409, match: { method: 'POST', path: '/v1/energy/orders' } });
+    const result = await ensure([a, b, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(9);
+    const byReason = items(result).map((item) => item.reason).sort();
+    expect(byReason).toEqual(['bought', 'failed']);
+    expect(items(result).find((item) => item.reason === 'failed')!.error).toMatchObject({ exit_code: 5 });
+    expect(ordersTo(a).length + ordersTo(b).length).toBe(1);
+  });
+
+  it('counts a repeated address once', async () => {
+    const address = next();
+    const result = await ensure([address, address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)).toHaveLength(1);
+    expect(ordersTo(address)).toHaveLength(1);
+  });
+
+  it('--wait follows the order and confirms the energy on chain', async () => {
+    const address = next();
+    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--wait', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result)[0]).toMatchObject({ reason: 'bought', available: 65_000 });
+    expect(items(result)[0]!.bought).toMatchObject({ delivery_final: true, status: 'active' });
+  });
+
+  it('--wait on an order that fails delivery is exit 8', async () => {
+    const result = await ensure([SANDBOX_FAILING_ADDRESS, '--energy', '65000', '--hours', '1', '--yes', '--wait', '--json']);
+    expect(result.code).toBe(8);
+    expect(items(result)[0]).toMatchObject({ reason: 'failed', error: { exit_code: 8 } });
+  });
+
+  it('an order request with no known outcome is counted in flight on the next run, which says how to settle it', async () => {
+    const address = next();
+    world.sandbox.inject({ kind: 'drop', match: { method: 'POST', path: '/v1/energy/orders' } });
+    const lost = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--retries', '0']);
+    expect(lost.code).toBe(7);
+    expect(ordersTo(address)).toHaveLength(0);
+    const again = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(again.code).toBe(0);
+    expect(items(again)[0]).toMatchObject({ in_flight: 65_000, reason: 'in_flight' });
+    expect(again.stderr).toMatch(/no known outcome, counted as in flight; settle them with `energy order recover`/);
+    expect(ordersTo(address)).toHaveLength(0);
+  });
+
+  it('refuses a bad address before any request (exit 2)', async () => {
+    const before = world.sandbox.requestCount();
+    const result = await ensure([next(), 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T', '--energy', '65000', '--hours', '1', '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is not a TRON address: bad checksum/);
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('a TRON node answering HTML is exit 7 and nothing is bought', async () => {
+    world.sandbox.inject({ kind: 'raw', status: 200, contentType: 'text/html', body: '<html></html>', match: { path: '/wallet/getaccount' } });
+    const before = apiRequests(world);
+    const result = await ensure([next(), '--energy', '65000', '--hours', '1', '--yes']);
+    expect(result.code).toBe(7);
+    expect(apiRequests(world)).toBe(before);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { mapLimit } from '../../../src/ensure/map-limit.js';
+import { shortfall } from '../../../src/ensure/shortfall.js';
+
+const base = { portion: 1_000, maxEnergy: 5_000_000 };
+
+describe('shortfall', () => {
+  it.each([
+    ['enough on chain', 65_000, 70_000, 0, 0],
+    ['exactly enough', 65_000, 65_000, 0, 0],
+    ['rounded up to the portion', 64_500, 45_000, 0, 20_000],
+    ['in flight counts', 65_000, 45_000, 20_000, 0],
+    ['in flight covers part', 65_000, 10_000, 20_000, 35_000],
+    ['nothing on chain, one unit short', 1, 0, 0, 1_000],
+  ])('%s', (_label, target, available, inFlight, toBuy) => {
+    expect(shortfall({ ...base, target, available, inFlight }).toBuy).toBe(toBuy);
+  });
+
+  it('caps at the largest whole-portion order within max_energy, and says so', () => {
+    expect(shortfall({ target: 10_000, available: 0, inFlight: 0, portion: 3_000, maxEnergy: 7_000 })).toEqual({ missing: 10_000, toBuy: 6_000, capped: true });
+  });
+});
+
+describe('mapLimit', () => {
+  it('keeps input order and never runs more than the limit at once', async () => {
+    let running = 0;
+    let peak = 0;
+    const results = await mapLimit([5, 1, 4, 2, 3, 0], 2, async (value) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, value));
+      running -= 1;
+      return value * 10;
+    });
+    expect(results).toEqual([50, 10, 40, 20, 30, 0]);
+    expect(peak).toBe(2);
+  });
+});
