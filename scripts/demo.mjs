@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: starts the sandbox on 127.0.0.1, configures a profile in a throwaway config folder, then
 // runs what a new user would: time → balance → options → estimate → address → quote → order create --wait →
-// address again (the rental arrived on the sandbox's TRON node) → order list.
+// address again (the rental arrived on the sandbox's TRON node) → address → ensure → address → order list.
 // Every command is the real bin/energy.js, printed as you would type it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -48,6 +48,10 @@ try {
   await energy(['quote', address, '--energy', '65000', '--hours', '1']);
   await energy(['order', 'create', address, '--energy', '65000', '--hours', '1', '--max-total', '10', '--yes', '--wait']);
   await energy(['address', address]);
+  // Keep both supplied: the first already has enough, only the second is bought for, and confirmed on chain.
+  await energy(['address', recipient]);
+  await energy(['ensure', address, recipient, '--energy', '65000', '--hours', '1', '--max-total', '10', '--yes', '--wait']);
+  await energy(['address', recipient]);
   await energy(['order', 'list']);
   await energy(['--json', 'balance']);
   console.log('\nDemo done. Run `node bin/energy.js sandbox` to keep a sandbox running and try more.');
