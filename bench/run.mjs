@@ -52,8 +52,18 @@ function measure(cases, count) {
   return samples.map(median);
 }
 
+// 100 addresses that already hold 65,000 energy on the sandbox's TRON node: the steady state of an
+// `ensure` cron job, where every run reads the chain and buys nothing.
+const { encodeTronAddress } = await import('../dist/address.js');
+const ensureAddresses = Array.from({ length: 100 }, (_, i) => {
+  const id = Buffer.alloc(20, 0x42);
+  id.writeUInt32BE(i, 0);
+  return encodeTronAddress(Buffer.concat([Buffer.from([0x41]), id]));
+});
+
 async function startSandbox() {
-  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--no-save', '--no-rate-limit', '--seed-orders', String(orderCount), '--json'], {
+  const seeds = ensureAddresses.flatMap((address) => ['--seed-address', `${address}:energy=65000`]);
+  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--no-save', '--no-rate-limit', '--seed-orders', String(orderCount), ...seeds, '--json'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -94,6 +104,15 @@ try {
     rounds,
   );
   rows.push(['energy address --json', address, 'node:http two POSTs', bareAddress, 2.0]);
+
+  const [bareEnsure, ensure] = measure(
+    [
+      { args: [here('./bare-ensure.mjs'), ...ensureAddresses], env: tronEnv },
+      { args: [bin, 'ensure', ...ensureAddresses, '--energy', '65000', '--hours', '1', '--yes', '--json'], env: tronEnv },
+    ],
+    rounds,
+  );
+  rows.push(['energy ensure, 100 addresses with enough', ensure, 'node:http 200 POSTs, 8 at a time', bareEnsure, 2.0]);
 
   const listArgs = [bin, 'order', 'list', '--all', '--json', '--limit', '100'];
   const bareListArgs = [here('./bare-list-all.mjs')];
