@@ -38,7 +38,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'energy ensure': [
     'energy ensure "$ADDR" --energy 65000 --hours 1 --yes',
-    'energy ensure "$A1" "$A2" --energy 131000 --hours 24 --max-total 50 --yes --wait',
+    'energy ensure "$A1" "$A2" --energy 131000 --hours 24 --max-total 50 --yes',
     'energy ensure "$ADDR" --energy 65000 --hours 1 --dry-run --json',
   ],
   'energy sandbox': ['energy sandbox            # then, in another terminal:', 'energy --profile sandbox balance', 'energy sandbox --port 0 --no-save --json'],
