@@ -39,7 +39,7 @@ const FORBIDDEN_LAYERS = {
   'src/ordering/': ['src/commands/', 'src/sandbox/', 'src/config/'],
 };
 // Command files that may import sibling commands: the groups that only compose verbs.
-const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts']);
+const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts', 'shell-words.ts']);
 const COMMAND_GROUPS = { 'order.ts': /^order-/ };
 
 const owns = (file, owners) => owners.some((owner) => file === owner || (owner.endsWith('/') && file.startsWith(owner)));

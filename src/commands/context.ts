@@ -13,6 +13,7 @@ import { environmentVariableFor, resolveProfileName, resolveSettings, type Setti
 import { ConfigStore } from '../config/store.js';
 import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
+import { shellQuote } from './shell-words.js';
 import type { Terminal } from '../output/terminal.js';
 
 export interface GlobalOptions {
@@ -181,7 +182,7 @@ export class Context {
       ...(this.globals.profile === undefined ? [] : ['--profile', this.globals.profile]),
       ...(this.globals.baseUrl === undefined ? [] : ['--base-url', this.globals.baseUrl]),
     ];
-    return ['energy', ...globals, ...words].map(shellWord).join(' ');
+    return ['energy', ...globals, ...words].map(shellQuote).join(' ');
   }
 
   /** A profile named by --profile or ENERGY_PROFILE that the store does not have: say so, not "no base URL". */
@@ -197,9 +198,4 @@ export class Context {
   async close(): Promise<void> {
     await this.#client?.close();
   }
-}
-
-/** A word as a POSIX shell reads it back: bare when it is plainly safe, else in single quotes. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
