@@ -35,6 +35,8 @@ const FORBIDDEN_LAYERS = {
   'src/storage/': ['src/client/', 'src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/journal/', 'src/ordering/'],
   // The journal is local state: it never talks to the network and never prints.
   'src/journal/': ['src/client/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/ordering/'],
+  // Batches: reading, planning and placing many orders; printing is the command's.
+  'src/batch/': ['src/commands/', 'src/output/', 'src/sandbox/', 'src/config/'],
   // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
   'src/ordering/': ['src/commands/', 'src/sandbox/', 'src/config/'],
 };

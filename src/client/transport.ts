@@ -77,6 +77,8 @@ export class Transport {
   readonly #policy: RetryPolicy;
   readonly #http: HttpConnection;
   readonly #basePath: string;
+  /** No request leaves before this time: set by a 429's Retry-After. */
+  #holdUntilMs = 0;
 
   constructor(options: TransportOptions) {
     // The library keeps the CLI's rule: no secret-signed request in clear text off this machine.
@@ -99,6 +101,8 @@ export class Transport {
     const label = `${call.method} ${call.path}`;
     let retriesUsed = 0;
     let clockChecked = false;
+    /** The hold this call set itself (and has already waited out). */
+    let ownHold = 0;
     let uncertain = false;
     const marked = <E extends CliError>(error: E): E => {
       error.outcomeUncertain = uncertain;
@@ -106,6 +110,8 @@ export class Transport {
     };
     for (;;) {
       this.#throwIfAborted();
+      const held = this.#holdUntilMs - this.#nowMs();
+      if (held > 0 && this.#holdUntilMs !== ownHold) await this.#abortable((this.#options.sleepMs ?? sleep)(held));
       const outcome = await this.#abortable(this.#attempt(call, query, body)).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
@@ -146,6 +152,12 @@ export class Transport {
         // A server asking for a longer pause than we allow gets an answer now rather than a hung script.
         if (delay <= this.#policy.maxDelayMs) {
           retriesUsed += 1;
+          if (status === 429) {
+            // A 429 holds back every other call on this transport too: concurrent callers (a batch's
+            // workers) pause together once, instead of each meeting its own 429.
+            this.#holdUntilMs = Math.max(this.#holdUntilMs, this.#nowMs() + delay);
+            ownHold = this.#holdUntilMs;
+          }
           await this.#pause(delay, label, `HTTP ${status}`, retriesUsed);
           continue;
         }
@@ -205,10 +217,18 @@ export class Transport {
   }
 
   async #pause(delayMs: number, label: string, reason: string, retryNumber: number): Promise<void> {
+    this.#announceRetry(delayMs, label, reason, retryNumber);
+    await this.#abortable((this.#options.sleepMs ?? sleep)(delayMs));
+  }
+
+  #announceRetry(delayMs: number, label: string, reason: string, retryNumber: number): void {
     this.#options.onRetry?.(
       `${label}: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${retryNumber} of ${this.#policy.retries})`,
     );
-    await this.#abortable((this.#options.sleepMs ?? sleep)(delayMs));
+  }
+
+  #nowMs(): number {
+    return (this.#options.nowMs ?? Date.now)();
   }
 
   #throwIfAborted(): void {

@@ -90,10 +90,20 @@ export class Context {
     return resolveProfileName({ profile: this.globals.profile }, this.terminal.env).profile;
   }
 
-  /** The API client for the resolved base URL; credentials are checked when a signed call is made. */
-  async client(): Promise<EnergyClient> {
+  /**
+   * The API client for the resolved base URL; credentials are checked when a signed call is made. On an
+   * interrupt, its requests in flight are cut off, unless `finishInFlight` (a batch lets them end, so that
+   * it learns and journals their outcome). The first call decides.
+   */
+  async client(options: { finishInFlight?: boolean } = {}): Promise<EnergyClient> {
     if (this.#client !== undefined) return this.#client;
     const settings = await this.settings();
+    const baseUrl = await this.#baseUrl(settings);
+    return this.#createClient(settings, baseUrl, options.finishInFlight === true);
+  }
+
+  /** The API base URL, or the reason there is none (an unknown profile, a missing setting). */
+  async #baseUrl(settings: Settings): Promise<URL> {
     if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
@@ -102,7 +112,11 @@ export class Context {
         hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
       });
     }
-    const baseUrl = parseBaseUrl(baseUrlText);
+    return parseBaseUrl(baseUrlText);
+  }
+
+  /** The API client; see `client()`. */
+  async #createClient(settings: Settings, baseUrl: URL, finishInFlight: boolean): Promise<EnergyClient> {
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
     for (const name of ['api-key', 'api-secret'] as const) {
@@ -126,7 +140,7 @@ export class Context {
         timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
       }),
       ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
-      signal: this.terminal.interrupt,
+      signal: finishInFlight ? undefined : this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
@@ -141,7 +155,7 @@ export class Context {
   journal(): Promise<Journal> {
     this.#journal ??= (async () => {
       const settings = await this.settings();
-      const client = await this.client();
+      const baseUrl = await this.#baseUrl(settings);
       const apiKey = settings.values['api-key'].value;
       if (apiKey === undefined || settings.values['api-secret'].value === undefined) {
         throw new AuthError('no API credentials', {
@@ -153,7 +167,7 @@ export class Context {
         import('../journal/record.js'),
         import('../journal/state-dir.js'),
       ]);
-      const origin = client.transport.baseUrl.href.replace(/\/+$/, '');
+      const origin = baseUrl.href.replace(/\/+$/, '');
       return new Journal(stateDir(this.terminal.env), { origin, keyId: keyIdOf(apiKey) });
     })();
     return this.#journal;
