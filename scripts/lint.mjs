@@ -39,11 +39,13 @@ const FORBIDDEN_LAYERS = {
   'src/storage/': ['src/client/', 'src/config/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/journal/', 'src/ordering/'],
   // The journal is local state: it never talks to the network and never prints.
   'src/journal/': ['src/client/', 'src/commands/', 'src/output/', 'src/sandbox/', 'src/ordering/'],
+  // Batches: reading, planning and placing many orders; printing is the command's.
+  'src/batch/': ['src/commands/', 'src/output/', 'src/sandbox/', 'src/config/'],
   // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
   'src/ordering/': ['src/commands/', 'src/sandbox/', 'src/config/'],
 };
 // Command files that may import sibling commands: the groups that only compose verbs.
-const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts']);
+const COMMAND_SHARED = new Set(['context.ts', 'arguments.ts', 'shell-words.ts']);
 const COMMAND_GROUPS = { 'order.ts': /^order-/ };
 
 const owns = (file, owners) => owners.some((owner) => file === owner || (owner.endsWith('/') && file.startsWith(owner)));

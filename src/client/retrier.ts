@@ -12,6 +12,8 @@ export interface RetrierOptions {
   onRetry?: ((line: string) => void) | undefined;
   random?: (() => number) | undefined;
   sleepMs?: ((ms: number) => Promise<unknown>) | undefined;
+  /** Told each wait before it starts, with the HTTP status that caused it (undefined for a network failure). */
+  beforeWait?: ((delayMs: number, status: number | undefined) => void) | undefined;
 }
 
 export class Retrier {
@@ -35,7 +37,7 @@ export class Retrier {
     // "Host not found" or a TLS mismatch will be the same next time: retrying only makes the user wait.
     if (!failure.retryable || this.#used >= this.policy.retries) return false;
     this.#used += 1;
-    await this.#pause(backoffDelayMs(this.#used, this.policy, this.options.random), failure.message);
+    await this.#pause(backoffDelayMs(this.#used, this.policy, this.options.random), failure.message, undefined);
     return true;
   }
 
@@ -49,11 +51,12 @@ export class Retrier {
     // A server asking for a longer pause than we allow gets an answer now rather than a hung script.
     if (delay > this.policy.maxDelayMs) return false;
     this.#used += 1;
-    await this.#pause(delay, `HTTP ${status}`);
+    await this.#pause(delay, `HTTP ${status}`, status);
     return true;
   }
 
-  async #pause(delayMs: number, reason: string): Promise<void> {
+  async #pause(delayMs: number, reason: string, status: number | undefined): Promise<void> {
+    this.options.beforeWait?.(delayMs, status);
     this.options.onRetry?.(
       `${this.label}: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${this.#used} of ${this.policy.retries})`,
     );

@@ -80,6 +80,8 @@ export class Transport {
   readonly #policy: RetryPolicy;
   readonly #http: HttpConnection;
   readonly #basePath: string;
+  /** No request leaves before this time: set by a 429's Retry-After. */
+  #holdUntilMs = 0;
 
   constructor(options: TransportOptions) {
     // The library keeps the CLI's rule: no secret-signed request in clear text off this machine.
@@ -100,14 +102,23 @@ export class Transport {
     const body = call.body === undefined ? undefined : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
+    let clockChecked = false;
+    /** The hold this call set itself (and has already waited out). */
+    let ownHold = 0;
     const retrier = new Retrier(label, {
       policy: this.#policy,
       onRetry: this.#options.onRetry,
       random: this.#options.random,
       // A pause between attempts ends at once on abort, like the attempts themselves.
       sleepMs: (ms) => this.#abortable((this.#options.sleepMs ?? sleep)(ms)),
+      beforeWait: (delayMs, status) => {
+        if (status !== 429) return;
+        // A 429 holds back every other call on this transport too: concurrent callers (a batch's
+        // workers) pause together once, instead of each meeting its own 429.
+        this.#holdUntilMs = Math.max(this.#holdUntilMs, this.#nowMs() + delayMs);
+        ownHold = this.#holdUntilMs;
+      },
     });
-    let clockChecked = false;
     let uncertain = false;
     const marked = <E extends CliError>(error: E): E => {
       error.outcomeUncertain = uncertain;
@@ -115,6 +126,8 @@ export class Transport {
     };
     for (;;) {
       this.#throwIfAborted();
+      const held = this.#holdUntilMs - this.#nowMs();
+      if (held > 0 && this.#holdUntilMs !== ownHold) await this.#abortable((this.#options.sleepMs ?? sleep)(held));
       const outcome = await this.#abortable(this.#attempt(call, query, body)).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
@@ -195,6 +208,10 @@ export class Transport {
     const corrected = this.clock.adopt(serverTime, sentAt, this.clock.localMs());
     if (corrected) this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
     return corrected;
+  }
+
+  #nowMs(): number {
+    return (this.#options.nowMs ?? Date.now)();
   }
 
   #throwIfAborted(): void {

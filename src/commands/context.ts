@@ -14,6 +14,7 @@ import { environmentVariableFor, resolveProfileName, resolveSettings, type Setti
 import { ConfigStore } from '../config/store.js';
 import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
+import { shellQuote } from './shell-words.js';
 import type { Terminal } from '../output/terminal.js';
 
 export interface GlobalOptions {
@@ -99,10 +100,20 @@ export class Context {
     return resolveProfileName({ profile: this.globals.profile }, this.terminal.env).profile;
   }
 
-  /** The API client for the resolved base URL; credentials are checked when a signed call is made. */
-  async client(): Promise<EnergyClient> {
+  /**
+   * The API client for the resolved base URL; credentials are checked when a signed call is made. On an
+   * interrupt, its requests in flight are cut off, unless `finishInFlight` (a batch lets them end, so that
+   * it learns and journals their outcome). The first call decides.
+   */
+  async client(options: { finishInFlight?: boolean } = {}): Promise<EnergyClient> {
     if (this.#client !== undefined) return this.#client;
     const settings = await this.settings();
+    const baseUrl = await this.#baseUrl(settings);
+    return this.#createClient(settings, baseUrl, options.finishInFlight === true);
+  }
+
+  /** The API base URL, or the reason there is none (an unknown profile, a missing setting). */
+  async #baseUrl(settings: Settings): Promise<URL> {
     if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
@@ -111,7 +122,11 @@ export class Context {
         hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
       });
     }
-    const baseUrl = parseBaseUrl(baseUrlText);
+    return parseBaseUrl(baseUrlText);
+  }
+
+  /** The API client; see `client()`. */
+  async #createClient(settings: Settings, baseUrl: URL, finishInFlight: boolean): Promise<EnergyClient> {
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
     for (const name of ['api-key', 'api-secret'] as const) {
@@ -132,6 +147,7 @@ export class Context {
       credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
       offsetStore: new OffsetFile(configDir(this.terminal.env)),
       ...this.#transportTuning(),
+      signal: finishInFlight ? undefined : this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
@@ -152,6 +168,7 @@ export class Context {
       baseUrl: nodeUrl,
       apiKey,
       ...this.#transportTuning(),
+      signal: this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
@@ -160,13 +177,12 @@ export class Context {
   }
 
   /** --timeout and --retries, for both the API and the TRON node. */
-  #transportTuning(): { timeouts?: { requestMs: number; connectMs: number }; retryPolicy?: { retries: number }; signal: AbortSignal | undefined } {
+  #transportTuning(): { timeouts?: { requestMs: number; connectMs: number }; retryPolicy?: { retries: number } } {
     return {
       ...(this.globals.timeout !== undefined && {
         timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
       }),
       ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
-      signal: this.terminal.interrupt,
     };
   }
 
@@ -177,7 +193,7 @@ export class Context {
   journal(): Promise<Journal> {
     this.#journal ??= (async () => {
       const settings = await this.settings();
-      const client = await this.client();
+      const baseUrl = await this.#baseUrl(settings);
       const apiKey = settings.values['api-key'].value;
       if (apiKey === undefined || settings.values['api-secret'].value === undefined) {
         throw new AuthError('no API credentials', {
@@ -189,7 +205,7 @@ export class Context {
         import('../journal/record.js'),
         import('../journal/state-dir.js'),
       ]);
-      const origin = client.transport.baseUrl.href.replace(/\/+$/, '');
+      const origin = baseUrl.href.replace(/\/+$/, '');
       return new Journal(stateDir(this.terminal.env), { origin, keyId: keyIdOf(apiKey) });
     })();
     return this.#journal;
@@ -218,7 +234,7 @@ export class Context {
       ...(this.globals.profile === undefined ? [] : ['--profile', this.globals.profile]),
       ...(this.globals.baseUrl === undefined ? [] : ['--base-url', this.globals.baseUrl]),
     ];
-    return ['energy', ...globals, ...words].map(shellWord).join(' ');
+    return ['energy', ...globals, ...words].map(shellQuote).join(' ');
   }
 
   /** A profile named by --profile or ENERGY_PROFILE that the store does not have: say so, not "no base URL". */
@@ -234,9 +250,4 @@ export class Context {
   async close(): Promise<void> {
     await Promise.all([this.#client?.close(), this.#tronNode?.close()]);
   }
-}
-
-/** A word as a POSIX shell reads it back: bare when it is plainly safe, else in single quotes. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -26,6 +26,7 @@ interface CreateOptions {
 
 export function orderCreateCommand(ctx: Context): Command {
   return rentalArguments(new Command('create'))
+    .summary('rent energy for an address')
     .description('rent energy for an address (asks for a quote first unless --expected-total is given)')
     .addOption(new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(trxAmount))
     .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the quote is above this').argParser(trxAmount))

@@ -13,6 +13,7 @@ const WIDTHS = [20, 24, 34, 9, 5, 14, 24, 20] as const;
 
 export function orderPendingCommand(ctx: Context): Command {
   return new Command('pending')
+    .summary('order requests whose outcome is unknown')
     .description('list order requests sent from this machine whose outcome is unknown (settle them with `order recover`)')
     .action(async () => {
       const [{ pendingRecordsIn }, { recordedOrder }, { stateDir }] = await Promise.all([

@@ -20,8 +20,9 @@ interface RecoverItem {
 
 export function orderRecoverCommand(ctx: Context): Command {
   return new Command('recover')
+    .summary('settle pending requests (no second order)')
     .description('settle order requests whose outcome is unknown: resend their exact bytes (never a second order)')
-    .addArgument(new Argument('[client_request_id]', 'only this one (default: every pending request of this API and key)').argParser(clientRequestId))
+    .addArgument(new Argument('[id]', 'a client_request_id: settle only this one (default: every pending request of this API and key)').argParser(clientRequestId))
     .option('-y, --yes', 'consent to placing the requests the server never received, without a prompt')
     .action(async (id: string | undefined, options: { yes?: boolean }) => {
       const client = await ctx.client();

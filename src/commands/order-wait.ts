@@ -6,6 +6,7 @@ import type { Context } from './context.js';
 
 export function orderWaitCommand(ctx: Context): Command {
   return new Command('wait')
+    .summary('follow an order until it is final')
     .description('follow an order until it is final: delivered, ended or failed (exit 8 if it did not deliver)')
     .addArgument(new Argument('<id>', 'order id (a UUID)').argParser(orderId))
     .addOption(new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600))

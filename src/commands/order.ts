@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from './context.js';
+import { orderBatchCommand } from './order-batch.js';
 import { orderCreateCommand } from './order-create.js';
 import { orderGetCommand } from './order-get.js';
 import { orderListCommand } from './order-list.js';
@@ -19,6 +20,7 @@ export function orderCommand(ctx: Context): Command {
     .addCommand(orderListCommand(ctx))
     .addCommand(orderPendingCommand(ctx))
     .addCommand(orderRecoverCommand(ctx))
+    .addCommand(orderBatchCommand(ctx))
     .hook('preAction', async (_group, action) => {
       if (ABOUT_THE_JOURNAL.has(action.name())) return;
       await ctx.mentionUnsettledOrders(action.opts<{ clientRequestId?: string }>().clientRequestId);

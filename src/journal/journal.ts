@@ -14,7 +14,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../config/permissions.js';
 import { syncFolder, unlinkQuietly, writeDurably } from '../storage/durable-file.js';
-import { parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
+import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 export interface JournalScope {
   /** The API base URL, as the requests go to it. */
@@ -51,9 +51,12 @@ export class Journal {
 
   /**
    * Writes the record of a request about to be sent, durably, before it is sent. When another run has
-   * just written a pending record for the same id, that record is returned instead (`fresh` false).
+   * already journaled the same id (pending, or settled with an order), that record is returned instead
+   * (`fresh` false): its bytes are the ones to send, so that both runs ask for one order.
    */
   begin(clientRequestId: string, body: string): { record: JournalRecord; fresh: boolean } {
+    const earlier = this.#withOrder(clientRequestId);
+    if (earlier !== undefined) return { record: earlier, fresh: false };
     const record: JournalRecord = {
       version: 1,
       origin: this.scope.origin,
@@ -65,10 +68,24 @@ export class Journal {
       outcome: null,
     };
     this.#ensureFolders();
-    if (writeDurably(this.#path('pending', clientRequestId), serialise(record), { exclusive: true })) return { record, fresh: true };
-    const existing = this.#read('pending', clientRequestId);
-    if (existing === undefined) throw new Error(`journal record for ${clientRequestId} exists but cannot be read`);
-    return { record: existing, fresh: false };
+    const pendingPath = this.#path('pending', clientRequestId);
+    if (!writeDurably(pendingPath, serialise(record), { exclusive: true })) {
+      const other = this.find(clientRequestId);
+      if (other === undefined) throw new Error(`journal record for ${clientRequestId} exists but cannot be read`);
+      return { record: other, fresh: false };
+    }
+    // Another run may have settled this id between the check above and our claim: its order wins.
+    const settledMeanwhile = this.#withOrder(clientRequestId);
+    if (settledMeanwhile !== undefined) {
+      unlinkQuietly(pendingPath);
+      return { record: settledMeanwhile, fresh: false };
+    }
+    return { record, fresh: true };
+  }
+
+  #withOrder(clientRequestId: string): JournalRecord | undefined {
+    const settled = this.#read('settled', clientRequestId);
+    return settled !== undefined && hasOrder(settled) ? settled : undefined;
   }
 
   /** Notes why the outcome is still unknown; the record stays pending. */

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
-import type { RunOptions } from '../helpers/cli.js';
+import type { CliResult, RunOptions } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
@@ -25,7 +25,7 @@ interface Item {
   total_trx: string | null;
   error: { exit_code: number; message: string } | null;
 }
-const items = (result: { stdout: string }) => json<{ items: Item[] }>(result).items;
+const items = (result: CliResult) => json<{ items: Item[] }>(result).items;
 
 function runner(world: World) {
   return (args: string[], options: RunOptions = {}) =>
