@@ -160,7 +160,13 @@ export class Context {
     if (this.#tronNode !== undefined) return this.#tronNode;
     const settings = await this.settings(TRON_SETTING_NAMES);
     const nodeUrl = parseBaseUrl(settings.values['tron-node'].value ?? '', 'TRON node URL');
-    const apiKey = settings.values['tron-api-key'].value;
+    const { value: apiKey, source } = settings.values['tron-api-key'];
+    const problem = apiKey === undefined ? undefined : credentialProblem('tron-api-key', apiKey);
+    if (problem !== undefined) {
+      // Refused here: a header with a line break would be refused by node:http as a bug-like crash.
+      const where = source === 'environment' ? 'the ENERGY_TRON_API_KEY variable' : `profile ${settings.profile}`;
+      throw new AuthError(`${problem} (from ${where})`, { hint: `set it again: energy --profile ${settings.profile} config set tron-api-key` });
+    }
     const { TronNode } = await import('../tron/tron-node.js');
     const verbose = this.globals.verbose === true;
     const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));

@@ -215,6 +215,18 @@ describe('the TRON node settings', () => {
     expect((await run(['config', 'unset', 'tron-api-key'])).code).toBe(0);
   });
 
+  it('a TRON key that cannot go in a header is refused in one line (exit 3), never sent nor printed', async () => {
+    const before = tronCount();
+    const result = await run(['address', HOLDER], { env: { ENERGY_TRON_API_KEY: 'tron-key-with\nline-break-0000' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/tron-api-key contains a line break .* \(from the ENERGY_TRON_API_KEY variable\)/);
+    expect(result.stderr).not.toContain('line-break-0000');
+    expect(tronCount()).toBe(before);
+    const stored = await run(['config', 'set', 'tron-api-key'], { input: 'two words\n' });
+    expect(stored.code).toBe(2);
+    expect(stored.stderr).toMatch(/tron-api-key contains a space/);
+  });
+
   it('config set tron-node checks the URL rule and stores it', async () => {
     expect((await run(['config', 'set', 'tron-node', 'http://example.com'])).code).toBe(2);
     const set = await run(['config', 'set', 'tron-node', 'https://nile.trongrid.io/']);
