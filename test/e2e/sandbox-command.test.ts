@@ -32,6 +32,25 @@ describe('energy sandbox', () => {
     expect(await sandbox.stopped).toBe(0);
   });
 
+  it('seeds TRON accounts with --seed-address and saves itself as the profile\'s tron-node', async () => {
+    const env = { ...baseEnv(join(root, 'd')), ENERGY_PROFILE: 'chain' };
+    const address = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+    const sandbox = startSandboxCommand(['--seed-address', `${address}:energy=65000,used=20000`], env);
+    const facts = await sandbox.ready;
+    expect(facts.tron_node).toBe(facts.base_url);
+    const result = await runCli(['address', address, '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ activated: true, energy_available: 45_000, energy_limit: 65_000 });
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.stopped).toBe(0);
+  });
+
+  it('refuses a malformed --seed-address before starting (exit 2)', async () => {
+    const result = await runCli(['sandbox', '--port', '0', '--seed-address', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7:energy=lots'], { env: baseEnv(join(root, 'e')) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot read "energy=lots"/);
+  });
+
   it('refuses an invalid --profile before starting', async () => {
     const result = await runCli(['--profile', 'bad name!', 'sandbox', '--port', '0'], { env: baseEnv(join(root, 'b')) });
     expect(result.code).toBe(2);
