@@ -168,6 +168,9 @@ export class Context {
       throw new AuthError(`${problem} (from ${where})`, { hint: `set it again: energy --profile ${settings.profile} config set tron-api-key` });
     }
     const { TronNode } = await import('../tron/tron-node.js');
+    // `ensure` has up to 16 node requests in flight, each listening for Ctrl-C: more than Node's default
+    // of 10 listeners per signal, which is not a leak here.
+    if (this.terminal.interrupt !== undefined) process.getBuiltinModule('node:events').setMaxListeners(64, this.terminal.interrupt);
     const verbose = this.globals.verbose === true;
     const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
     this.#tronNode = new TronNode({
