@@ -169,6 +169,16 @@ describe('buying', () => {
     expect(ordersTo(a).length + ordersTo(b).length).toBe(1);
   });
 
+  it('reads many addresses at once without a warning on stderr, and quotes each', async () => {
+    const addresses = Array.from({ length: 12 }, next);
+    const quotes = world.sandbox.requestCount('/v1/energy/quotes');
+    const result = await ensure([...addresses, '--energy', '65000', '--hours', '1', '--dry-run', '--json']);
+    expect(result.code).toBe(0);
+    expect(items(result).map((item) => item.address)).toEqual(addresses);
+    expect(world.sandbox.requestCount('/v1/energy/quotes') - quotes).toBe(12);
+    expect(result.stderr).toBe('');
+  });
+
   it('counts a repeated address once', async () => {
     const address = next();
     const result = await ensure([address, address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
