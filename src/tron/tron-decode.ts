@@ -6,7 +6,8 @@
 import type { HttpResponse } from '../client/http.js';
 import { ShapeMismatch, type Check } from '../client/shape.js';
 import { CliError, ExitCode, ResponseShapeError } from '../errors.js';
-import { printable, readableMessage } from './tron-schemas.js';
+import { printable } from '../printable.js';
+import { readableMessage } from './tron-schemas.js';
 
 export const TRON_KEY_HINT =
   'public nodes limit requests without a key: set one with `energy config set tron-api-key` (or ENERGY_TRON_API_KEY), or use your own node with --tron-node';

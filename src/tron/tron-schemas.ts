@@ -4,6 +4,7 @@
  * be a non-negative integer, or the answer breaks the spec. Unknown keys are ignored.
  */
 import { ShapeMismatch, type Check } from '../client/shape.js';
+import { printable } from '../printable.js';
 import type { AccountInfo, AccountResource, ConstantCallResult } from './tron-types.js';
 
 function describe(value: unknown): string {
@@ -88,10 +89,4 @@ export function readableMessage(message: string): string {
     if (/^[\x20-\x7e]+$/.test(text)) return text;
   }
   return printable(message);
-}
-
-/** One line, no control characters, at most 200 characters: fit for an error message. */
-export function printable(text: string): string {
-  const line = text.replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

@@ -131,6 +131,13 @@ describe('answers that are not the expected JSON', () => {
     expect(error.message).toMatch(/the node answered with an error: class java\.lang\.IllegalArgumentException : Invalid address$/);
   });
 
+  it("escapes control characters in the node's text, so that it cannot move the cursor", async () => {
+    server.script(jsonReply(200, { Error: 'bad\u001b[2J\rthing' }));
+    const error = await failure(makeNode().node.getAccount(ADDRESS));
+    expect(error.message).not.toMatch(/[\u0000-\u001f]/);
+    expect(error.message).toMatch(/bad\\x1b\[2J\\rthing$/);
+  });
+
   it('a truncated body is exit 7', async () => {
     server.script((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"EnergyLimit":65'));
     const error = await failure(makeNode().node.getAccountResource(ADDRESS));
