@@ -19,8 +19,6 @@ function files(dir) {
 const PACKAGE_OWNERS = {
   conf: ['src/config/store.ts'],
   'decimal.js': ['src/money.ts'],
-  chalk: ['src/output/'],
-  'cli-table3': ['src/output/'],
   // The one module that does network I/O (the sandbox is a server, not a client).
   'node:http': ['src/client/http.ts', 'src/sandbox/'],
   'node:https': ['src/client/http.ts'],
