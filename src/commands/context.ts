@@ -24,6 +24,8 @@ export interface GlobalOptions {
 
 export class Context {
   globals: GlobalOptions = {};
+  /** Aborted to stop a long command early and cleanly (e.g. on Ctrl-C): `order list --all` ends its output validly. */
+  readonly stop = new AbortController();
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
   #settings: Promise<Settings> | undefined;
