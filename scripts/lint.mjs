@@ -19,9 +19,11 @@ function files(dir) {
 const PACKAGE_OWNERS = {
   conf: ['src/config/store.ts'],
   'decimal.js': ['src/money.ts'],
-  // The one module that does network I/O (the sandbox is a server, not a client).
-  'node:http': ['src/client/http.ts', 'src/sandbox/'],
-  'node:https': ['src/client/http.ts'],
+  // The one module that does network I/O, with its proxy tunnel (the sandbox is a server, not a client).
+  'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/'],
+  'node:https': ['src/client/http.ts', 'src/client/proxy-tunnel.ts'],
+  'node:tls': ['src/client/proxy-tunnel.ts'],
+  'node:net': ['src/client/proxy-tunnel.ts', 'src/sandbox/'],
 };
 // Layers a folder must not import from: dependencies point one way.
 const FORBIDDEN_LAYERS = {

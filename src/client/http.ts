@@ -5,6 +5,8 @@
  * ~80 ms of a ~60 ms budget per command, while node:http's first request costs ~14 ms.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { CliError } from '../errors.js';
+import { proxyFor, redactProxyUrl } from './proxy-env.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -28,7 +30,7 @@ export interface HttpTimeouts {
 }
 
 /** Failures that happen before a connection exists: the request cannot have reached the server. */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PROXY_REFUSED']);
 
 /** A failure before a complete response arrived. */
 export class HttpFailure extends Error {
@@ -52,22 +54,30 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type HttpModule = typeof import('node:http');
 
+export interface HttpConnectionOptions {
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default process.env). */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Lines for --verbose; proxy credentials never appear in them. */
+  log?: ((line: string) => void) | undefined;
+}
+
 export class HttpConnection {
   readonly #url: URL;
   readonly #timeouts: HttpTimeouts;
+  readonly #options: HttpConnectionOptions;
   #module: HttpModule | undefined;
   #agent: Agent | undefined;
 
-  constructor(origin: string, timeouts: HttpTimeouts) {
+  constructor(origin: string, timeouts: HttpTimeouts, options: HttpConnectionOptions = {}) {
     this.#url = new URL(origin);
     this.#timeouts = timeouts;
+    this.#options = options;
   }
 
   async exchange(request: HttpRequest): Promise<HttpResponse> {
     // https (and TLS) is loaded only for https origins.
     this.#module ??= (this.#url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as HttpModule;
-    // Keep-alive lets `order list --all` and `--wait` reuse one connection across requests.
-    this.#agent ??= new this.#module.Agent({ keepAlive: true });
+    this.#agent ??= await this.#makeAgent(this.#module);
     const options: RequestOptions = {
       host: this.#url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: this.#url.port || undefined,
@@ -78,7 +88,7 @@ export class HttpConnection {
     };
     return new Promise<HttpResponse>((resolve, reject) => {
       const req = this.#module!.request(options);
-      const fail = (failure: HttpFailure) => {
+      const fail = (failure: HttpFailure | CliError) => {
         clearTimeout(wholeTimer);
         req.destroy();
         reject(failure);
@@ -88,7 +98,8 @@ export class HttpConnection {
         this.#timeouts.requestMs,
       );
       watchConnect(req, this.#timeouts.connectMs, fail);
-      req.on('error', (error) => fail(toHttpFailure(error)));
+      // The proxy tunnel fails with its own HttpFailure, or an AuthError for a 407: keep them as they are.
+      req.on('error', (error) => fail(error instanceof HttpFailure || error instanceof CliError ? error : toHttpFailure(error)));
       req.on('response', (response) => {
         readBody(response).then(
           (text) => {
@@ -104,6 +115,15 @@ export class HttpConnection {
 
   async close(): Promise<void> {
     this.#agent?.destroy();
+  }
+
+  /** Keep-alive lets `order list --all` and `--wait` reuse one connection, direct or through a proxy tunnel. */
+  async #makeAgent(module: HttpModule): Promise<Agent> {
+    const proxy = proxyFor(this.#url, this.#options.env ?? process.env);
+    if (proxy === undefined) return new module.Agent({ keepAlive: true });
+    this.#options.log?.(`* through the proxy ${redactProxyUrl(proxy.url)} (${proxy.variable})`);
+    const { tunnelAgent } = await import('./proxy-tunnel.js');
+    return tunnelAgent(this.#url, proxy, this.#timeouts.connectMs);
   }
 }
 
@@ -135,7 +155,7 @@ function readBody(response: IncomingMessage): Promise<string> {
   });
 }
 
-function toHttpFailure(error: unknown): HttpFailure {
+export function toHttpFailure(error: unknown): HttpFailure {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
   const message = error instanceof Error ? error.message : String(error);
   return new HttpFailure(describeNetworkCode(code, message) ?? message, code, { cause: error });

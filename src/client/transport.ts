@@ -27,6 +27,8 @@ export interface TransportOptions {
   retryPolicy?: Partial<RetryPolicy>;
   /** Keeps the measured clock offset between runs. */
   offsetStore?: OffsetStore | undefined;
+  /** Where proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
   /** Request and response lines, already redacted (for --verbose). */
   log?: ((line: string) => void) | undefined;
   /** One line before each retry, e.g. "retrying in 1.2 s". */
@@ -66,7 +68,7 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, { env: options.env, log: options.log });
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
