@@ -28,7 +28,8 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node20.18',
-  minify: true,
+  // BUNDLE_PLAIN=1 node scripts/bundle.mjs: readable function names for --cpu-prof.
+  minify: process.env.BUNDLE_PLAIN !== '1',
   logLevel: 'warning',
   outExtension: { '.js': '.cjs' },
   // import() becomes require(): no ES module loader at run time.

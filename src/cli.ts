@@ -25,7 +25,17 @@ if (fast !== undefined) {
     process.exit(1);
   });
   import('./main.js')
-    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }))
+    .then(({ run }) =>
+      run(args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        // A getter: creating process.stdin costs ~5 ms (a stream), and only prompts and piped secrets read it.
+        get stdin() {
+          return process.stdin;
+        },
+        env: process.env,
+      }),
+    )
     .then(
       (code) => {
         finished = true;
