@@ -20,5 +20,6 @@ const ESCAPES = /\x1b\[[0-9;]*m/g;
 /** Columns a cell takes on screen: escapes take none; each code point counts as one. */
 export function visibleWidth(text: string): number {
   const bare = text.includes('\x1b') ? text.replace(ESCAPES, '') : text;
-  return /^[\x00-\x7f]*$/.test(bare) ? bare.length : [...bare].length;
+  for (let i = 0; i < bare.length; i += 1) if (bare.charCodeAt(i) > 0x7f) return [...bare].length;
+  return bare.length;
 }
