@@ -9,15 +9,15 @@ import { UsageError } from '../errors.js';
 import type { Context } from './context.js';
 
 const INSTALL = `
-Install (then open a new shell):
-  bash  energy completion bash > ~/.local/share/bash-completion/completions/energy
-  zsh   energy completion zsh > "\${fpath[1]}/_energy"   (or: source <(energy completion zsh) in ~/.zshrc)
-  fish  energy completion fish > ~/.config/fish/completions/energy.fish`;
+Install it for bash, zsh or fish, then open a new shell:
+  energy completion bash > ~/.local/share/bash-completion/completions/energy
+  echo 'source <(energy completion zsh)' >> ~/.zshrc
+  energy completion fish > ~/.config/fish/completions/energy.fish`;
 
 export function completionCommand(ctx: Context): Command {
   return new Command('completion')
     .description('print a shell completion script (commands, options, profile and setting names)')
-    .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .addArgument(new Argument('[shell]', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
     .addOption(new Option('--profiles', 'print the profile names, one a line (used by the scripts)').hideHelp())
     .addHelpText('after', INSTALL)
     .action(async (shell: 'bash' | 'zsh' | 'fish' | undefined, options: { profiles?: boolean }, command: Command) => {
