@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: start-up, request and streaming costs of `energy`, each as a ratio against a baseline timed
 // in the same run, rounds interleaved so that a noisy shared machine slows both sides alike.
-//   node bench/run.mjs [--smoke] [--write] [--node /path/to/node]
+//   node bench/run.mjs [--smoke] [--write] [--no-list] [--node /path/to/node] [--bin /path/to/bin/energy.js]
 // --smoke: one round over 1,000 orders, to prove the harness works (CI); --write: record bench/RESULTS.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,8 @@ const rounds = smoke ? 1 : 21;
 const listRounds = smoke ? 1 : 5;
 const orderCount = smoke || skipList ? 1_000 : 100_000;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const bin = here('../bin/energy.js');
+// --bin <path>: measure another build (e.g. an older checkout's bin/energy.js) with this harness.
+const bin = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : here('../bin/energy.js');
 
 const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-'));
 const env = {
