@@ -16,25 +16,26 @@ export function completionScript(shell: Shell, tree: CompletionTree): string {
 const words = (list: readonly string[]) => list.join(' ');
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/** Also zsh's, through bashcompinit: hence no local named `path` (zsh ties it to PATH). */
 function bashScript(tree: CompletionTree, zsh: boolean): string {
   const valued = tree.valueOptions.join('|');
   const pathCases = tree.commands
     .filter((c) => c.path !== '')
-    .map((c) => `      ${quote(c.path)}) path=${quote(c.path)} ;;`)
+    .map((c) => `      ${quote(c.path)}) cmdpath=${quote(c.path)} ;;`)
     .join('\n');
   const wordCases = tree.commands
     .map((c) => `    ${quote(c.path)}) candidates=${quote(words([...c.subcommands, ...c.arguments, ...c.options, ...tree.globalOptions]))} ;;`)
     .join('\n');
   return `# energy ${zsh ? 'zsh' : 'bash'} completion (energy completion ${zsh ? 'zsh' : 'bash'})
 ${zsh ? 'autoload -U +X bashcompinit && bashcompinit\n' : ''}_energy_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} path='' word candidates i
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath='' word candidates i
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=\${COMP_WORDS[i]}
     case "$word" in
       ${valued}) ((i++)); continue ;;
       -*) continue ;;
     esac
-    case "\${path:+$path }$word" in
+    case "\${cmdpath:+$cmdpath }$word" in
 ${pathCases}
     esac
   done
@@ -42,7 +43,7 @@ ${pathCases}
     --profile) COMPREPLY=($(compgen -W "$(command energy completion --profiles 2>/dev/null)" -- "$cur")); return ;;
     ${valued}) COMPREPLY=(); return ;;
   esac
-  case "$path" in
+  case "$cmdpath" in
 ${wordCases}
   esac
   COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
