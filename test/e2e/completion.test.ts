@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,35 @@ describe('energy completion bash, sourced in bash', () => {
     expect(complete('energy', 'quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--e')).toEqual(['--energy']);
     expect(complete('energy', 'balance', '--j')).toEqual(['--json']);
     expect(complete('energy', 'order', 'list', '--limit', '')).toEqual([]);
+  });
+});
+
+/** fish answers `complete -C '<command line>'` like a TAB would; not every machine has fish (or zsh). */
+const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () => {
+  it('completes commands, subcommands, profiles and setting names', async () => {
+    const script = join(home, 'energy.fish');
+    writeFileSync(script, (await runCli(['completion', 'fish'], { env })).stdout);
+    const fish = (line: string) =>
+      execFileSync('fish', ['--no-config', '-c', `source '${script}'; complete -C '${line}'`], { env, encoding: 'utf8' })
+        .split('\n')
+        .map((l) => l.split('\t')[0])
+        .filter((l) => l !== '')
+        .sort();
+    expect(fish('energy or')).toEqual(['order']);
+    expect(fish('energy --profile ')).toEqual(['default', 'prod', 'staging']);
+    expect(fish('energy order l')).toEqual(['list']);
+    expect(fish('energy config set api-')).toEqual(['api-key', 'api-secret']);
+  });
+});
+
+describe.runIf(hasShell('zsh'))('energy completion zsh', () => {
+  it('registers the completion through bashcompinit', async () => {
+    const script = join(home, 'energy.zsh');
+    writeFileSync(script, (await runCli(['completion', 'zsh'], { env })).stdout);
+    const out = execFileSync('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -D; source '${script}'; print -r -- $_comps[energy]`], { env, encoding: 'utf8' });
+    expect(out.trim()).toBe('_bash_complete -F _energy_completion');
   });
 });
 
