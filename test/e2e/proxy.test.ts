@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpConnection } from '../../src/client/http.js';
 import { expectNoStackTrace } from '../helpers/e2e.js';
 import { makeCertificates, startConnectProxy, startTlsFront, TEST_HOST, type Listening, type TestCertificates, type TestProxy } from '../helpers/proxy.js';
 import { createWorld, json, type World } from '../helpers/world.js';
@@ -106,6 +107,22 @@ describe('proxies from the environment', () => {
     expect(result.code).toBe(7);
     expect(result.stderr).toContain('cannot reach the proxy http://[REDACTED]@127.0.0.1:1 (from HTTPS_PROXY): connection refused');
     expect(result.stderr).not.toContain(PASSWORD);
+  });
+
+  it('tunnels plain http:// through HTTP_PROXY too (for clients of other services, e.g. a TRON node)', async () => {
+    const tunnels = proxy.tunnels.length;
+    const origin = `http://${TEST_HOST}:${new URL(world.sandbox.url).port}`;
+    const connection = new HttpConnection(origin, { connectMs: 2000, requestMs: 5000 }, { env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` } });
+    try {
+      const first = await connection.exchange({ method: 'GET', pathAndQuery: '/v1/time', headers: {}, body: undefined });
+      const second = await connection.exchange({ method: 'GET', pathAndQuery: '/v1/time', headers: {}, body: undefined });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(JSON.parse(first.text)).toMatchObject({ unix_time: expect.any(Number) });
+    } finally {
+      await connection.close();
+    }
+    // One tunnel, kept alive for both requests.
+    expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${new URL(world.sandbox.url).port}`]);
   });
 
   it('refuses a proxy scheme it does not speak with exit 2', async () => {
