@@ -13,6 +13,7 @@ let certs: TestCertificates;
 let front: Listening;
 let proxy: TestProxy;
 let strictProxy: TestProxy;
+let tlsProxy: TestProxy;
 let env: Record<string, string>;
 
 beforeAll(async () => {
@@ -21,11 +22,12 @@ beforeAll(async () => {
   front = await startTlsFront(certs, Number(new URL(world.sandbox.url).port));
   proxy = await startConnectProxy();
   strictProxy = await startConnectProxy(`alice:${PASSWORD}`);
+  tlsProxy = await startConnectProxy(`alice:${PASSWORD}`, certs);
   // The API behind a name only the proxy resolves, over HTTPS with a certificate the CLI trusts via the test CA.
   env = { ...world.env, ENERGY_BASE_URL: `https://${TEST_HOST}:${front.port}`, NODE_EXTRA_CA_CERTS: certs.caFile };
 });
 afterAll(async () => {
-  await Promise.all([front.close(), proxy.close(), strictProxy.close(), world.close()]);
+  await Promise.all([front.close(), proxy.close(), strictProxy.close(), tlsProxy.close(), world.close()]);
   certs.remove();
 });
 
@@ -39,6 +41,15 @@ describe('proxies from the environment', () => {
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ available_trx: expect.any(String) });
     expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${front.port}`]);
+    expect(balanceRequests()).toBe(requests + 1);
+  });
+
+  it('speaks TLS to an https:// proxy, with credentials', async () => {
+    const [tunnels, requests] = [tlsProxy.tunnels.length, balanceRequests()];
+    const result = await world.run(['balance', '--json'], { env: { ...env, HTTPS_PROXY: `https://alice:${PASSWORD}@127.0.0.1:${tlsProxy.port}` } });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(tlsProxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${front.port}`]);
     expect(balanceRequests()).toBe(requests + 1);
   });
 

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,8 @@ export function makeCertificates(): TestCertificates {
   openssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '2', '-subj', '/CN=energy test CA',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign');
   openssl('req', ...ec, '-keyout', at('leaf.key'), '-out', at('leaf.csr'), '-subj', `/CN=${TEST_HOST}`);
-  writeFileSync(at('leaf.ext'), `subjectAltName=DNS:${TEST_HOST}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
+  // 127.0.0.1 too: the same certificate serves the HTTPS proxy.
+  writeFileSync(at('leaf.ext'), `subjectAltName=DNS:${TEST_HOST},IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
   openssl('x509', '-req', '-in', at('leaf.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('leaf.pem'), '-days', '2', '-extfile', at('leaf.ext'));
   return { caFile: at('ca.pem'), key: readFileSync(at('leaf.key')), cert: readFileSync(at('leaf.pem')), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -76,11 +78,15 @@ export interface TestProxy extends Listening {
   tunnels: { target: string; authorization: string | undefined }[];
 }
 
-/** A CONNECT proxy; with `credentials` ("user:password") set, any other request gets 407. */
-export async function startConnectProxy(credentials?: string): Promise<TestProxy> {
+/**
+ * A CONNECT proxy; with `credentials` ("user:password") set, any other request gets 407. With `tls`, the
+ * proxy itself speaks HTTPS (an https:// proxy URL).
+ */
+export async function startConnectProxy(credentials?: string, tls?: TestCertificates): Promise<TestProxy> {
   const tunnels: TestProxy['tunnels'] = [];
   const sockets = new Set<Socket>();
-  const server = createHttpServer((_req, res) => res.writeHead(405).end());
+  const refuse = (_req: unknown, res: { writeHead(status: number): { end(): void } }) => res.writeHead(405).end();
+  const server = tls === undefined ? createHttpServer(refuse) : createHttpsServer({ key: tls.key, cert: tls.cert }, refuse);
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const authorization = req.headers['proxy-authorization'];
     tunnels.push({ target: req.url ?? '', authorization });
