@@ -2,7 +2,8 @@
  * One HTTP exchange: the only code that touches the network. It sends the path, headers and body bytes
  * exactly as given (node:http does not re-encode the path the way `new URL()` would) and reads the whole
  * response. Built on node:http/https rather than undici: in `npm run bench` loading undici alone cost
- * ~80 ms of a ~60 ms budget per command, while node:http's first request costs ~14 ms.
+ * ~80 ms of a ~60 ms budget per command, while node:http's first request costs ~14 ms. The proxy decision
+ * (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) is made here too, so every client built on this class follows it.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { CliError } from '../errors.js';
