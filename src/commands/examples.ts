@@ -33,6 +33,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy config list': ['energy config list', 'energy --profile prod config list --json'],
   'energy config profiles': ['energy config profiles'],
   'energy config path': ['energy config path'],
+  'energy completion': ['source <(energy completion bash)', "echo 'source <(energy completion zsh)' >> ~/.zshrc", 'energy completion fish > ~/.config/fish/completions/energy.fish'],
   'energy sandbox': ['energy sandbox            # then, in another terminal:', 'energy --profile sandbox balance', 'energy sandbox --port 0 --no-save --json'],
 };
 
