@@ -18,11 +18,11 @@ function files(dir) {
 // Each package may be imported only from these files or folders (the style guide's "only importer" rules).
 const PACKAGE_OWNERS = {
   'decimal.js': ['src/money.ts'],
-  chalk: ['src/output/'],
-  'cli-table3': ['src/output/'],
-  // The one module that does network I/O (the sandbox is a server, not a client).
-  'node:http': ['src/client/http.ts', 'src/sandbox/'],
-  'node:https': ['src/client/http.ts'],
+  // The one module that does network I/O, with its proxy tunnel (the sandbox is a server, not a client).
+  'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/'],
+  'node:https': ['src/client/http.ts', 'src/client/proxy-tunnel.ts'],
+  'node:tls': ['src/client/proxy-tunnel.ts'],
+  'node:net': ['src/client/proxy-tunnel.ts', 'src/sandbox/'],
 };
 // Layers a folder must not import from: dependencies point one way.
 const FORBIDDEN_LAYERS = {

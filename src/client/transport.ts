@@ -2,7 +2,6 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { abortable, throwIfAborted } from './abortable.js';
@@ -10,7 +9,7 @@ import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
-import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
+import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
 import { redactAuthorization } from './redact.js';
 import { loggedExchange } from './logged-exchange.js';
 import { Retrier } from './retrier.js';
@@ -31,6 +30,8 @@ export interface TransportOptions {
   retryPolicy?: Partial<RetryPolicy>;
   /** Keeps the measured clock offset between runs. */
   offsetStore?: OffsetStore | undefined;
+  /** Where proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
   /** Request and response lines, already redacted (for --verbose). */
   log?: ((line: string) => void) | undefined;
   /** One line before each retry, e.g. "retrying in 1.2 s". */
@@ -89,7 +90,7 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.lookup);
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, { env: options.env, log: options.log, lookup: options.lookup });
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 

@@ -146,6 +146,7 @@ export class Context {
       baseUrl,
       credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
       offsetStore: new OffsetFile(configDir(this.terminal.env)),
+      env: this.terminal.env,
       ...this.#transportTuning(),
       signal: finishInFlight ? undefined : this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,
@@ -176,6 +177,7 @@ export class Context {
     this.#tronNode = new TronNode({
       baseUrl: nodeUrl,
       apiKey,
+      env: this.terminal.env,
       ...this.#transportTuning(),
       signal: this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,

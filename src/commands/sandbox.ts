@@ -6,7 +6,7 @@ import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../errors.js';
 import type { TronAccountSeed } from '../sandbox/tron-ledger.js';
 import { parseSeedAddress } from '../sandbox/tron-seed.js';
-import { nonNegativeInteger, portNumber, positiveInteger, signedInteger } from './arguments.js';
+import { nonNegativeInteger, portNumber, positiveInteger, signedInteger, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
 interface SandboxCommandOptions {
@@ -17,6 +17,7 @@ interface SandboxCommandOptions {
   deliverAfterMs?: number;
   clockOffset?: number;
   rateLimit: boolean;
+  balance?: string;
   seedAddress: Record<string, TronAccountSeed>;
 }
 
@@ -40,6 +41,7 @@ export function sandboxCommand(ctx: Context): Command {
     .addOption(new Option('--deliver-after-ms <ms>', 'time from order to delivery').argParser(nonNegativeInteger))
     .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
     .option('--no-rate-limit', 'never answer 429 (benchmarks)')
+    .addOption(new Option('--balance <trx>', 'starting balance (default 1000)').argParser(trxAmount))
     .addOption(
       new Option('--seed-address <spec>', "a TRON account on the sandbox's node (repeatable): ADDRESS[:energy=N,…] with energy, used, bandwidth-used, usdt (units), inactive")
         .argParser(collectSeed)
@@ -61,6 +63,7 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
         ...(!options.rateLimit && { rateLimit: false as const }),
+        ...(options.balance !== undefined && { startingBalance: options.balance }),
         tronAccounts: options.seedAddress,
       }).catch((error: unknown) => {
         throw listenError(error, options);

@@ -43,7 +43,7 @@ export async function buyEnsure(deps: EnsureDeps, options: EnsureOptions, plan: 
     note: deps.note,
   });
   const sender = { client: api.client, journal: api.journal, recoverCommand: api.recoverCommand };
-  api.journal.prune();
+  await api.journal.prune();
   await mapLimit(purchases, API_CONCURRENCY, async (purchase) => {
     try {
       await place(sender, options, purchase);
@@ -66,7 +66,7 @@ async function place(sender: Parameters<typeof sendJournaled>[0], options: Ensur
     duration_hours: options.hours,
     expected_total_trx: quote.total_trx,
   });
-  const { record } = sender.journal.begin(id, body);
+  const { record } = await sender.journal.begin(id, body);
   item.bought = (await sendJournaled(sender, record)).order;
   item.reason = 'bought';
 }

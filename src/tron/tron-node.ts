@@ -6,7 +6,7 @@
  */
 import { abortable, throwIfAborted } from '../client/abortable.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpTimeouts } from '../client/http.js';
+import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpTimeouts, type LookupFunction } from '../client/http.js';
 import { loggedExchange } from '../client/logged-exchange.js';
 import { maskSecret } from '../client/redact.js';
 import { Retrier } from '../client/retrier.js';
@@ -28,6 +28,10 @@ export interface TronNodeOptions {
   retryPolicy?: Partial<RetryPolicy>;
   log?: ((line: string) => void) | undefined;
   onRetry?: ((line: string) => void) | undefined;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default process.env): the node goes through the same proxy rules. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Host name resolution, as node:net's `lookup`; lets tests stay off DNS. */
+  lookup?: LookupFunction | undefined;
   /** Ends the call at once when aborted (Ctrl-C, SIGTERM), closing the connection. */
   signal?: AbortSignal | undefined;
   nowMs?: () => number;
@@ -46,7 +50,11 @@ export class TronNode {
     parseBaseUrl(options.baseUrl.href, 'TRON node URL');
     this.#options = options;
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, {
+      env: options.env,
+      log: options.log,
+      lookup: options.lookup,
+    });
   }
 
   get origin(): string {
