@@ -3,6 +3,7 @@
  * least n energy, counting what it has on chain and what is already bought but not yet delivered.
  */
 import { Argument, Command, Option } from 'commander';
+import { join } from 'node:path';
 import { checkTronAddress } from '../address.js';
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -35,7 +36,7 @@ export function ensureCommand(ctx: Context): Command {
     .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
       const addresses = uniqueAddresses(addressArgs);
       const node = await ctx.tronNode();
-      const [{ planEnsure }, { buyEnsure }] = await Promise.all([import('../ensure/plan-ensure.js'), import('../ensure/buy-ensure.js')]);
+      const { runEnsure } = await import('../ensure/run-ensure.js');
       const note = (line: string) => ctx.printer.note(line);
       const deps: EnsureDeps = {
         node,
@@ -44,6 +45,7 @@ export function ensureCommand(ctx: Context): Command {
           journal: await ctx.journal(),
           recoverCommand: (id) => (id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id)),
         }),
+        exclusive: (work) => oneAtATime(ctx, work),
         terminal: ctx.terminal,
         note,
         progress: ctx.printer.jsonMode && ctx.globals.verbose !== true ? undefined : note,
@@ -57,11 +59,10 @@ export function ensureCommand(ctx: Context): Command {
         dryRun: options.dryRun === true,
         waitSeconds: options.wait === true ? options.waitTimeout : undefined,
       };
-      const plan = await planEnsure(deps, run);
-      await buyEnsure(deps, run, plan);
-      if (ctx.printer.jsonMode) await ctx.printer.json({ items: plan.items });
-      else await ctx.printer.table(ensureTable(plan.items));
-      const failed = plan.items.filter((item) => item.error !== null);
+      const items = await runEnsure(deps, run);
+      if (ctx.printer.jsonMode) await ctx.printer.json({ items });
+      else await ctx.printer.table(ensureTable(items));
+      const failed = items.filter((item) => item.error !== null);
       if (failed.length === 0) return;
       const [first] = failed;
       if (addresses.length === 1 && first?.error) throw new CliError(first.error.message, first.error.exit_code as ExitCode);
@@ -76,4 +77,30 @@ function uniqueAddresses(texts: readonly string[]): string[] {
     if (!check.ok) throw new UsageError(`${text.slice(0, 40)} is not a TRON address: ${check.reason}`);
   }
   return [...new Set(texts)];
+}
+
+/** How long a run waits for another `ensure` on this machine to finish ordering. */
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * Holds `<state folder>/ensure.lock` around `work`. A holder that died is taken over at once; one still
+ * asking for consent at a prompt after ten minutes is taken over too (cron runs never prompt).
+ */
+async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
+  const [{ stateDir }, { ensurePrivateDir }, { LockTimeoutError, withFileLock }] = await Promise.all([
+    import('../journal/state-dir.js'),
+    import('../config/permissions.js'),
+    import('../storage/file-lock.js'),
+  ]);
+  const dir = stateDir(ctx.terminal.env);
+  ensurePrivateDir(dir, 'state');
+  const lockPath = join(dir, 'ensure.lock');
+  try {
+    return await withFileLock(lockPath, work, { timeoutMs: LOCK_WAIT_MS, staleMs: 600_000 });
+  } catch (error) {
+    if (!(error instanceof LockTimeoutError)) throw error;
+    throw new CliError(`another energy ensure on this machine has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`, ExitCode.conflict, {
+      hint: 'let it finish and run again; a lock left by a run that was killed is taken over at once',
+    });
+  }
 }

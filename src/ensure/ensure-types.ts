@@ -39,14 +39,26 @@ export interface EnsureOptions {
   waitSeconds?: number | undefined;
 }
 
+/** The API side, opened only when some address is short: a run with enough energy never touches it. */
+export interface EnsureApi {
+  client: EnergyClient;
+  journal: Journal;
+  /** `energy … order recover [id]` for this run's profile and base URL. */
+  recoverCommand: (clientRequestId?: string) => string;
+}
+
 export interface EnsureDeps {
   node: TronNode;
-  /** Opened only when some address is short: a run with enough energy never touches the API. */
-  api: () => Promise<{ client: EnergyClient; journal: Journal; recoverCommand: (clientRequestId?: string) => string }>;
+  api: () => Promise<EnsureApi>;
   terminal: Terminal;
   note: (line: string) => void;
   /** Progress lines (stderr), or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;
+  /**
+   * Runs `work` alone among this machine's `ensure` runs: from counting what is in flight until the orders
+   * are journaled, so that two overlapping runs (a slow cron job and the next) cannot both buy one shortfall.
+   */
+  exclusive: <T>(work: () => Promise<T>) => Promise<T>;
   nowMs?: () => number;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;

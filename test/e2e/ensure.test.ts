@@ -179,6 +179,18 @@ describe('buying', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('two runs started together on one machine buy one order between them', async () => {
+    const address = next();
+    const args = [address, '--energy', '65000', '--hours', '1', '--yes', '--json'];
+    const results = await Promise.all([ensure(args), ensure(args), ensure(args)]);
+    expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
+    expect(ordersTo(address)).toHaveLength(1);
+    const reasons = results.map((result) => items(result)[0]!.reason);
+    expect(reasons.filter((reason) => reason === 'bought')).toHaveLength(1);
+    // The others counted it in flight, or (delivery is quick here) saw it on chain already.
+    expect(reasons.filter((reason) => reason !== 'bought').every((reason) => reason === 'in_flight' || reason === 'enough')).toBe(true);
+  });
+
   it('counts a repeated address once', async () => {
     const address = next();
     const result = await ensure([address, address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
