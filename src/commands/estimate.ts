@@ -24,7 +24,7 @@ export function estimateCommand(ctx: Context): Command {
     .description('energy a TRC-20 transfer uses (simulated, nothing is sent) and the amount to rent')
     .addOption(new Option('--from <address>', 'sender: must hold at least --amount of the token').argParser(tronAddress).makeOptionMandatory())
     .addOption(new Option('--to <address>', 'recipient').argParser(tronAddress).makeOptionMandatory())
-    .addOption(new Option('--token <contract>', 'TRC-20 contract address (default: USDT on mainnet)').argParser(tronAddress).default(USDT_MAINNET, 'USDT'))
+    .addOption(new Option('--token <contract>', 'TRC-20 contract address').argParser(tronAddress).default(USDT_MAINNET, 'USDT on mainnet'))
     .addOption(new Option('--amount <units>', "amount in the token's smallest unit (USDT: 1000000 = 1 USDT)").argParser(tokenUnits).default(1n, '1'))
     .action(async (options: TransferOptions) => {
       const node = await ctx.tronNode();
