@@ -2,7 +2,6 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { abortable, throwIfAborted } from './abortable.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
@@ -223,4 +222,9 @@ export class Transport {
   #abortable<T>(work: Promise<T>): Promise<T> {
     return abortable(work, this.#options.signal, () => void this.#http.close());
   }
+}
+
+/** A plain timer: node:timers/promises would be one more module to load on every command's path. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
