@@ -51,7 +51,7 @@ export function orderCreateCommand(ctx: Context): Command {
         throw explainUnknownOutcome(error, request, retryCommand(ctx, request));
       }
       if (!result.created) {
-        ctx.printer.note(`energy: an order with client_request_id ${requestId} already existed; showing it (no new order was placed)`);
+        ctx.printer.note(`energy: the server answered 200 (not 201 Created) with the order for client_request_id ${requestId}; showing it`);
       }
       const print = (order: Order) => (ctx.printer.jsonMode ? ctx.printer.json(order) : ctx.printer.keyValue(orderRows(order)));
       if (options.wait !== true) {
