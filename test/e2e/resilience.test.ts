@@ -22,6 +22,8 @@ beforeEach(() => {
   ORDER = ['order', 'create', address, '--energy', '65000', '--hours', '1'];
 });
 const ordersWith = (id: string) => world.sandbox.orders().filter((o) => o.client_request_id === id);
+/** Orders for this test's address and energy, whatever their client_request_id: a duplicate cannot hide. */
+const ordersHere = () => world.sandbox.orders().filter((o) => o.address === address && o.energy === 65000);
 
 describe('retries', () => {
   it('rides out a 503 burst, telling each retry with --verbose', async () => {
@@ -37,23 +39,30 @@ describe('retries', () => {
   it('waits as Retry-After says on 429, then succeeds', async () => {
     world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '1', match: { path: '/v1/energy/options' } });
     const started = Date.now();
+    const before = world.sandbox.requestCount('/v1/energy/options');
     const result = await world.run(['options', '--json', '--verbose']);
     expect(result.code).toBe(0);
+    expect(world.sandbox.requestCount('/v1/energy/options') - before).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(result.stderr).toMatch(/HTTP 429; retrying in 1\.0 s/);
   });
 
   it('ends with exit 6 when 429 outlasts the retries', async () => {
     world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', times: 5 });
+    const before = world.sandbox.requestCount('/v1/balance');
     const result = await world.run(['balance', '--retries', '2']);
     expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^energy: error: GET \/v1\/balance failed: RATE_LIMITED/);
+    expect(world.sandbox.requestCount('/v1/balance') - before).toBe(3);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('retries a dropped connection on a quote', async () => {
     world.sandbox.inject({ kind: 'drop', match: { path: '/v1/energy/quotes' } });
+    const before = world.sandbox.requestCount('/v1/energy/quotes');
     const result = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1', '--json']);
     expect(result.code).toBe(0);
+    expect(world.sandbox.requestCount('/v1/energy/quotes') - before).toBe(2);
     expect(json(result)).toHaveProperty('total_trx');
   });
 });
@@ -66,8 +75,9 @@ describe('no order placed twice', () => {
     expect(result.code).toBe(0);
     expect(world.sandbox.requestCount('/v1/energy/orders') - before).toBe(2);
     expect(ordersWith('drop-after-commit-1')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
     expect(json(result)).toMatchObject({ client_request_id: 'drop-after-commit-1', id: ordersWith('drop-after-commit-1')[0]!.id });
-    expect(result.stderr.match(/already existed/g)).toHaveLength(1);
+    expect(result.stderr.match(/the server answered 200 \(not 201 Created\) with the order for client_request_id/g)).toHaveLength(1);
   });
 
   it('when the retries run out, names the id and the command that retries safely', async () => {
@@ -81,8 +91,9 @@ describe('no order placed twice', () => {
 
     const retried = await world.run([...command!.split(' '), '--json']);
     expect(retried.code, retried.stderr).toBe(0);
-    expect(retried.stderr).toMatch(/already existed/);
+    expect(retried.stderr).toMatch(/the server answered 200 \(not 201 Created\) with the order for client_request_id/);
     expect(ordersWith('unknown-outcome-1')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
   });
 
   it('re-running a timed-out order with its id returns the same order', async () => {
@@ -93,9 +104,10 @@ describe('no order placed twice', () => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const [placed] = ordersWith('timeout-1');
     const second = await world.run([...ORDER, '--expected-total', placed!.total_trx, '--client-request-id', 'timeout-1', '--json']);
-    expect(second.stderr).toMatch(/already existed/);
+    expect(second.stderr).toMatch(/the server answered 200 \(not 201 Created\) with the order for client_request_id/);
     expect(second.code).toBe(0);
     expect(ordersWith('timeout-1')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
   });
 });
 
@@ -107,6 +119,7 @@ describe('an order whose outcome is in doubt is never reported as "nothing place
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/client_request_id doubt-429 may or may not have been placed/);
     expect(ordersWith('doubt-429')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
   });
 
   it('gives the profile and base URL of the run in the safe retry command', async () => {
