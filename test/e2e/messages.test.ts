@@ -25,7 +25,6 @@ afterAll(async () => {
 });
 
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;
-const quote = (...rest: string[]) => ['quote', ADDRESS, '--energy', '65000', '--hours', '1', ...rest];
 
 describe('server text reaches the terminal escaped and cut', () => {
   it('escapes control characters in Problem Details and cuts a very long detail', async () => {
@@ -119,7 +118,7 @@ describe.skipIf(!existsSync('/dev/full'))('standard output on a full disk', () =
     const child = spawn(process.execPath, [BIN, ...args], { env: world.env, stdio: ['ignore', full, 'pipe'] });
     closeSync(full);
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   }
 
