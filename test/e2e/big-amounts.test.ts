@@ -84,7 +84,10 @@ describe('amounts above 2^53 micro-TRX', () => {
   it('holds and releases a balance to the micro-TRX in the sandbox', async () => {
     world.sandbox.setBalance(BIG);
     const address = freshAddress(4242);
-    const result = await runInProcess(['order', 'create', address, '--energy', '65000', '--hours', '1', '--yes', '--json'], world.env);
+    const result = await runInProcess(
+      ['order', 'create', address, '--energy', '65000', '--hours', '1', '--yes', '--json'],
+      world.env,
+    );
     expect(result.code, result.stderr).toBe(0);
     const total = (JSON.parse(result.stdout) as Order).total_trx;
     const micro = (amount: string) => BigInt(amount.replace('.', ''));

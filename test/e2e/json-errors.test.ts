@@ -34,10 +34,19 @@ describe('--json errors', () => {
     const secret = world.env.ENERGY_API_SECRET!;
     server.script((request, response) => {
       if (request.url === '/v1/time') {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ unix_time: Math.floor(Date.now() / 1000) }));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ unix_time: Math.floor(Date.now() / 1000) }));
         return;
       }
-      const problem = { type: 'about:blank', title: 'Unauthorized', status: 401, detail: `unknown key ${key} (secret ${secret})`, code: 'AUTH_KEY', errors: [{ code: 'KEY', field: null, message: `key ${key}` }] };
+      const problem = {
+        type: 'about:blank',
+        title: 'Unauthorized',
+        status: 401,
+        detail: `unknown key ${key} (secret ${secret})`,
+        code: 'AUTH_KEY',
+        errors: [{ code: 'KEY', field: null, message: `key ${key}` }],
+      };
       response.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
     });
     const result = await runInProcess(['--json', 'balance'], { ...world.env, ENERGY_BASE_URL: server.url.origin });
@@ -69,6 +78,11 @@ describe('--json errors', () => {
   it('has the same shape for a refusal before the options are read (an unknown command with help)', async () => {
     const result = await runInProcess(['--json', 'nosuch', '--help'], world.env);
     expect(result.code).toBe(2);
-    expect(parse(result.stderr).error).toEqual({ exit_code: 2, message: "unknown command 'nosuch'", hint: 'see `energy --help`', problem: null });
+    expect(parse(result.stderr).error).toEqual({
+      exit_code: 2,
+      message: "unknown command 'nosuch'",
+      hint: 'see `energy --help`',
+      problem: null,
+    });
   });
 });

@@ -3,7 +3,14 @@
  * tell neighbouring micro-TRX apart: Number('90071992547.409931') === Number('90071992547.409930').
  */
 import { describe, expect, it } from 'vitest';
-import { addAmounts, compareAmounts, isApiAmount, multiplyAmount, parseUserAmount, subtractAmounts } from '../../src/money.js';
+import {
+  addAmounts,
+  compareAmounts,
+  isApiAmount,
+  multiplyAmount,
+  parseUserAmount,
+  subtractAmounts,
+} from '../../src/money.js';
 
 const BIG = '90071992547.409931';
 const BIG_MINUS_ONE = '90071992547.409930';

@@ -6,7 +6,11 @@ import { maskSecret } from '../../../src/client/redact.js';
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
 describe('secret masking', () => {
-  const threshold = Number(/`\*\*\*\*d7` \(the last two characters\) for secrets of (\d+) characters or more, `\*\*\*\*` alone for shorter ones/.exec(readme)?.[1]);
+  const threshold = Number(
+    /`\*\*\*\*d7` \(the last two characters\) for secrets of (\d+) characters or more, `\*\*\*\*` alone for shorter ones/.exec(
+      readme,
+    )?.[1],
+  );
 
   it('is stated in the README', () => {
     expect(threshold).toBeGreaterThan(0);

@@ -42,7 +42,11 @@ afterEach(async () => {
 });
 
 function options(v: Vector) {
-  return { baseUrl: server.url, credentials: { apiKey: fixture.apiKey, apiSecret: fixture.apiSecret }, nowMs: () => v.timestamp * 1000 };
+  return {
+    baseUrl: server.url,
+    credentials: { apiKey: fixture.apiKey, apiSecret: fixture.apiSecret },
+    nowMs: () => v.timestamp * 1000,
+  };
 }
 function client(v: Vector): EnergyClient {
   const made = new EnergyClient(options(v));
@@ -82,8 +86,23 @@ describe('requests on the wire match the openssl vectors', () => {
 
   it('POST of an order body', async () => {
     const v = vector('POST order body');
-    const body = JSON.parse(v.body!) as { client_request_id: string; address: string; energy: number; duration_hours: number; expected_total_trx: string };
-    server.script(jsonReply(201, sampleOrder({ client_request_id: body.client_request_id, address: body.address, total_trx: body.expected_total_trx })));
+    const body = JSON.parse(v.body!) as {
+      client_request_id: string;
+      address: string;
+      energy: number;
+      duration_hours: number;
+      expected_total_trx: string;
+    };
+    server.script(
+      jsonReply(
+        201,
+        sampleOrder({
+          client_request_id: body.client_request_id,
+          address: body.address,
+          total_trx: body.expected_total_trx,
+        }),
+      ),
+    );
     await client(v).createOrder(body);
     expectOnWire(v);
   });
