@@ -1,5 +1,5 @@
 // The project's rules, enforced by established tools (this replaces the regex checks of scripts/lint.mjs):
-// - layering (which layer may import which): eslint-plugin-import-x's no-restricted-paths;
+// - layering (which layer may import which): dependency-cruiser, .dependency-cruiser.cjs;
 // - package ownership (conf, decimal.js, chalk, cli-table3, node:http(s) each have one owner):
 //   no-restricted-imports for static imports, no-restricted-syntax for import() and getBuiltinModule();
 // - money never through a float: no-restricted-syntax on Number(), parseFloat and unary + of amount values;
@@ -9,7 +9,6 @@
 // Unused exports are knip's job (knip.json); formatting is Prettier's (.prettierrc.json, `npm run format`).
 import js from '@eslint/js';
 import vitest from '@vitest/eslint-plugin';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Each package may be imported only by these files or folders (the style guide's "only importer" rules). */
@@ -122,54 +121,13 @@ function areaBlock(area) {
   };
 }
 
-/** Layers a folder must not import from: dependencies point one way. */
-const LAYERS = {
-  'src/signing': ['src/client', 'src/config', 'src/commands', 'src/output', 'src/sandbox', 'src/errors.ts'],
-  'src/client': ['src/config', 'src/commands', 'src/output', 'src/sandbox'],
-  'src/config': ['src/commands', 'src/output', 'src/sandbox'],
-  'src/output': ['src/commands', 'src/config', 'src/sandbox'],
-  'src/sandbox': ['src/commands', 'src/output', 'src/config'],
-};
-/** Command files that any command may import: shared parsing and context, not other verbs. */
-const COMMAND_SHARED = ['./context.ts', './arguments.ts', './shell-words.ts', './examples.ts'];
-const ORDER_VERBS = ['./order-create.ts', './order-get.ts', './order-list.ts'];
-
-const zones = [
-  ...Object.entries(LAYERS).map(([target, from]) => ({
-    target: `./${target}`,
-    from: from.map((f) => `./${f}`),
-    message: `${target} must not depend on this layer (see the Development section of the README).`,
-  })),
-  {
-    target: './src/commands/!(order).ts',
-    from: './src/commands',
-    except: COMMAND_SHARED,
-    message: 'Commands do not import each other: move shared flow down into client/ or config/.',
-  },
-  {
-    // The group file only composes its verbs.
-    target: './src/commands/order.ts',
-    from: './src/commands',
-    except: [...COMMAND_SHARED, ...ORDER_VERBS],
-    message: 'Commands do not import each other: move shared flow down into client/ or config/.',
-  },
-];
-
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.d.ts'] },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: { parserOptions: { projectService: false } },
-    plugins: { 'import-x': importX },
-    settings: {
-      // Sources import `./x.js` for `./x.ts` (NodeNext): map the extension back, as tsc does.
-      'import-x/resolver-next': [
-        createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } }),
-      ],
-    },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones }],
       // tsc (noUnusedLocals/Parameters) already reports these, with `_` prefixes allowed.
       '@typescript-eslint/no-unused-vars': 'off',
       // Matching control characters is the point where we do it (escaping text for a terminal).

@@ -35,24 +35,6 @@ const CASES: [label: string, file: string, code: string, rule: RegExp][] = [
     /no-restricted-syntax: import\(\) with a computed or template name/,
   ],
   [
-    'a static import across layers',
-    'src/client/planted.ts',
-    "import { configDir } from '../config/paths.js';\nexport const d = configDir;",
-    /import-x\/no-restricted-paths/,
-  ],
-  [
-    'a literal import() across layers',
-    'src/output/planted.ts',
-    "export const m = () => import('../commands/context.js');",
-    /import-x\/no-restricted-paths/,
-  ],
-  [
-    'a command importing another command',
-    'src/commands/planted.ts',
-    "import { quoteCommand } from './quote.js';\nexport const q = quoteCommand;",
-    /import-x\/no-restricted-paths: .*Commands do not import each other/,
-  ],
-  [
     'conf outside the store',
     'src/config/planted.ts',
     "import Conf from 'conf';\nexport const c = Conf;",
@@ -149,16 +131,6 @@ describe('lint rules', () => {
       "import { createServer } from 'node:http';\nexport const s = createServer;",
     ],
     ['chalk in output/', 'src/output/planted.ts', "export const c = () => import('chalk');"],
-    [
-      'an order verb in the order group',
-      'src/commands/order.ts',
-      "import { orderGetCommand } from './order-get.js';\nexport const g = orderGetCommand;",
-    ],
-    [
-      'arguments.ts in a command',
-      'src/commands/planted.ts',
-      "import { seconds } from './arguments.js';\nexport const s = seconds;",
-    ],
     ['Number() of a count', 'src/commands/planted.ts', 'export const f = (limit: string) => Number(limit);'],
   ])('allows %s', async (_label, file, code) => {
     expect(await problems(file, code)).toEqual([]);

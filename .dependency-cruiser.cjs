@@ -1,0 +1,56 @@
+// The layering of src/ (README, Development): dependencies point one way, and commands do not import each
+// other. Checked by `npm run lint` (depcruise src). ESLint keeps import() and getBuiltinModule() to literal
+// names, so that every import is visible here. Package ownership is ESLint's (eslint.config.js).
+
+/** Layers a folder must not import from. */
+const LAYERS = {
+  signing: ['client', 'config', 'commands', 'output', 'sandbox', 'errors\\.ts'],
+  client: ['config', 'commands', 'output', 'sandbox'],
+  config: ['commands', 'output', 'sandbox'],
+  output: ['commands', 'config', 'sandbox'],
+  sandbox: ['commands', 'output', 'config'],
+};
+
+/** Command files any command may import: shared parsing and context, not other verbs. */
+const COMMAND_SHARED = '(context|arguments|shell-words|examples)\\.ts';
+
+module.exports = {
+  forbidden: [
+    ...Object.entries(LAYERS).map(([layer, forbidden]) => ({
+      name: `layer-${layer}`,
+      comment: `src/${layer}/ must not depend on src/${forbidden.join(', src/')} (see the README, Development).`,
+      severity: 'error',
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${forbidden.join('|')})(/|$)` },
+    })),
+    {
+      name: 'commands-do-not-import-commands',
+      comment: 'Commands do not import each other: move shared flow down into client/ or config/.',
+      severity: 'error',
+      from: { path: '^src/commands/', pathNot: '^src/commands/order\\.ts$' },
+      to: { path: '^src/commands/', pathNot: `^src/commands/${COMMAND_SHARED}$` },
+    },
+    {
+      name: 'order-group-composes-its-verbs-only',
+      comment: 'The order group only composes its verbs.',
+      severity: 'error',
+      from: { path: '^src/commands/order\\.ts$' },
+      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-(create|get|list)\\.ts)$` },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'A relative import that does not resolve cannot be checked.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true, path: '^\\.' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Sources import `./x.js` for `./x.ts` (NodeNext); with the tsconfig, that resolves as tsc does.
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
