@@ -9,6 +9,14 @@ const LAYERS = {
   config: ['commands', 'output', 'sandbox'],
   output: ['commands', 'config', 'sandbox'],
   sandbox: ['commands', 'output', 'config'],
+  // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
+  storage: ['client', 'config', 'commands', 'output', 'sandbox', 'journal', 'ordering'],
+  // The journal is local state: it never talks to the network and never prints.
+  journal: ['client', 'commands', 'output', 'sandbox', 'ordering'],
+  // Batches: reading, planning and placing many orders; printing is the command's.
+  batch: ['commands', 'output', 'sandbox', 'config'],
+  // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
+  ordering: ['commands', 'sandbox', 'config'],
 };
 
 /** Command files any command may import: shared parsing and context, not other verbs. */
@@ -35,7 +43,7 @@ module.exports = {
       comment: 'The order group only composes its verbs.',
       severity: 'error',
       from: { path: '^src/commands/order\\.ts$' },
-      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-(create|get|list)\\.ts)$` },
+      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-[a-z-]+\\.ts)$` },
     },
     {
       name: 'no-unresolvable',

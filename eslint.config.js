@@ -1,6 +1,6 @@
 // The project's rules, enforced by established tools (this replaces the regex checks of scripts/lint.mjs):
 // - layering (which layer may import which): dependency-cruiser, .dependency-cruiser.cjs;
-// - package ownership (conf, decimal.js, chalk, cli-table3, node:http(s) each have one owner):
+// - package ownership (decimal.js, chalk, cli-table3, node:http(s) each have one owner):
 //   no-restricted-imports for static imports, no-restricted-syntax for import() and getBuiltinModule();
 // - money never through a float: no-restricted-syntax on Number(), parseFloat and unary + of amount values;
 // - stdout only from output/: no-restricted-properties and no-console;
@@ -13,7 +13,6 @@ import tseslint from 'typescript-eslint';
 
 /** Each package may be imported only by these files or folders (the style guide's "only importer" rules). */
 const PACKAGE_OWNERS = {
-  conf: ['src/config/store.ts'],
   'decimal.js': ['src/money.ts'],
   chalk: ['src/output/'],
   'cli-table3': ['src/output/'],
@@ -27,7 +26,6 @@ const PACKAGE_OWNERS = {
  * sets a rule, so each area gets one block with its whole list rather than one block per restriction.
  */
 const AREAS = [
-  'src/config/store.ts',
   'src/money.ts',
   'src/output/',
   'src/client/http.ts',

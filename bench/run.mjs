@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { journalMsPerOrder } from './journal-cost.mjs';
 
 const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
@@ -92,6 +93,10 @@ try {
   const [bareList, list] = measure([{ args: bareListArgs }, { args: listArgs }], listRounds);
   rows.push([`energy order list --all --json (${orderCount.toLocaleString('en-US')} orders)`, list, 'node:http page loop', bareList, 1.5]);
   var rss = peakRssMb(listArgs);
+
+  // The journal: its own work per order beside a whole order, both on this run's disk.
+  const [create] = measure([{ args: [bin, 'order', 'create', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--energy', '65000', '--hours', '1', '--yes', '--json'] }], rounds);
+  var journalRow = { create, journal: await journalMsPerOrder(work, smoke ? 20 : 200) };
   var bareRss = peakRssMb(bareListArgs);
 } finally {
   sandbox.child.kill('SIGTERM');
@@ -106,6 +111,7 @@ const lines = [
     const ratio = ours / base;
     return `| ${name} | ${fmt(ours)} | ${baseName} | ${fmt(base)} | ${ratio.toFixed(2)}x | ≤ ${goal}x | ${ratio <= goal ? 'yes' : 'no'} |`;
   }),
+  `| journal write + settle per order (5 fsyncs) | ${fmt(journalRow.journal)} | whole \`order create --yes\` | ${fmt(journalRow.create)} | ${(journalRow.journal / journalRow.create).toFixed(2)}x | ≤ 5 ms | ${journalRow.journal <= 5 ? 'yes' : 'no'} |`,
   `| peak RSS of order list --all --json | ${rss.toFixed(1)} MB | bare page loop | ${bareRss.toFixed(1)} MB | | ≤ 120 MB | ${rss <= 120 ? 'yes' : 'no'} |`,
 ];
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();

@@ -41,8 +41,9 @@ if (fast !== undefined) {
     process.stderr.write(outputError(error));
     process.exit(OUTPUT_FAILED);
   });
+  const interrupt = abortOnSignals();
   import('./main.js')
-    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }))
+    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, interrupt }))
     .then(
       (code) => {
         finished = true;
@@ -54,4 +55,24 @@ if (fast !== undefined) {
         process.exitCode = 1;
       },
     );
+}
+
+/**
+ * SIGINT, SIGTERM and SIGHUP abort the run's signal (its reason: the signal's name) instead of killing the
+ * process: requests in flight end at once, and the command says what they were (an order's
+ * client_request_id, a listing's cursor) before exiting 128 + the signal's number, as a shell would report.
+ * A second signal, or a command that does not end within 5 s, exits at once.
+ */
+function abortOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  const numbers = process.getBuiltinModule('node:os').constants.signals;
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(name, () => {
+      const code = 128 + numbers[name];
+      if (controller.signal.aborted) process.exit(code);
+      controller.abort(name);
+      setTimeout(() => process.exit(code), 5000).unref();
+    });
+  }
+  return controller.signal;
 }

@@ -14,6 +14,10 @@ export const ExitCode = {
   rateLimited: 6,
   service: 7,
   orderFailed: 8,
+  someFailed: 9,
+  hangup: 129,
+  interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -101,6 +105,37 @@ export class ResponseShapeError extends CliError {
   override name = 'ResponseShapeError';
   constructor(message: string, options?: { hint?: string }) {
     super(message, ExitCode.service, options);
+  }
+}
+
+/** The signals that end a run early, with the exit status a shell gives them (128 + number). */
+export const SIGNAL_EXIT_CODES = { SIGHUP: ExitCode.hangup, SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated } as const;
+export type InterruptSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/** The user or a supervisor stopped the run (Ctrl-C, `timeout`, SIGTERM, a closed terminal). */
+export class InterruptedError extends CliError {
+  override name = 'InterruptedError';
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted by ${signal}`, SIGNAL_EXIT_CODES[signal]);
+  }
+}
+
+/**
+ * An order request that may have reached the server, whose answer never arrived: the order may exist.
+ * Its record stays in the journal until `energy order recover` settles it.
+ */
+export class OrderOutcomeUnknownError extends CliError {
+  override name = 'OrderOutcomeUnknownError';
+  constructor(
+    readonly clientRequestId: string,
+    cause: CliError,
+    recoverCommand: string,
+  ) {
+    super(
+      `${cause.message}: the order with client_request_id ${clientRequestId} may or may not have been placed (it is in the journal)`,
+      cause.exitCode,
+      { cause, hint: `settle it (this never places a second order) with: ${recoverCommand}` },
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  */
 export { EnergyClient, type CreatedOrder, type ListOrdersParams } from './client/client.js';
 export { Transport, type ApiCall, type ApiResult, type Credentials, type TransportOptions } from './client/transport.js';
-export { waitForDelivery, type WaitOptions } from './client/wait-for-order.js';
+export { isFinal, waitUntilFinal, type WaitOptions } from './client/wait-for-order.js';
 export type { OffsetStore } from './client/clock.js';
 export type * from './client/types.js';
 export { bodyHash, canonicalPayload, encodeQuery, hmacSignature, signRequest } from './signing/index.js';

@@ -5,14 +5,14 @@
 import { CommanderError } from 'commander';
 import { scrubSecrets, scrubSecretsDeep } from './client/redact.js';
 import { Context } from './commands/context.js';
-import { ApiError, AuthError, CliError, ExitCode } from './errors.js';
+import { ApiError, AuthError, CliError, ExitCode, InterruptedError, SIGNAL_EXIT_CODES, type InterruptSignal } from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
 import { buildProgram, helpArguments } from './program.js';
 import { packageVersion } from './version.js';
 
 export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
-  const ctx = new Context(terminal);
+  const ctx = new Context({ ...terminal, interrupt: terminal.interrupt && asInterruptedError(terminal.interrupt) });
   try {
     const program = buildProgram(ctx, packageVersion());
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
@@ -66,4 +66,16 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
     hint: 'this is a bug in energy: please report it with the output of --verbose',
     detail: error instanceof Error ? error.stack : undefined,
   };
+}
+
+/** The same signal, aborted with an InterruptedError: what a request in flight rejects with. */
+function asInterruptedError(signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const forward = () => {
+    const name = String(signal.reason);
+    controller.abort(name in SIGNAL_EXIT_CODES ? new InterruptedError(name as InterruptSignal) : signal.reason);
+  };
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return controller.signal;
 }

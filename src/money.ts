@@ -16,6 +16,11 @@ export function addAmounts(a: string, b: string): string {
   return new Decimal(a).plus(b).toFixed(6);
 }
 
+/** The sum of amounts (0.000000 for none). */
+export function sumAmounts(amounts: readonly string[]): string {
+  return amounts.reduce((total, amount) => addAmounts(total, amount), '0.000000');
+}
+
 export function subtractAmounts(a: string, b: string): string {
   return new Decimal(a).minus(b).toFixed(6);
 }

@@ -5,3 +5,6 @@ export const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
 
 /** A UUID in its canonical 8-4-4-4-12 hexadecimal form (either case). */
 export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A client_request_id we send: letters, digits and `._:-`, at most 64 (safe in logs, shells and file names). */
+export const CLIENT_REQUEST_ID_TEXT = /^[A-Za-z0-9._:-]{1,64}$/;

@@ -72,15 +72,17 @@ export class EnergyClient {
    * returns the order it already has (200) instead of placing a second one.
    */
   async createOrder(request: CreateOrderRequest): Promise<CreatedOrder> {
-    const body = {
-      client_request_id: request.client_request_id,
-      address: request.address,
-      energy: request.energy,
-      duration_hours: request.duration_hours,
-      expected_total_trx: request.expected_total_trx,
-    };
+    return this.sendOrderBody(orderRequestBody(request));
+  }
+
+  /**
+   * POST /v1/energy/orders with a body serialised earlier (by `orderRequestBody`), sent byte for byte:
+   * how a journaled request is resent, so that the server sees exactly the request it may already hold.
+   */
+  async sendOrderBody(body: string): Promise<CreatedOrder> {
+    const asked = JSON.parse(body) as CreateOrderRequest;
     const { status, data } = await this.transport.send({ method: 'POST', path: '/v1/energy/orders', body, auth: true, check: schema.order });
-    const mismatch = status !== 200 && status !== 201 ? `HTTP ${status}; the spec allows only 200 or 201` : await orderMismatch(data, body);
+    const mismatch = status !== 200 && status !== 201 ? `HTTP ${status}; the spec allows only 200 or 201` : await orderMismatch(data, asked);
     if (mismatch !== undefined) {
       // Something was accepted, but not what we asked for: it may be an order, so say so.
       const error = new ResponseShapeError(`POST /v1/energy/orders answered with ${mismatch}`);
@@ -141,6 +143,17 @@ export class EnergyClient {
   async close(): Promise<void> {
     await this.transport.close();
   }
+}
+
+/** The order request's body bytes, in the spec's field order, with no unknown property. */
+export function orderRequestBody(request: CreateOrderRequest): string {
+  return JSON.stringify({
+    client_request_id: request.client_request_id,
+    address: request.address,
+    energy: request.energy,
+    duration_hours: request.duration_hours,
+    expected_total_trx: request.expected_total_trx,
+  });
 }
 
 /**

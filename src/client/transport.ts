@@ -32,6 +32,11 @@ export interface TransportOptions {
   log?: ((line: string) => void) | undefined;
   /** One line before each retry, e.g. "retrying in 1.2 s". */
   onRetry?: ((line: string) => void) | undefined;
+  /**
+   * Ends the call at once when aborted (Ctrl-C, SIGTERM): the connection is closed and the call rejects
+   * with the signal's reason. Nothing is retried after it.
+   */
+  signal?: AbortSignal | undefined;
   nowMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
@@ -43,8 +48,11 @@ export interface ApiCall<T> {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** Serialised to JSON once; every attempt sends (and signs) these same bytes. */
-  body?: object;
+  /**
+   * Serialised to JSON once; every attempt sends (and signs) these same bytes. A string is sent as is:
+   * the bytes of an earlier request, resent exactly.
+   */
+  body?: object | string;
   auth: boolean;
   check: Check<T>;
 }
@@ -69,6 +77,8 @@ export class Transport {
   readonly #policy: RetryPolicy;
   readonly #http: HttpConnection;
   readonly #basePath: string;
+  /** No request leaves before this time: set by a 429's Retry-After. */
+  #holdUntilMs = 0;
 
   constructor(options: TransportOptions) {
     // The library keeps the CLI's rule: no secret-signed request in clear text off this machine.
@@ -80,19 +90,29 @@ export class Transport {
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
+  /** The API base URL the calls go to. */
+  get baseUrl(): URL {
+    return this.#options.baseUrl;
+  }
+
   async send<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
-    const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body), 'utf8');
+    const body = call.body === undefined ? undefined : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
     let retriesUsed = 0;
     let clockChecked = false;
+    /** The hold this call set itself (and has already waited out). */
+    let ownHold = 0;
     let uncertain = false;
     const marked = <E extends CliError>(error: E): E => {
       error.outcomeUncertain = uncertain;
       return error;
     };
     for (;;) {
-      const outcome = await this.#attempt(call, query, body).catch((error: unknown) => {
+      this.#throwIfAborted();
+      const held = this.#holdUntilMs - this.#nowMs();
+      if (held > 0 && this.#holdUntilMs !== ownHold) await this.#abortable((this.#options.sleepMs ?? sleep)(held));
+      const outcome = await this.#abortable(this.#attempt(call, query, body)).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
       });
@@ -132,6 +152,12 @@ export class Transport {
         // A server asking for a longer pause than we allow gets an answer now rather than a hung script.
         if (delay <= this.#policy.maxDelayMs) {
           retriesUsed += 1;
+          if (status === 429) {
+            // A 429 holds back every other call on this transport too: concurrent callers (a batch's
+            // workers) pause together once, instead of each meeting its own 429.
+            this.#holdUntilMs = Math.max(this.#holdUntilMs, this.#nowMs() + delay);
+            ownHold = this.#holdUntilMs;
+          }
           await this.#pause(delay, label, `HTTP ${status}`, retriesUsed);
           continue;
         }
@@ -191,10 +217,40 @@ export class Transport {
   }
 
   async #pause(delayMs: number, label: string, reason: string, retryNumber: number): Promise<void> {
+    this.#announceRetry(delayMs, label, reason, retryNumber);
+    await this.#abortable((this.#options.sleepMs ?? sleep)(delayMs));
+  }
+
+  #announceRetry(delayMs: number, label: string, reason: string, retryNumber: number): void {
     this.#options.onRetry?.(
       `${label}: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${retryNumber} of ${this.#policy.retries})`,
     );
-    await (this.#options.sleepMs ?? sleep)(delayMs);
+  }
+
+  #nowMs(): number {
+    return (this.#options.nowMs ?? Date.now)();
+  }
+
+  #throwIfAborted(): void {
+    const signal = this.#options.signal;
+    if (signal?.aborted === true) throw signal.reason;
+  }
+
+  /** Settles with `work`, or rejects with the abort reason as soon as the signal fires (closing the connection). */
+  #abortable<T>(work: Promise<T>): Promise<T> {
+    const signal = this.#options.signal;
+    if (signal === undefined) return work;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        // The request in flight is cut off; its own failure, which follows, is of no interest now.
+        work.catch(() => undefined);
+        void this.#http.close();
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   #logRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): void {

@@ -1,4 +1,4 @@
-/** Follows an order until its delivery is final, polling at a steady interval. */
+/** Follows an order until it is final, polling at a steady interval. */
 import { CliError, ExitCode } from '../errors.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
@@ -21,16 +21,26 @@ export interface WaitOptions {
 }
 
 /**
- * Resolves with the first reading whose `delivery_final` is true. Decides only on the flags the spec
- * defines, never on a status name, since the spec does not list them.
+ * Nothing more will happen to the order's delivery: delivered, over, or failed. Decides only on what the
+ * spec defines, never on a status name, since the spec does not list them.
  */
-export async function waitForDelivery(client: EnergyClient, initial: Order, options: WaitOptions): Promise<Order> {
+export function isFinal(order: Order): boolean {
+  return order.delivery_final || order.lifecycle_final || order.failure !== null;
+}
+
+/** A final order that did not deliver: it failed, or its lifecycle ended without delivery. */
+export function endedUndelivered(order: Order): boolean {
+  return order.failure !== null || (order.lifecycle_final && !order.delivery_final);
+}
+
+/** Resolves with the first reading that is final (see `isFinal`). */
+export async function waitUntilFinal(client: EnergyClient, initial: Order, options: WaitOptions): Promise<Order> {
   const now = options.nowMs ?? Date.now;
   const deadline = now() + options.timeoutMs;
   let order = initial;
-  while (!order.delivery_final) {
+  while (!isFinal(order)) {
     if (now() >= deadline) {
-      throw new WaitTimeoutError(`order ${order.id} was not delivered within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`);
+      throw new WaitTimeoutError(`order ${order.id} was not final within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`);
     }
     await (options.sleepMs ?? sleep)(options.intervalMs);
     const next = await client.getOrder(order.id);

@@ -5,7 +5,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { checkTronAddress } from '../address.js';
 import { parseUserAmount } from '../money-text.js';
-import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
+import { CLIENT_REQUEST_ID_TEXT, INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
 import { printable } from '../printable.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
@@ -34,6 +34,14 @@ export function portNumber(text: string): number {
   const trimmed = text.trim();
   if (!/^\d+$/.test(trimmed)) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
   if (trimmed.length > 5 || Number(trimmed) > 65_535) throw new InvalidArgumentError('too large: a port is at most 65535');
+  return Number(trimmed);
+}
+
+/** `--concurrency`: 1 to 32, enough to saturate a service without becoming a flood. */
+export function concurrency(text: string): number {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 32');
+  if (trimmed.length > 2 || Number(trimmed) > 32) throw new InvalidArgumentError('too large: at most 32');
   return Number(trimmed);
 }
 
@@ -70,11 +78,9 @@ export function orderId(text: string): string {
   return text.toLowerCase();
 }
 
-/** Letters, digits and `._:-`, at most 64: safe in logs, shells and the retry command we print. */
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export function clientRequestId(text: string): string {
-  if (!CLIENT_REQUEST_ID.test(text)) {
+  if (!CLIENT_REQUEST_ID_TEXT.test(text)) {
     throw new InvalidArgumentError('use 1 to 64 letters, digits or ._:- (a UUID works)');
   }
   return text;

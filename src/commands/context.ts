@@ -4,6 +4,7 @@
  * no HTTP stack for `config`).
  */
 import type { EnergyClient } from '../client/client.js';
+import type { Journal } from '../journal/journal.js';
 import { maskKey, scrubSecrets } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
@@ -12,6 +13,7 @@ import { environmentVariableFor, resolveProfileName, resolveSettings, type Setti
 import { ConfigStore } from '../config/store.js';
 import { AuthError, UsageError } from '../errors.js';
 import { Printer } from '../output/printer.js';
+import { shellQuote } from './shell-words.js';
 import type { Terminal } from '../output/terminal.js';
 
 export interface GlobalOptions {
@@ -31,6 +33,7 @@ export class Context {
   #credentials: string[] = [];
   #credentialSources: string | undefined;
   #client: EnergyClient | undefined;
+  #journal: Promise<Journal> | undefined;
 
   constructor(readonly terminal: Terminal) {}
 
@@ -87,10 +90,20 @@ export class Context {
     return resolveProfileName({ profile: this.globals.profile }, this.terminal.env).profile;
   }
 
-  /** The API client for the resolved base URL; credentials are checked when a signed call is made. */
-  async client(): Promise<EnergyClient> {
+  /**
+   * The API client for the resolved base URL; credentials are checked when a signed call is made. On an
+   * interrupt, its requests in flight are cut off, unless `finishInFlight` (a batch lets them end, so that
+   * it learns and journals their outcome). The first call decides.
+   */
+  async client(options: { finishInFlight?: boolean } = {}): Promise<EnergyClient> {
     if (this.#client !== undefined) return this.#client;
     const settings = await this.settings();
+    const baseUrl = await this.#baseUrl(settings);
+    return this.#createClient(settings, baseUrl, options.finishInFlight === true);
+  }
+
+  /** The API base URL, or the reason there is none (an unknown profile, a missing setting). */
+  async #baseUrl(settings: Settings): Promise<URL> {
     if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
@@ -99,7 +112,11 @@ export class Context {
         hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
       });
     }
-    const baseUrl = parseBaseUrl(baseUrlText);
+    return parseBaseUrl(baseUrlText);
+  }
+
+  /** The API client; see `client()`. */
+  async #createClient(settings: Settings, baseUrl: URL, finishInFlight: boolean): Promise<EnergyClient> {
     const apiKey = settings.values['api-key'].value;
     const apiSecret = settings.values['api-secret'].value;
     for (const name of ['api-key', 'api-secret'] as const) {
@@ -123,11 +140,63 @@ export class Context {
         timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
       }),
       ...(this.globals.retries !== undefined && { retryPolicy: { retries: this.globals.retries } }),
+      signal: finishInFlight ? undefined : this.terminal.interrupt,
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
     if (verbose && apiKey !== undefined) say(`energy: profile ${settings.profile}, key ${maskKey(apiKey)}`);
     return this.#client;
+  }
+
+  /**
+   * The order journal for this API and key, in the state folder. Orders need credentials anyway; asking
+   * for them here means that no record is written for a request that could never be signed.
+   */
+  journal(): Promise<Journal> {
+    this.#journal ??= (async () => {
+      const settings = await this.settings();
+      const baseUrl = await this.#baseUrl(settings);
+      const apiKey = settings.values['api-key'].value;
+      if (apiKey === undefined || settings.values['api-secret'].value === undefined) {
+        throw new AuthError('no API credentials', {
+          hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
+        });
+      }
+      const [{ Journal }, { keyIdOf }, { stateDir }] = await Promise.all([
+        import('../journal/journal.js'),
+        import('../journal/record.js'),
+        import('../journal/state-dir.js'),
+      ]);
+      const origin = baseUrl.href.replace(/\/+$/, '');
+      return new Journal(stateDir(this.terminal.env), { origin, keyId: keyIdOf(apiKey) });
+    })();
+    return this.#journal;
+  }
+
+  /**
+   * Says on stderr that earlier orders from this machine have no known outcome, with the command that
+   * settles them. `exceptId` is the order this command is itself about to settle. Quiet when the journal
+   * cannot be opened: the command itself will say what is missing.
+   */
+  async mentionUnsettledOrders(exceptId?: string): Promise<void> {
+    let count: number;
+    try {
+      count = (await this.journal()).pendingCount(exceptId);
+    } catch {
+      return;
+    }
+    if (count === 0) return;
+    const orders = count === 1 ? '1 order request' : `${count} order requests`;
+    this.printer.note(`energy: ${orders} sent from this machine never got an answer; see \`${this.invocation('order', 'pending')}\`, settle with \`${this.invocation('order', 'recover')}\``);
+  }
+
+  /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
+  invocation(...words: string[]): string {
+    const globals = [
+      ...(this.globals.profile === undefined ? [] : ['--profile', this.globals.profile]),
+      ...(this.globals.baseUrl === undefined ? [] : ['--base-url', this.globals.baseUrl]),
+    ];
+    return ['energy', ...globals, ...words].map(shellQuote).join(' ');
   }
 
   /** A profile named by --profile or ENERGY_PROFILE that the store does not have: say so, not "no base URL". */

@@ -1,13 +1,28 @@
 import { Command } from 'commander';
 import type { Context } from './context.js';
+import { orderBatchCommand } from './order-batch.js';
 import { orderCreateCommand } from './order-create.js';
 import { orderGetCommand } from './order-get.js';
 import { orderListCommand } from './order-list.js';
+import { orderPendingCommand } from './order-pending.js';
+import { orderRecoverCommand } from './order-recover.js';
+import { orderWaitCommand } from './order-wait.js';
+
+/** Verbs that are themselves about unsettled records, and so do not mention them. */
+const ABOUT_THE_JOURNAL = new Set(['pending', 'recover']);
 
 export function orderCommand(ctx: Context): Command {
   return new Command('order')
-    .description('create, get and list energy rental orders')
+    .description('create, follow, list and recover energy rental orders')
     .addCommand(orderCreateCommand(ctx))
     .addCommand(orderGetCommand(ctx))
-    .addCommand(orderListCommand(ctx));
+    .addCommand(orderWaitCommand(ctx))
+    .addCommand(orderListCommand(ctx))
+    .addCommand(orderPendingCommand(ctx))
+    .addCommand(orderRecoverCommand(ctx))
+    .addCommand(orderBatchCommand(ctx))
+    .hook('preAction', async (_group, action) => {
+      if (ABOUT_THE_JOURNAL.has(action.name())) return;
+      await ctx.mentionUnsettledOrders(action.opts<{ clientRequestId?: string }>().clientRequestId);
+    });
 }

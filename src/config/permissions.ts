@@ -9,15 +9,18 @@ import { AuthError, UsageError } from '../errors.js';
 
 const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
-const MOVE_HINT = 'set ENERGY_CONFIG_DIR to a folder you own, or fix the path';
+/** The config folder (settings, credentials) or the state folder (the order journal). */
+export type PrivateArea = 'config' | 'state';
+const AREA_VARIABLE: Record<PrivateArea, string> = { config: 'ENERGY_CONFIG_DIR', state: 'ENERGY_STATE_DIR' };
+const moveHint = (area: PrivateArea) => `set ${AREA_VARIABLE[area]} to a folder you own, or fix the path`;
 
-export function ensurePrivateDir(dir: string): void {
+export function ensurePrivateDir(dir: string, area: PrivateArea = 'config'): void {
   try {
     makeDirs(dir);
   } catch (error) {
-    throw new UsageError(`cannot create the config folder ${dir}: ${describeFsError(error)}`, { hint: MOVE_HINT });
+    throw new UsageError(`cannot create the ${area} folder ${dir}: ${describeFsError(error)}`, { hint: moveHint(area) });
   }
-  assertPrivate(dir, 'folder');
+  assertPrivate(dir, 'folder', area);
 }
 
 /**
@@ -35,17 +38,17 @@ function makeDirs(dir: string): void {
 }
 
 /** Throws when `path` exists and is open to group or others. Returns false when it does not exist. */
-export function assertPrivate(path: string, kind: 'file' | 'folder'): boolean {
+export function assertPrivate(path: string, kind: 'file' | 'folder', area: PrivateArea = 'config'): boolean {
   let mode: number;
   try {
     mode = statSync(path).mode & 0o777;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new UsageError(`cannot read the config ${kind} ${path}: ${describeFsError(error)}`, { hint: MOVE_HINT });
+    throw new UsageError(`cannot read the ${area} ${kind} ${path}: ${describeFsError(error)}`, { hint: moveHint(area) });
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
-    throw new AuthError(`the config ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`, {
+    throw new AuthError(`the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`, {
       hint: `chmod ${wanted} '${path}'`,
     });
   }

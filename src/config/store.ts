@@ -1,20 +1,23 @@
 /**
- * The profile store: the only importer of `conf`, loaded on first use so that commands whose settings
- * come from flags and the environment never pay for it. Writes are atomic (conf writes a temporary file
- * and renames it), the file is 0600 and its folder 0700.
+ * The profile store: one JSON file, `{"profiles": {name: {setting: value}}}`, 0600 in a 0700 folder.
+ * Reading is a plain file read (no store library on the path of every command); a change is a
+ * read-modify-write under an exclusive lock, written durably (temporary file, fsync, rename), so parallel
+ * `config set` runs all keep their values and a crash never leaves half a file.
+ *
+ * Our own rather than `conf`: conf loaded ajv and its schema compiler at start-up (110–170 ms measured on
+ * our CI machine, against ~2 ms for node:fs), and had no lock, so parallel writers lost values.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { writeDurably } from '../storage/durable-file.js';
 import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { PRIVATE_FILE_MODE, assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
 
-type StoreShape = { profiles: Record<string, ProfileValues> };
+type Profiles = Record<string, ProfileValues>;
 
 export class ConfigStore {
-  #conf: Conf<StoreShape> | undefined;
-
   constructor(readonly dir: string) {}
 
   get path(): string {
@@ -28,67 +31,90 @@ export class ConfigStore {
 
   /** A profile's settings, or undefined when the store has no profile of that name. */
   async findProfile(name: string): Promise<ProfileValues | undefined> {
-    const profiles = await this.#profiles();
+    const profiles = this.#readChecked();
     return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   }
 
   /** The names of the stored profiles, sorted. */
   async profileNames(): Promise<string[]> {
-    return Object.keys(await this.#profiles()).sort();
-  }
-
-  async #profiles(): Promise<Record<string, ProfileValues>> {
-    assertPrivate(this.dir, 'folder');
-    if (!assertPrivate(this.path, 'file')) return {};
-    return (await this.#open()).get('profiles');
+    return Object.keys(this.#readChecked()).sort();
   }
 
   async set(profile: string, name: SettingName, value: string): Promise<void> {
-    const conf = await this.#open();
-    const profiles = conf.get('profiles');
-    this.#write(() => conf.set('profiles', { ...profiles, [profile]: { ...profiles[profile], [name]: value } }));
+    await this.#update((profiles) => {
+      profiles[profile] = { ...profiles[profile], [name]: value };
+      return true;
+    });
   }
 
   /** Returns false when there was nothing to remove. */
   async unset(profile: string, name: SettingName): Promise<boolean> {
-    const conf = await this.#open();
-    const profiles = conf.get('profiles');
-    const current = profiles[profile];
-    if (current?.[name] === undefined) return false;
-    const { [name]: _removed, ...rest } = current;
-    this.#write(() => conf.set('profiles', { ...profiles, [profile]: rest }));
-    return true;
+    return this.#update((profiles) => {
+      const current = profiles[profile];
+      if (current?.[name] === undefined) return false;
+      const { [name]: _removed, ...rest } = current;
+      profiles[profile] = rest;
+      return true;
+    });
   }
 
-  #write(change: () => void): void {
-    try {
-      change();
-    } catch (error) {
-      throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
-    }
-  }
-
-  async #open(): Promise<Conf<StoreShape>> {
-    if (this.#conf !== undefined) return this.#conf;
+  /** Applies `change` to the latest profiles under the lock; writes only when it says something changed. */
+  async #update(change: (profiles: Profiles) => boolean): Promise<boolean> {
     ensurePrivateDir(this.dir);
-    assertPrivate(this.path, 'file');
-    const { default: ConfClass } = await import('conf');
+    const { LockTimeoutError, withFileLock } = await import('../storage/file-lock.js');
     try {
-      this.#conf = new ConfClass<StoreShape>({
-        cwd: this.dir,
-        configName: 'config',
-        projectName: 'energy',
-        configFileMode: PRIVATE_FILE_MODE,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-        defaults: { profiles: {} },
+      return await withFileLock(`${this.path}.lock`, () => {
+        const profiles = this.#readChecked();
+        if (!change(profiles)) return false;
+        try {
+          writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`, { mode: PRIVATE_FILE_MODE });
+        } catch (error) {
+          throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
+        }
+        return true;
       });
     } catch (error) {
-      // Not the parser's message: it quotes the file, and the file holds the secret.
-      throw new UsageError(`cannot read the config file ${this.path}: ${describeFsError(error)}`, {
-        hint: 'fix the file by hand, or move it away to start afresh',
-      });
+      if (error instanceof LockTimeoutError) {
+        throw new UsageError(`cannot change the config file: ${error.message} for more than 10 s`, {
+          hint: 'another energy command is changing it; try again when it has finished',
+        });
+      }
+      throw error;
     }
-    return this.#conf;
   }
+
+  #readChecked(): Profiles {
+    assertPrivate(this.dir, 'folder');
+    if (!assertPrivate(this.path, 'file')) return {};
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read the config file ${this.path}: ${describeFsError(error)}`);
+    }
+    return parseProfiles(text, this.path);
+  }
+}
+
+/** The profiles in the file's text. Never quotes the text in an error: the file holds the secret. */
+function parseProfiles(text: string, path: string): Profiles {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw corrupt(path, 'not valid JSON');
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw corrupt(path, 'not a JSON object');
+  const profiles = (data as { profiles?: unknown }).profiles ?? {};
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw corrupt(path, '"profiles" is not an object');
+  for (const values of Object.values(profiles)) {
+    if (typeof values !== 'object' || values === null || Object.values(values).some((value) => typeof value !== 'string')) {
+      throw corrupt(path, 'a profile is not an object of strings');
+    }
+  }
+  return profiles as Profiles;
+}
+
+function corrupt(path: string, problem: string): UsageError {
+  return new UsageError(`cannot read the config file ${path}: ${problem}`, { hint: 'fix the file by hand, or move it away to start afresh' });
 }

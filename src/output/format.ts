@@ -6,9 +6,14 @@
  */
 const MILLISECONDS_THRESHOLD = 100_000_000_000;
 
+/** An API timestamp in milliseconds, whichever unit it was sent in. */
+export function timestampMs(value: number): number {
+  return value >= MILLISECONDS_THRESHOLD ? value : value * 1000;
+}
+
 /** Local ISO date-time with the UTC offset, e.g. `2026-11-23T09:15:02+01:00`. */
 export function formatTimestamp(value: number, timeZoneOffsetMinutes?: number): string {
-  const ms = value >= MILLISECONDS_THRESHOLD ? value : value * 1000;
+  const ms = timestampMs(value);
   const offset = timeZoneOffsetMinutes ?? -new Date(ms).getTimezoneOffset();
   const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
   if (offset === 0) return `${local}Z`;

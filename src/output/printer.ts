@@ -61,8 +61,24 @@ export class Printer {
 
   /** A line of progress or information on stderr. */
   note(message: string): void {
+    this.clearStatus();
     this.terminal.stderr.write(`${message}\n`);
   }
+
+  /** A progress line that rewrites itself, on a terminal only (nothing in a pipe or a log). */
+  status(message: string): void {
+    if (this.terminal.stderr.isTTY !== true) return;
+    this.terminal.stderr.write(`\r\u001b[K${message}`);
+    this.#statusShown = true;
+  }
+
+  clearStatus(): void {
+    if (!this.#statusShown) return;
+    this.terminal.stderr.write('\r\u001b[K');
+    this.#statusShown = false;
+  }
+
+  #statusShown = false;
 }
 
 const BORDERLESS = {

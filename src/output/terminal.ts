@@ -6,6 +6,8 @@ export interface Terminal {
   stderr: Writable & { isTTY?: boolean };
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   env: NodeJS.ProcessEnv;
+  /** Aborted on SIGINT, SIGTERM or SIGHUP, with the signal's name as its reason (the process entry sets it up). */
+  interrupt?: AbortSignal;
 }
 
 /**

@@ -33,5 +33,11 @@ function sandboxAddress(label: string): string {
 /** A valid TRON address whose orders always end in failure (DELEGATION_FAILED). */
 export const SANDBOX_FAILING_ADDRESS: string = sandboxAddress('sandbox-always-fails');
 
+/**
+ * A valid TRON address whose orders fail before delegation starts: `lifecycle_final` true while
+ * `delivery_final` stays false (the spec allows it; a client must not wait for a delivery that never comes).
+ */
+export const SANDBOX_UNDELIVERABLE_ADDRESS: string = sandboxAddress('sandbox-never-starts');
+
 /** Targets of seeded orders; few, so that seeding does not spend its time on base58. */
 export const SEED_ADDRESSES: readonly string[] = Array.from({ length: 8 }, (_, i) => sandboxAddress(`sandbox-seed-order-${i}`));

@@ -6,7 +6,7 @@ interface Queued {
   remaining: number;
 }
 
-const KINDS = new Set(['status', 'delay', 'drop', 'drop-after-commit', 'raw']);
+const KINDS = new Set(['status', 'delay', 'drop', 'drop-after-commit', 'hold-after-commit', 'raw']);
 
 export class FaultQueue {
   private queue: Queued[] = [];
@@ -19,6 +19,9 @@ export class FaultQueue {
       throw new RangeError(`fault status must be an HTTP status, got ${fault.status}`);
     }
     if (fault.kind === 'delay' && !(fault.ms >= 0)) throw new RangeError(`fault delay must be ≥ 0 ms, got ${fault.ms}`);
+    if (fault.kind === 'hold-after-commit' && fault.ms !== undefined && !(fault.ms >= 0)) {
+      throw new RangeError(`fault hold must be ≥ 0 ms, got ${fault.ms}`);
+    }
     this.queue.push({ fault, remaining: times });
   }
 

@@ -68,6 +68,13 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
     req.socket.destroy();
     return;
   }
+  // Committed too, but the answer waits: the moment a killed client leaves an order it never heard about.
+  if (fault?.kind === 'hold-after-commit') {
+    // No answer at all: the socket ends when the client goes away or the sandbox closes.
+    if (fault.ms === undefined) return;
+    await sleep(core, fault.ms);
+    if (req.socket.destroyed) return;
+  }
   send(res, reply);
 }
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateOrderRequest, Order } from '../client/types.js';
 import { addAmounts, subtractAmounts } from '../money.js';
-import { SANDBOX_FAILING_ADDRESS } from './catalog.js';
+import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
 import { SeededOrders } from './seeded-orders.js';
 
@@ -48,7 +48,7 @@ export class OrderBook {
       if (advance(record, this.timing, nowMs) < 2) continue;
       this.unsettled.delete(record);
       this.held = subtractAmounts(this.held, record.totalTrx);
-      if (record.fails) this.available = addAmounts(this.available, record.totalTrx);
+      if (record.fails !== false) this.available = addAmounts(this.available, record.totalTrx);
       else this.activated.add(record.address);
     }
   }
@@ -76,7 +76,7 @@ export class OrderBook {
       durationHours: request.duration_hours,
       totalTrx,
       createdMs: nowMs,
-      fails: request.address === SANDBOX_FAILING_ADDRESS,
+      fails: failureOf(request.address),
       stage: 0,
     });
     this.available = subtractAmounts(this.available, totalTrx);
@@ -123,4 +123,9 @@ export class OrderBook {
     this.byClientId.set(record.clientRequestId, record);
     return record;
   }
+}
+
+function failureOf(address: string): OrderRecord['fails'] {
+  if (address === SANDBOX_FAILING_ADDRESS) return 'at-delivery';
+  return address === SANDBOX_UNDELIVERABLE_ADDRESS ? 'before-delivery' : false;
 }

@@ -2,7 +2,8 @@
  * An order's status as a pure function of time since creation, so that nothing drifts and no timers run:
  *   pending → delegating (deliverAfterMs/2) → active, delivery_final (deliverAfterMs)
  *           → expired, lifecycle_final (deliverAfterMs + duration_hours × hourMs: the rental starts at delivery).
- * Orders to the failing address end at deliverAfterMs as 'failed' instead.
+ * Orders to the failing addresses end at deliverAfterMs as 'failed' instead: SANDBOX_FAILING_ADDRESS with both
+ * flags final, SANDBOX_UNDELIVERABLE_ADDRESS with lifecycle_final alone (delivery never became final).
  */
 import type { Order, OrderFailure } from '../client/types.js';
 
@@ -24,15 +25,22 @@ export interface OrderRecord {
   readonly durationHours: number;
   readonly totalTrx: string;
   readonly createdMs: number;
-  readonly fails: boolean;
+  /** How the order fails, if it does: with delivery final, or before delivery ever started. */
+  readonly fails: 'at-delivery' | 'before-delivery' | false;
   /** The furthest stage seen; kept so that moving the sandbox clock back never moves an order back. */
   stage: Stage;
 }
 
 const STATUS = ['pending', 'delegating', 'active', 'expired'] as const;
-const FAILURE: OrderFailure = {
-  code: 'DELEGATION_FAILED',
-  message: 'The sandbox never delivers to SANDBOX_FAILING_ADDRESS; the held amount was returned to the balance.',
+const FAILURES: Record<'at-delivery' | 'before-delivery', OrderFailure> = {
+  'at-delivery': {
+    code: 'DELEGATION_FAILED',
+    message: 'The sandbox never delivers to SANDBOX_FAILING_ADDRESS; the held amount was returned to the balance.',
+  },
+  'before-delivery': {
+    code: 'ORDER_ABORTED',
+    message: 'The sandbox never starts delivery to SANDBOX_UNDELIVERABLE_ADDRESS; the held amount was returned to the balance.',
+  },
 };
 
 /** Milliseconds after creation at which the given stage begins. */
@@ -59,7 +67,7 @@ export function advance(record: OrderRecord, timing: Timing, nowMs: number): Sta
 
 /** The API's view of a record at its current stage (call `advance` first). Times are Unix seconds. */
 export function orderView(record: OrderRecord, timing: Timing): Order {
-  const failed = record.fails && record.stage === 2;
+  const failed = record.fails !== false && record.stage === 2;
   return {
     id: record.id,
     client_request_id: record.clientRequestId,
@@ -69,9 +77,9 @@ export function orderView(record: OrderRecord, timing: Timing): Order {
     total_trx: record.totalTrx,
     status: failed ? 'failed' : STATUS[record.stage],
     lifecycle_final: failed || record.stage === 3,
-    delivery_final: record.stage >= 2,
+    delivery_final: record.stage >= 2 && record.fails !== 'before-delivery',
     created_at: Math.floor(record.createdMs / 1000),
     updated_at: Math.floor((record.createdMs + stageStart(record, record.stage, timing)) / 1000),
-    failure: failed ? { ...FAILURE } : null,
+    failure: failed ? { ...FAILURES[record.fails as 'at-delivery' | 'before-delivery'] } : null,
   };
 }

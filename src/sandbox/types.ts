@@ -54,5 +54,7 @@ export type Fault = (
   | { kind: 'delay'; ms: number }
   | { kind: 'drop' }
   | { kind: 'drop-after-commit' }
+  /** Commits the order, then answers only after `ms` (default: never, until the client goes or the sandbox closes). */
+  | { kind: 'hold-after-commit'; ms?: number }
   | { kind: 'raw'; status: number; contentType: string; body: string }
 ) & { match?: FaultMatch; times?: number };

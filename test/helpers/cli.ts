@@ -1,5 +1,5 @@
 /** Spawns the real `bin/energy.js` (built) with a clean environment and collects what it prints. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/energy.js', import.meta.url));
@@ -22,21 +22,32 @@ export function baseEnv(configDir: string): Record<string, string> {
 }
 
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(options.env ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  return spawnCli(args, options).result;
+}
+
+export interface RunningCli {
+  child: ChildProcessWithoutNullStreams;
+  /** What the child has written so far. */
+  output(): { stdout: string; stderr: string };
+  result: Promise<CliResult>;
+}
+
+/** Like runCli, with the child in hand: for tests that send it signals mid-run. A signal death is 128 + n. */
+export function spawnCli(args: readonly string[], options: RunOptions = {}): RunningCli {
+  const env = Object.fromEntries(Object.entries(options.env ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const output = () => ({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+  const result = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      resolve({
-        code: code ?? (signal === null ? -1 : 128),
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-      });
+      const signalNumbers: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+      resolve({ code: code ?? (signal === null ? -1 : 128 + (signalNumbers[signal] ?? 0)), ...output() });
     });
-    child.stdin.end(options.input ?? '');
   });
+  child.stdin.end(options.input ?? '');
+  return { child, output, result };
 }

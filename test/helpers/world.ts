@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { baseEnv, runCli, type CliResult, type RunOptions } from './cli.js';
+import { baseEnv, runCli, spawnCli, type CliResult, type RunningCli, type RunOptions } from './cli.js';
 
 export const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 /** A second valid address, for tests on other branches. @public */
@@ -15,9 +15,12 @@ export const OTHER_ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 export interface World {
   sandbox: Sandbox;
   configDir: string;
+  /** The order journal's state folder (the default under HOME, which is private to the world). */
+  stateDir: string;
   /** Environment with base URL and credentials from ENERGY_* variables. */
   env: Record<string, string>;
   run(args: readonly string[], options?: RunOptions): Promise<CliResult>;
+  spawn(args: readonly string[], options?: RunOptions): RunningCli;
   close(): Promise<void>;
 }
 
@@ -33,8 +36,10 @@ export async function createWorld(options: SandboxOptions = {}): Promise<World> 
   return {
     sandbox,
     configDir,
+    stateDir: join(configDir, '.local', 'state', 'energy'),
     env,
     run: (args, runOptions = {}) => runCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
+    spawn: (args, runOptions = {}) => spawnCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
     close: async () => {
       await sandbox.close();
       rmSync(join(configDir, '..'), { recursive: true, force: true });

@@ -107,6 +107,19 @@ describe('retries', () => {
     expect(delays).toEqual([2000]);
   });
 
+  it('holds back the next calls on the same client until a 429\'s Retry-After has passed', async () => {
+    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': '2' }), jsonReply(200, BALANCE));
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    const { client, delays } = makeClient({ nowMs: () => now });
+    await client.balance();
+    expect(delays).toEqual([2000]);
+    // No time has passed on this clock: another call must wait the same pause before sending anything.
+    const sent = server.seen.length;
+    await client.balance();
+    expect(delays).toEqual([2000, 2000]);
+    expect(server.seen.length - sent).toBe(1);
+  });
+
   it('waits until a Retry-After HTTP-date', async () => {
     const now = Date.parse('2026-11-23T10:00:00Z');
     const date = new Date(now + 3000).toUTCString();

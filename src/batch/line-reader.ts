@@ -1,0 +1,54 @@
+/**
+ * The physical lines of a batch file, numbered from 1, read as a stream (memory does not grow with the
+ * file). Strict on purpose: a UTF-8 byte order mark or a carriage return is an error naming its line,
+ * not something to strip silently, since a file that has them came through a tool that may have changed
+ * more (and `T…\r` is not an address).
+ */
+import { UsageError } from '../errors.js';
+
+export interface PhysicalLine {
+  number: number;
+  text: string;
+}
+
+/** Yields every line with its number; a last line without a newline counts, an empty last line does not. */
+export async function* readLines(input: AsyncIterable<Uint8Array>, source: string): AsyncGenerator<PhysicalLine> {
+  // ignoreBOM keeps a byte order mark in the text, so that it can be reported rather than dropped.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let pending = '';
+  let number = 0;
+  let first = true;
+  const take = (text: string): PhysicalLine => {
+    number += 1;
+    if (text.endsWith('\r')) {
+      throw new UsageError(`${source}, line ${number}: ends with a carriage return (Windows line endings): nothing was bought`, {
+        hint: 'convert the file to plain newlines first, e.g. `dos2unix FILE` or `tr -d "\\r" < FILE > FILE.unix`',
+      });
+    }
+    return { number, text };
+  };
+  for await (const chunk of input) {
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch {
+      throw new UsageError(`${source}, line ${number + 1}: not valid UTF-8: nothing was bought`);
+    }
+    if (first && text.length > 0) {
+      first = false;
+      if (text.startsWith('\uFEFF')) {
+        throw new UsageError(`${source}, line 1: starts with a UTF-8 byte order mark: nothing was bought`, {
+          hint: 'save the file without a BOM (UTF-8, not "UTF-8 with BOM")',
+        });
+      }
+    }
+    pending += text;
+    let start = 0;
+    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
+      yield take(pending.slice(start, newline));
+      start = newline + 1;
+    }
+    pending = pending.slice(start);
+  }
+  if (pending.length > 0) yield take(pending);
+}

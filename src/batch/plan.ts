@@ -1,0 +1,62 @@
+/**
+ * The quoting pass of a batch: what each line will cost, before any consent is asked. A line whose id the
+ * journal already settled with an order is skipped (a re-run buys nothing twice); one whose outcome is
+ * unknown is resent with its journaled bytes; every other line gets a quote.
+ */
+import type { EnergyClient } from '../client/client.js';
+import { CliError, ExitCode } from '../errors.js';
+import type { Journal } from '../journal/journal.js';
+import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
+import { addAmounts } from '../money.js';
+import type { BatchLine } from './parse-line.js';
+import { runPool } from './pool.js';
+import { batchLines, lineRequestId, type BatchSource } from './source.js';
+
+export type LinePlan =
+  | { kind: 'skip'; orderId: string }
+  | { kind: 'resend'; record: JournalRecord; total: string }
+  | { kind: 'new'; total: string };
+
+export interface BatchPlan {
+  /** By line number. */
+  lines: Map<number, LinePlan>;
+  /** What the lines to send may cost in all (quotes, and the journaled totals of resends). */
+  total: string;
+  counts: Record<LinePlan['kind'], number>;
+}
+
+export async function planBatch(source: BatchSource, client: EnergyClient, journal: Journal, concurrency: number): Promise<BatchPlan> {
+  const plan: BatchPlan = { lines: new Map(), total: '0.000000', counts: { skip: 0, resend: 0, new: 0 } };
+  await runPool(batchLines(source), concurrency, async (line) => {
+    const linePlan = await planLine(source, client, journal, line);
+    plan.lines.set(line.line, linePlan);
+    plan.counts[linePlan.kind] += 1;
+    if (linePlan.kind !== 'skip') plan.total = addAmounts(plan.total, linePlan.total);
+  });
+  return plan;
+}
+
+async function planLine(source: BatchSource, client: EnergyClient, journal: Journal, line: BatchLine): Promise<LinePlan> {
+  const id = lineRequestId(source, line);
+  const record = journal.find(id);
+  if (record !== undefined && (hasOrder(record) || record.outcome === null)) {
+    const sent = recordedOrder(record);
+    if (sent.address !== line.address || sent.energy !== line.energy || sent.duration_hours !== line.hours) {
+      throw new CliError(
+        `${source.label}, line ${line.line}: client_request_id ${id} was already used from this machine for ${sent.address}, ${sent.energy} energy, ${sent.duration_hours} h: nothing was bought`,
+        ExitCode.conflict,
+      );
+    }
+    if (record.outcome !== null && (record.outcome.kind === 'created' || record.outcome.kind === 'existing')) {
+      return { kind: 'skip', orderId: record.outcome.order_id };
+    }
+    return { kind: 'resend', record, total: sent.expected_total_trx };
+  }
+  try {
+    const quote = await client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
+    return { kind: 'new', total: quote.total_trx };
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new CliError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error.exitCode, { cause: error, hint: error.hint });
+  }
+}

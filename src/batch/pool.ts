@@ -1,0 +1,27 @@
+/** Bounded concurrency over a stream of work: what keeps a batch fast without holding its lines in memory. */
+
+/**
+ * Runs `work` on each item with at most `concurrency` at once, taking items only as slots free up. Stops
+ * taking new items once `stopped()` is true (the items in progress finish). The first failure of `work`
+ * or of the item source stops the rest and is rethrown once everything in progress has ended.
+ */
+export async function runPool<T>(items: AsyncIterable<T>, concurrency: number, work: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
+  const iterator = items[Symbol.asyncIterator]();
+  let failed = false;
+  let failure: unknown;
+  const worker = async (): Promise<void> => {
+    while (!failed && !stopped()) {
+      let next: IteratorResult<T>;
+      try {
+        next = await iterator.next();
+        if (next.done === true) return;
+        await work(next.value);
+      } catch (error) {
+        if (!failed) [failed, failure] = [true, error];
+        return;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (failed) throw failure;
+}

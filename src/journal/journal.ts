@@ -1,0 +1,225 @@
+/**
+ * The order journal: one durable file per order request, written before the request leaves and moved
+ * from `pending/` to `settled/` once the server has said something definite. A file per record means
+ * concurrent runs never write the same file (except for the same client_request_id, where creation is
+ * exclusive), a crash leaves whole records only, and "is anything unsettled?" is one small readdir.
+ *
+ *   <state>/journal/pending/<scope>-<id>.json   sent or about to be sent, outcome unknown
+ *   <state>/journal/settled/<scope>-<id>.json   created, existing, refused or not sent
+ *
+ * `<scope>` hashes the API base URL and key id, `<id>` the client_request_id, so any id is a safe name.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir } from '../config/permissions.js';
+import { syncFolder, unlinkQuietly, writeDurably } from '../storage/durable-file.js';
+import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
+
+export interface JournalScope {
+  /** The API base URL, as the requests go to it. */
+  origin: string;
+  keyId: string;
+}
+
+/** Settled records are kept this long (and pending ones until they are settled). */
+export const RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export class Journal {
+  readonly #root: string;
+  readonly #scopePrefix: string;
+  #foldersReady = false;
+
+  constructor(
+    stateDir: string,
+    readonly scope: JournalScope,
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    this.#root = join(stateDir, 'journal');
+    this.#scopePrefix = digest(`${scope.origin}\n${scope.keyId}`, 16);
+  }
+
+  get folder(): string {
+    return this.#root;
+  }
+
+  /** The record for this id in this scope: the pending one if any, else the settled one. */
+  find(clientRequestId: string): JournalRecord | undefined {
+    return this.#read('pending', clientRequestId) ?? this.#read('settled', clientRequestId);
+  }
+
+  /**
+   * Writes the record of a request about to be sent, durably, before it is sent. When another run has
+   * already journaled the same id (pending, or settled with an order), that record is returned instead
+   * (`fresh` false): its bytes are the ones to send, so that both runs ask for one order.
+   */
+  begin(clientRequestId: string, body: string): { record: JournalRecord; fresh: boolean } {
+    const earlier = this.#withOrder(clientRequestId);
+    if (earlier !== undefined) return { record: earlier, fresh: false };
+    const record: JournalRecord = {
+      version: 1,
+      origin: this.scope.origin,
+      key_id: this.scope.keyId,
+      client_request_id: clientRequestId,
+      body,
+      journaled_at: new Date(this.nowMs()).toISOString(),
+      last_error: null,
+      outcome: null,
+    };
+    this.#ensureFolders();
+    const pendingPath = this.#path('pending', clientRequestId);
+    if (!writeDurably(pendingPath, serialise(record), { exclusive: true })) {
+      const other = this.find(clientRequestId);
+      if (other === undefined) throw new Error(`journal record for ${clientRequestId} exists but cannot be read`);
+      return { record: other, fresh: false };
+    }
+    // Another run may have settled this id between the check above and our claim: its order wins.
+    const settledMeanwhile = this.#withOrder(clientRequestId);
+    if (settledMeanwhile !== undefined) {
+      unlinkQuietly(pendingPath);
+      return { record: settledMeanwhile, fresh: false };
+    }
+    return { record, fresh: true };
+  }
+
+  #withOrder(clientRequestId: string): JournalRecord | undefined {
+    const settled = this.#read('settled', clientRequestId);
+    return settled !== undefined && hasOrder(settled) ? settled : undefined;
+  }
+
+  /** Notes why the outcome is still unknown; the record stays pending. */
+  markUncertain(record: JournalRecord, reason: string): JournalRecord {
+    const updated = { ...record, last_error: reason };
+    const path = this.#path('pending', record.client_request_id);
+    if (this.#read('pending', record.client_request_id) !== undefined) writeDurably(path, serialise(updated));
+    return updated;
+  }
+
+  /** Records the server's definite answer and takes the record out of the pending list. */
+  settle(record: JournalRecord, outcome: OutcomeInput): JournalRecord {
+    const settled = { ...record, outcome: { ...outcome, at: new Date(this.nowMs()).toISOString() } as Outcome };
+    this.#ensureFolders();
+    writeDurably(this.#path('settled', record.client_request_id), serialise(settled));
+    unlinkQuietly(this.#path('pending', record.client_request_id));
+    syncFolder(join(this.#root, 'pending'));
+    return settled;
+  }
+
+  /** Pending records of this scope, oldest first. */
+  pending(): JournalRecord[] {
+    return this.allPending().filter((record) => this.#inScope(record));
+  }
+
+  /** Pending records of every API and key used from this machine, oldest first. */
+  allPending(): JournalRecord[] {
+    return readPendingRecords(this.#root);
+  }
+
+  /** True when the record was sent to this journal's API with its key: it can be settled from here. */
+  covers(record: JournalRecord): boolean {
+    return this.#inScope(record);
+  }
+
+  /** How many pending records this scope has, not counting `exceptId`: a readdir, no file is opened. */
+  pendingCount(exceptId?: string): number {
+    const skip = exceptId === undefined ? undefined : this.#fileName(exceptId);
+    return listJson(join(this.#root, 'pending')).filter((name) => name.startsWith(`${this.#scopePrefix}-`) && name !== skip).length;
+  }
+
+  /**
+   * Removes settled records older than the retention period. Runs at most once a day (a marker file
+   * remembers when), so that an order command does not list a large folder every time.
+   */
+  prune(): number {
+    const marker = join(this.#root, 'last-prune');
+    const now = this.nowMs();
+    try {
+      if (now - statSync(marker).mtimeMs < DAY_MS) return 0;
+    } catch {
+      // No marker yet: prune now.
+    }
+    const folder = join(this.#root, 'settled');
+    let removed = 0;
+    for (const name of listJson(folder)) {
+      const path = join(folder, name);
+      try {
+        if (now - statSync(path).mtimeMs > RETENTION_DAYS * DAY_MS) {
+          unlinkQuietly(path);
+          removed += 1;
+        }
+      } catch {
+        // Removed by a parallel prune.
+      }
+    }
+    try {
+      this.#ensureFolders();
+      writeDurably(marker, `${new Date(now).toISOString()}\n`);
+    } catch {
+      // Pruning is housekeeping: never fail an order over it.
+    }
+    return removed;
+  }
+
+  #inScope(record: JournalRecord): boolean {
+    return record.origin === this.scope.origin && record.key_id === this.scope.keyId;
+  }
+
+  #read(state: 'pending' | 'settled', clientRequestId: string): JournalRecord | undefined {
+    const record = readRecord(this.#path(state, clientRequestId));
+    // A hash collision or a hand-edited file must not pass as this id's record.
+    return record !== undefined && record.client_request_id === clientRequestId && this.#inScope(record) ? record : undefined;
+  }
+
+  #path(state: 'pending' | 'settled', clientRequestId: string): string {
+    return join(this.#root, state, this.#fileName(clientRequestId));
+  }
+
+  #fileName(clientRequestId: string): string {
+    return `${this.#scopePrefix}-${digest(clientRequestId, 32)}.json`;
+  }
+
+  #ensureFolders(): void {
+    if (this.#foldersReady) return;
+    for (const folder of [this.#root, join(this.#root, 'pending'), join(this.#root, 'settled')]) ensurePrivateDir(folder, 'state');
+    this.#foldersReady = true;
+  }
+}
+
+/** Pending records in the journal folder of `stateDir`, whatever their API and key, oldest first. */
+export function pendingRecordsIn(stateDir: string): JournalRecord[] {
+  return readPendingRecords(join(stateDir, 'journal'));
+}
+
+function readPendingRecords(root: string): JournalRecord[] {
+  const folder = join(root, 'pending');
+  const records = listJson(folder).flatMap((name) => {
+    const record = readRecord(join(folder, name));
+    return record === undefined ? [] : [record];
+  });
+  return records.sort((a, b) => a.journaled_at.localeCompare(b.journaled_at));
+}
+
+function digest(text: string, length: number): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, length);
+}
+
+function serialise(record: JournalRecord): string {
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+function readRecord(path: string): JournalRecord | undefined {
+  try {
+    return parseRecord(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function listJson(folder: string): string[] {
+  try {
+    return readdirSync(folder).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * One journal record: an order request this machine sent (or was about to send), its exact bytes, and
+ * what became of it. Never a credential: the API key appears only as a one-way `key_id`.
+ */
+import { createHash } from 'node:crypto';
+
+/** What the server said, once it said something definite. */
+export type Outcome =
+  | { kind: 'created' | 'existing'; at: string; order_id: string }
+  /** Answered with a 4xx: no order was placed by this request. `code` is the Problem Details code. */
+  | { kind: 'refused'; at: string; status: number; code: string | null }
+  /** Never left this machine (no connection could be made): nothing was placed. */
+  | { kind: 'not-sent'; at: string; reason: string };
+
+export interface JournalRecord {
+  version: 1;
+  /** The API base URL the request went to (origin plus any path prefix). */
+  origin: string;
+  key_id: string;
+  client_request_id: string;
+  /** The exact body bytes sent, as UTF-8 text: a resend sends these and nothing else. */
+  body: string;
+  journaled_at: string;
+  /** The last failure that left the outcome unknown (a timeout, a reset, a 5xx, a signal). */
+  last_error: string | null;
+  outcome: Outcome | null;
+}
+
+/** The order parameters inside a record's body (parsed, never re-serialised for sending). */
+export interface RecordedOrder {
+  address: string;
+  energy: number;
+  duration_hours: number;
+  expected_total_trx: string;
+}
+
+/** A stable, one-way name for an API key: which key sent a request, without the key itself. */
+export function keyIdOf(apiKey: string): string {
+  return `sha256:${createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16)}`;
+}
+
+export function recordedOrder(record: JournalRecord): RecordedOrder {
+  const body = JSON.parse(record.body) as RecordedOrder;
+  return { address: body.address, energy: body.energy, duration_hours: body.duration_hours, expected_total_trx: body.expected_total_trx };
+}
+
+/** An outcome as the caller states it; the journal adds the time. */
+export type OutcomeInput = DistributiveOmitAt<Outcome>;
+type DistributiveOmitAt<T> = T extends unknown ? Omit<T, 'at'> : never;
+
+/** An order exists on the server for this record. */
+export function hasOrder(record: JournalRecord): boolean {
+  return record.outcome?.kind === 'created' || record.outcome?.kind === 'existing';
+}
+
+/** Checks a parsed file; anything else (a file from a future version, a damaged one) is skipped, not trusted. */
+export function parseRecord(text: string): JournalRecord | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<JournalRecord>;
+    if (
+      value.version === 1 &&
+      typeof value.origin === 'string' &&
+      typeof value.key_id === 'string' &&
+      typeof value.client_request_id === 'string' &&
+      typeof value.body === 'string' &&
+      typeof value.journaled_at === 'string' &&
+      (value.outcome === null || typeof value.outcome === 'object')
+    ) {
+      return { ...value, last_error: value.last_error ?? null } as JournalRecord;
+    }
+  } catch {
+    // Unreadable: skipped.
+  }
+  return undefined;
+}

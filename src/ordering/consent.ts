@@ -1,0 +1,36 @@
+/**
+ * Consent to spend: `--yes`, `--expected-total` (consent to that price), or a question on a terminal.
+ * Without one of them nothing is sent, whatever the caller (exit 2).
+ */
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { canPrompt, confirm } from '../output/prompt.js';
+import type { Terminal } from '../output/terminal.js';
+
+export interface ConsentInput {
+  terminal: Terminal;
+  /** --yes, or another option that already is consent. */
+  given: boolean;
+  /** Shown before the question, one line each (stderr). */
+  details: readonly string[];
+  question: string;
+  /** Said when consent is missing in a script. */
+  refusal: string;
+  hint: string;
+  note: (line: string) => void;
+}
+
+export async function requireConsent(input: ConsentInput): Promise<void> {
+  if (input.given) return;
+  if (!canPrompt(input.terminal)) throw new UsageError(input.refusal, { hint: input.hint });
+  for (const line of input.details) input.note(line);
+  if (!(await confirm(input.terminal, input.question))) throw new UsageError('order cancelled: nothing was placed');
+}
+
+/** Exit 5 when `total` is above `--max-total`. */
+export async function refuseAboveMax(total: string, maxTotal: string | undefined, what = 'the total'): Promise<void> {
+  if (maxTotal === undefined) return;
+  const { compareAmounts } = await import('../money.js');
+  if (compareAmounts(total, maxTotal) > 0) {
+    throw new CliError(`${what} ${total} TRX is above --max-total ${maxTotal}: no order was placed`, ExitCode.conflict);
+  }
+}

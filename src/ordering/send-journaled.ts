@@ -1,0 +1,50 @@
+/**
+ * Sends a journaled order request and records what the server said. The one path by which this program
+ * places orders (`order create`, `order recover`, and whatever buys on their behalf), so that every order
+ * request is on disk before it leaves and no outcome goes unrecorded.
+ */
+import type { CreatedOrder, EnergyClient } from '../client/client.js';
+import { ApiError, AuthError, CliError, InterruptedError, OrderOutcomeUnknownError } from '../errors.js';
+import type { Journal } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/record.js';
+
+export interface OrderSender {
+  client: EnergyClient;
+  journal: Journal;
+  /** The command line that settles a record, e.g. `energy --profile prod order recover <id>`. */
+  recoverCommand: (clientRequestId: string) => string;
+}
+
+/** Sends the record's exact bytes; settles the record, or leaves it pending when the outcome is unknown. */
+export async function sendJournaled(sender: OrderSender, record: JournalRecord): Promise<CreatedOrder> {
+  try {
+    const result = await sender.client.sendOrderBody(record.body);
+    // A resend of a settled record keeps its first outcome: "created" stays the truth about that request.
+    if (record.outcome === null) sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
+    return result;
+  } catch (error) {
+    throw recordFailure(sender, record, error);
+  }
+}
+
+/** Records a failed send and returns the error to report. */
+function recordFailure(sender: OrderSender, record: JournalRecord, error: unknown): unknown {
+  if (!(error instanceof CliError)) {
+    // A bug: keep the record pending, since nothing tells what reached the server.
+    sender.journal.markUncertain(record, error instanceof Error ? error.message : String(error));
+    return error;
+  }
+  if (error instanceof InterruptedError || error.outcomeUncertain) {
+    sender.journal.markUncertain(record, error.message);
+    return new OrderOutcomeUnknownError(record.client_request_id, error, sender.recoverCommand(record.client_request_id));
+  }
+  if (error instanceof ApiError) {
+    sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });
+  } else if (error instanceof AuthError) {
+    sender.journal.settle(record, { kind: 'refused', status: 401, code: error.problem?.code ?? null });
+  } else {
+    // Not uncertain and not an HTTP answer: no attempt reached the server (refused, host not found).
+    sender.journal.settle(record, { kind: 'not-sent', reason: error.message });
+  }
+  return error;
+}

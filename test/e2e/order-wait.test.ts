@@ -1,0 +1,76 @@
+/** Following orders to a final state: delivered, failed, or ended without delivery; and interrupting a listing. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '../../src/client/types.js';
+import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from '../../src/sandbox/index.js';
+import { freshAddress } from '../helpers/e2e.js';
+import { createWorld, json, type World } from '../helpers/world.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld({ seedOrders: 400 });
+});
+afterAll(async () => world.close());
+
+const rental = (address: string) => ['order', 'create', address, '--energy', '65000', '--hours', '1', '--yes'];
+
+describe('--wait and order wait end on any final state', () => {
+  it('ends at once with exit 8 when the lifecycle ends without delivery (lifecycle_final, not delivery_final)', async () => {
+    const result = await world.run([...rental(SANDBOX_UNDELIVERABLE_ADDRESS), '--wait', '--wait-timeout', '20', '--json']);
+    // Before: polled until the timeout and ended with exit 7 "not delivered".
+    expect(result.code, result.stderr).toBe(8);
+    const order = json<Order>(result);
+    expect(order).toMatchObject({ lifecycle_final: true, delivery_final: false, failure: { code: 'ORDER_ABORTED' } });
+    expect(result.stderr).toMatch(new RegExp(`order ${order.id} failed: ORDER_ABORTED`));
+  });
+
+  it('order wait follows an existing order to delivery (exit 0)', async () => {
+    const created = json<Order>(await world.run([...rental(freshAddress(9001)), '--json']));
+    expect(created.delivery_final).toBe(false);
+    const result = await world.run(['order', 'wait', created.id, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(json<Order>(result)).toMatchObject({ id: created.id, delivery_final: true, failure: null });
+  });
+
+  it('order wait exits 8 for an order that failed, and prints it', async () => {
+    const created = json<Order>(await world.run([...rental(SANDBOX_FAILING_ADDRESS), '--json']));
+    const result = await world.run(['order', 'wait', created.id]);
+    expect(result.code).toBe(8);
+    expect(result.stdout).toMatch(/DELEGATION_FAILED/);
+    expect(result.stderr).toMatch(/failed: DELEGATION_FAILED/);
+  });
+
+  it('the hint after a failed follow names order wait, which does follow', async () => {
+    world.sandbox.inject({ kind: 'status', status: 503, times: 3, match: { method: 'GET' } });
+    const result = await world.run([...rental(freshAddress(9002)), '--wait', '--retries', '0']);
+    world.sandbox.clearFaults();
+    expect(result.code).toBe(7);
+    const command = /follow it with: energy (order wait \S+)$/m.exec(result.stderr)?.[1];
+    expect(command).toBeDefined();
+    expect((await world.run(command!.split(' '))).code).toBe(0);
+  });
+});
+
+describe('SIGINT during order list --all --json', () => {
+  it('closes the document validly with next_cursor at the page not yet read, and says how to read on', async () => {
+    world.sandbox.inject({ kind: 'delay', ms: 400, times: 100, match: { method: 'GET', path: '/v1/energy/orders' } });
+    const running = world.spawn(['order', 'list', '--all', '--limit', '20', '--json']);
+    const deadline = Date.now() + 15_000;
+    while (!running.output().stdout.includes('"id"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    running.child.kill('SIGINT');
+    const result = await running.result;
+    world.sandbox.clearFaults();
+    expect(result.code).toBe(130);
+    const document = json<{ items: Order[]; next_cursor: string | null }>(result);
+    expect(document.items.length).toBeGreaterThan(0);
+    expect(document.items.length).toBeLessThan(world.sandbox.orders().length);
+    expect(document.next_cursor).not.toBeNull();
+    expect(result.stderr).toMatch(/interrupted by SIGINT/);
+    const readOn = /read on with: energy (.*)$/m.exec(result.stderr)?.[1];
+    expect(readOn).toContain(`--cursor ${document.next_cursor}`);
+    // Reading on from the cursor continues right after the last order printed.
+    const rest = await world.run(['order', 'list', '--limit', '20', '--json', '--cursor', document.next_cursor!]);
+    const all = world.sandbox.orders();
+    const lastIndex = all.findIndex((order) => order.id === document.items.at(-1)!.id);
+    expect(json<{ items: Order[] }>(rest).items[0]!.id).toBe(all[lastIndex + 1]!.id);
+  });
+});
