@@ -1,6 +1,6 @@
 // The project's rules, enforced by established tools (this replaces the regex checks of scripts/lint.mjs):
 // - layering (which layer may import which): dependency-cruiser, .dependency-cruiser.cjs;
-// - package ownership (decimal.js, chalk, cli-table3, node:http(s) each have one owner):
+// - package ownership (decimal.js, node:http, node:https, node:tls, node:net each have their owners):
 //   no-restricted-imports for static imports, no-restricted-syntax for import() and getBuiltinModule();
 // - money never through a float: no-restricted-syntax on Number(), parseFloat and unary + of amount values;
 // - stdout only from output/: no-restricted-properties and no-console;
@@ -14,11 +14,11 @@ import tseslint from 'typescript-eslint';
 /** Each package may be imported only by these files or folders (the style guide's "only importer" rules). */
 const PACKAGE_OWNERS = {
   'decimal.js': ['src/money.ts'],
-  chalk: ['src/output/'],
-  'cli-table3': ['src/output/'],
-  // The one module that does network I/O for the API (the sandbox is a server, not a client).
-  'node:http': ['src/client/http.ts', 'src/sandbox/'],
-  'node:https': ['src/client/http.ts'],
+  // The one module that does network I/O, with its proxy tunnel (the sandbox is a server, not a client).
+  'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/'],
+  'node:https': ['src/client/http.ts', 'src/client/proxy-tunnel.ts'],
+  'node:tls': ['src/client/proxy-tunnel.ts'],
+  'node:net': ['src/client/proxy-tunnel.ts', 'src/sandbox/'],
 };
 
 /**
@@ -29,6 +29,7 @@ const AREAS = [
   'src/money.ts',
   'src/output/',
   'src/client/http.ts',
+  'src/client/proxy-tunnel.ts',
   'src/sandbox/',
   'src/cli.ts',
 ];
@@ -104,7 +105,8 @@ function areaBlock(area) {
     files: area === undefined ? ['src/**/*.ts'] : [glob(area)],
     ...(area === undefined && { ignores: AREAS.map(glob) }),
     rules: {
-      'no-restricted-imports': ['error', { paths: imports }],
+      // Type-only imports load nothing: `import type { X } from 'node:net'` is allowed anywhere.
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: imports.map((path) => ({ ...path, allowTypeImports: true })) }],
       'no-restricted-syntax': ['error', ...syntax, ...MONEY, ...STATIC_LOADING],
       'no-restricted-properties': [
         'error',

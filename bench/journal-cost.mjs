@@ -15,8 +15,8 @@ export async function journalMsPerOrder(root, count) {
       const id = `bench-${i}`;
       const body = JSON.stringify({ client_request_id: id, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', energy: 65000, duration_hours: 1, expected_total_trx: '2.600000' });
       const started = process.hrtime.bigint();
-      const { record } = journal.begin(id, body);
-      journal.settle(record, { kind: 'created', order_id: `order-${i}` });
+      const { record } = await journal.begin(id, body);
+      await journal.settle(record, { kind: 'created', order_id: `order-${i}` });
       samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     samples.sort((a, b) => a - b);

@@ -1,23 +1,27 @@
 #!/usr/bin/env node
 // npm run bench: start-up, request and streaming costs of `energy`, each as a ratio against a baseline timed
 // in the same run, rounds interleaved so that a noisy shared machine slows both sides alike.
-//   node bench/run.mjs [--smoke] [--write] [--node /path/to/node]
+//   node bench/run.mjs [--smoke] [--write] [--no-list] [--node /path/to/node] [--bin /path/to/bin/energy.js]
 // --smoke: one round over 1,000 orders, to prove the harness works (CI); --write: record bench/RESULTS.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureBatch } from './batch-cost.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 
 const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
+// --no-list: start-up and read commands only (quicker while working on them).
+const skipList = argv.includes('--no-list');
 const node = argv.includes('--node') ? argv[argv.indexOf('--node') + 1] : process.execPath;
 const rounds = smoke ? 1 : 21;
 const listRounds = smoke ? 1 : 5;
-const orderCount = smoke ? 1_000 : 100_000;
+const orderCount = smoke || skipList ? 1_000 : 100_000;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const bin = here('../bin/energy.js');
+// --bin <path>: measure another build (e.g. an older checkout's bin/energy.js) with this harness.
+const bin = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : here('../bin/energy.js');
 
 const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-'));
 const env = {
@@ -36,7 +40,9 @@ function median(values) {
 
 function timeOnce(args, extraEnv = {}) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(node, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // An env with BENCH_ONLY set replaces the shared one (the profile cases must not see ENERGY_API_*).
+  const childEnv = extraEnv.BENCH_ONLY ? extraEnv : { ...env, ...extraEnv };
+  const result = spawnSync(node, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return ms;
@@ -53,7 +59,7 @@ function measure(cases, count) {
 }
 
 async function startSandbox() {
-  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--no-save', '--no-rate-limit', '--seed-orders', String(orderCount), '--json'], {
+  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--no-save', '--no-rate-limit', '--balance', '100000000', '--seed-orders', String(orderCount), '--json'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -70,6 +76,11 @@ function peakRssMb(args) {
   return Number(readFileSync(file, 'utf8')) / 1024;
 }
 
+function lineCount(args) {
+  const result = spawnSync(node, args, { env, maxBuffer: 1 << 30, encoding: 'utf8' });
+  return result.stdout.trimEnd().split('\n').length;
+}
+
 function itemCount(args) {
   const result = spawnSync(node, args, { env, maxBuffer: 1 << 30, encoding: 'utf8' });
   return JSON.parse(result.stdout).items.length;
@@ -78,26 +89,64 @@ function itemCount(args) {
 const sandbox = await startSandbox();
 env.ENERGY_BASE_URL = sandbox.url;
 const rows = [];
+const rssRows = [];
 try {
   const [bare, version, help] = measure([{ args: ['-e', ''] }, { args: [bin, '--version'] }, { args: [bin, '--help'] }], rounds);
-  rows.push(['energy --version', version, 'node -e ""', bare, 1.25]);
+  rows.push(['energy --version', version, 'node -e ""', bare, 1.1]);
   rows.push(['energy --help', help, 'node -e ""', bare, 1.25]);
 
   const [bareGet, balance] = measure([{ args: [here('./bare-balance.mjs')] }, { args: [bin, 'balance', '--json'] }], rounds);
-  rows.push(['energy balance --json', balance, 'node:http signed GET', bareGet, 2.0]);
+  rows.push(['energy balance --json (settings from the environment)', balance, 'node:http signed GET', bareGet, 1.3]);
 
-  const listArgs = [bin, 'order', 'list', '--all', '--json', '--limit', '100'];
-  const bareListArgs = [here('./bare-list-all.mjs')];
-  const counts = [itemCount(listArgs), itemCount(bareListArgs)];
-  if (counts.some((count) => count !== orderCount)) throw new Error(`expected ${orderCount} orders, got ${counts.join(' and ')}`);
-  const [bareList, list] = measure([{ args: bareListArgs }, { args: listArgs }], listRounds);
-  rows.push([`energy order list --all --json (${orderCount.toLocaleString('en-US')} orders)`, list, 'node:http page loop', bareList, 1.5]);
-  var rss = peakRssMb(listArgs);
+  // From a config profile, as the README teaches (`energy config set …`): every read command, JSON and table.
+  const profileEnv = { BENCH_ONLY: '1', PATH: process.env.PATH, HOME: work, ENERGY_CONFIG_DIR: join(work, 'profile') };
+  mkdirSync(profileEnv.ENERGY_CONFIG_DIR, { mode: 0o700 });
+  const profile = { 'base-url': sandbox.url, 'api-key': env.ENERGY_API_KEY, 'api-secret': env.ENERGY_API_SECRET };
+  writeFileSync(join(profileEnv.ENERGY_CONFIG_DIR, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+  const orderId = JSON.parse(spawnSync(node, [bin, 'order', 'list', '--limit', '1', '--json'], { env, encoding: 'utf8' }).stdout).items[0].id;
+  const reads = [
+    ['time'],
+    ['balance'],
+    ['options'],
+    ['quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--energy', '65000', '--hours', '1'],
+    ['order', 'get', orderId],
+    ['order', 'list'],
+  ];
+  const profileCases = reads.flatMap((command) => [
+    { name: `${command.slice(0, 2).join(' ')} --json`, args: [bin, ...command, '--json'], env: profileEnv, goal: 1.3 },
+    { name: `${command.slice(0, 2).join(' ')} (table)`, args: [bin, ...command], env: profileEnv, goal: 1.4 },
+  ]);
+  const [bareGet2, ...profileTimes] = measure([{ args: [here('./bare-balance.mjs')] }, ...profileCases], rounds);
+  profileCases.forEach((c, index) => {
+    rows.push([`energy ${c.name.replace(/^quote \S+/, 'quote')}, from a profile`, profileTimes[index], 'node:http signed GET', bareGet2, c.goal]);
+  });
+
+  if (!skipList) {
+    // `--all` as users type it: no --limit, so the CLI's own page size (1,000, stepping down to the 100 the
+    // sandbox allows after one 400); the bare loop asks for 100 a page from the start.
+    const listArgs = [bin, 'order', 'list', '--all', '--json'];
+    const tableArgs = [bin, 'order', 'list', '--all'];
+    const bareListArgs = [here('./bare-list-all.mjs')];
+    const counts = [itemCount(listArgs), itemCount(bareListArgs), lineCount(tableArgs) - 1];
+    if (counts.some((count) => count !== orderCount)) throw new Error(`expected ${orderCount} orders, got ${counts.join(', ')}`);
+    const [bareList, list, table] = measure([{ args: bareListArgs }, { args: listArgs }, { args: tableArgs }], listRounds);
+    const label = `${orderCount.toLocaleString('en-US')} orders, 100 a page`;
+    rows.push([`energy order list --all --json (${label})`, list, 'node:http page loop', bareList, 1.5]);
+    rows.push([`energy order list --all, table (${label})`, table, 'node:http page loop', bareList, 1.5]);
+    const bareRss = peakRssMb(bareListArgs);
+    for (const [name, args] of [['order list --all --json', listArgs], ['order list --all (table)', tableArgs]]) {
+      const rss = peakRssMb(args);
+      rssRows.push(`| peak RSS of ${name} | ${rss.toFixed(1)} MB | bare page loop | ${bareRss.toFixed(1)} MB | | ≤ 120 MB | ${rss <= 120 ? 'yes' : 'no'} |`);
+    }
+  }
 
   // The journal: its own work per order beside a whole order, both on this run's disk.
   const [create] = measure([{ args: [bin, 'order', 'create', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--energy', '65000', '--hours', '1', '--yes', '--json'] }], rounds);
   var journalRow = { create, journal: await journalMsPerOrder(work, smoke ? 20 : 200) };
-  var bareRss = peakRssMb(bareListArgs);
+  var batch = await measureBatch({
+    node, bin, env: { ...env, ENERGY_STATE_DIR: join(work, 'state') }, work,
+    orders: smoke ? 100 : 1000, samples: smoke ? 3 : 21, rssLines: smoke ? 1000 : 100_000, reportRss: here('./report-rss.mjs'),
+  });
 } finally {
   sandbox.child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
@@ -111,8 +160,14 @@ const lines = [
     const ratio = ours / base;
     return `| ${name} | ${fmt(ours)} | ${baseName} | ${fmt(base)} | ${ratio.toFixed(2)}x | ≤ ${goal}x | ${ratio <= goal ? 'yes' : 'no'} |`;
   }),
-  `| journal write + settle per order (5 fsyncs) | ${fmt(journalRow.journal)} | whole \`order create --yes\` | ${fmt(journalRow.create)} | ${(journalRow.journal / journalRow.create).toFixed(2)}x | ≤ 5 ms | ${journalRow.journal <= 5 ? 'yes' : 'no'} |`,
-  `| peak RSS of order list --all --json | ${rss.toFixed(1)} MB | bare page loop | ${bareRss.toFixed(1)} MB | | ≤ 120 MB | ${rss <= 120 ? 'yes' : 'no'} |`,
+  `| journal write + settle per order (3 fsyncs) | ${fmt(journalRow.journal)} | whole \`order create --yes\` | ${fmt(journalRow.create)} | ${(journalRow.journal / journalRow.create).toFixed(2)}x | ≤ 5 ms | ${journalRow.journal <= 5 ? 'yes' : 'no'} |`,
+  ...[1, 4, 16].map((c) => {
+    const invocations = batch.perInvocationMs * batch.orders;
+    const ratio = invocations / batch.batchMs[c];
+    return `| ${batch.orders} orders: one \`order batch --concurrency ${c}\` (${(batch.orders / (batch.batchMs[c] / 1000)).toFixed(0)} orders/s) | ${fmt(batch.batchMs[c])} | ${batch.orders} × \`order create --yes\` (${fmt(batch.perInvocationMs)} ms each, median of ${batch.invocationsSampled}) | ${fmt(invocations)} | ${ratio.toFixed(1)}x faster | ≥ 25x${c === 4 ? ' (default)' : ''} | ${ratio >= 25 ? 'yes' : 'no'} |`;
+  }),
+  `| peak RSS of a ${batch.rssLines.toLocaleString('en-US')}-line \`order batch --dry-run\` | ${batch.rssMb.toFixed(1)} MB | | | | ≤ 150 MB | ${batch.rssMb <= 150 ? 'yes' : 'no'} |`,
+  ...rssRows,
 ];
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const header = `Node ${nodeVersion}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; medians of ${rounds} interleaved runs (${listRounds} for the listing)${smoke ? ' — SMOKE run, numbers not meaningful' : ''}`;

@@ -43,7 +43,18 @@ if (fast !== undefined) {
   });
   const interrupt = abortOnSignals();
   import('./main.js')
-    .then(({ run }) => run(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, interrupt }))
+    .then(({ run }) =>
+      run(args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        // A getter: creating process.stdin costs ~5 ms (a stream), and only prompts and piped secrets read it.
+        get stdin() {
+          return process.stdin;
+        },
+        env: process.env,
+        interrupt,
+      }),
+    )
     .then(
       (code) => {
         finished = true;

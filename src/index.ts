@@ -2,7 +2,7 @@
  * energy: a typed client for the Energy API v1 and its request signer. The `energy` command is a thin
  * layer over these exports.
  */
-export { EnergyClient, type CreatedOrder, type ListOrdersParams } from './client/client.js';
+export { EnergyClient, type CreatedOrder, type ListOrdersParams, type OrderPagesParams } from './client/client.js';
 export { Transport, type ApiCall, type ApiResult, type Credentials, type TransportOptions } from './client/transport.js';
 export { isFinal, waitUntilFinal, type WaitOptions } from './client/wait-for-order.js';
 export type { OffsetStore } from './client/clock.js';

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { retryCount, seconds } from './commands/arguments.js';
 import { balanceCommand } from './commands/balance.js';
+import { completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config.js';
 import type { Context, GlobalOptions } from './commands/context.js';
 import { examplesHelp } from './commands/examples.js';
@@ -31,7 +32,7 @@ export function buildProgram(ctx: Context, version: string): Command {
     .hook('preAction', (_root, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
     });
-  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, configCommand, sandboxCommand]) {
+  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, configCommand, sandboxCommand, completionCommand]) {
     program.addCommand(command(ctx));
   }
   applyToAll(program, (command) => {

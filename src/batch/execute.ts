@@ -111,9 +111,9 @@ async function send(run: BatchRun, line: BatchLine, id: string, plan: Exclude<Li
   }
 }
 
-function sendAt(run: BatchRun, line: BatchLine, id: string, total: string) {
+async function sendAt(run: BatchRun, line: BatchLine, id: string, total: string) {
   const body = orderRequestBody({ client_request_id: id, address: line.address, energy: line.energy, duration_hours: line.hours, expected_total_trx: total });
   // Not fresh: another run journaled this id a moment ago; its bytes are the ones to send.
-  const { record } = run.journal.begin(id, body);
+  const { record } = await run.journal.begin(id, body);
   return sendJournaled(run.sender, record);
 }

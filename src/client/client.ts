@@ -14,7 +14,7 @@ import type {
   QuoteResponse,
   TimeResponse,
 } from './types.js';
-import { ResponseShapeError } from '../errors.js';
+import { ApiError, ResponseShapeError } from '../errors.js';
 import { measureOffsetSeconds } from './clock.js';
 
 export interface CreatedOrder {
@@ -35,6 +35,16 @@ export interface ClockCheck {
 export interface ListOrdersParams {
   limit?: number | undefined;
   cursor?: string | undefined;
+}
+
+export interface OrderPagesParams extends ListOrdersParams {
+  /**
+   * Page sizes to try in turn when `limit` is not given, largest first: a 400 answer to one moves on to the
+   * next (undefined: the server's default), and the first size accepted is kept for every page.
+   */
+  pageSizes?: readonly (number | undefined)[] | undefined;
+  /** Checked before each page: once aborted, no further page is asked for and the pages simply end. */
+  signal?: AbortSignal | undefined;
 }
 
 export class EnergyClient {
@@ -124,20 +134,34 @@ export class EnergyClient {
     for await (const page of this.orderPages(params)) yield* page.items;
   }
 
-  /** Every page from `cursor` on, following next_cursor to the end. */
-  async *orderPages(params: ListOrdersParams = {}): AsyncGenerator<OrderList> {
+  /** Every page from `cursor` on, following next_cursor to the end (or until `signal` is aborted). */
+  async *orderPages(params: OrderPagesParams = {}): AsyncGenerator<OrderList> {
     let cursor = params.cursor;
+    let sizes = params.limit !== undefined ? [params.limit] : [...(params.pageSizes ?? [undefined])];
     const seen = new Set<string>();
     do {
-      const page = await this.listOrders({ limit: params.limit, cursor });
-      yield page;
-      cursor = page.next_cursor ?? undefined;
+      if (params.signal?.aborted === true) return;
+      const page = await this.#firstAcceptedPage(sizes, cursor);
+      sizes = [sizes[page.sizeIndex]];
+      yield page.list;
+      cursor = page.list.next_cursor ?? undefined;
       // A server that hands back a cursor it already gave would make this loop forever.
       if (cursor !== undefined) {
         if (seen.has(cursor)) throw new ResponseShapeError(`GET /v1/energy/orders returned the cursor ${cursor} twice`);
         seen.add(cursor);
       }
     } while (cursor !== undefined);
+  }
+
+  /** One page at the first of `sizes` the server accepts (400 means it refused that size). */
+  async #firstAcceptedPage(sizes: readonly (number | undefined)[], cursor: string | undefined): Promise<{ list: OrderList; sizeIndex: number }> {
+    for (let index = 0; ; index += 1) {
+      try {
+        return { list: await this.listOrders({ limit: sizes[index], cursor }), sizeIndex: index };
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 400 && index < sizes.length - 1)) throw error;
+      }
+    }
   }
 
   async close(): Promise<void> {

@@ -2,10 +2,12 @@
  * One HTTP exchange: the only code that touches the network. It sends the path, headers and body bytes
  * exactly as given (node:http does not re-encode the path the way `new URL()` would) and reads the whole
  * response. Built on node:http/https rather than undici: in `npm run bench` loading undici alone cost
- * ~80 ms of a ~60 ms budget per command, while node:http's first request costs ~14 ms.
+ * ~80 ms of a ~60 ms budget per command, while node:http's first request costs ~14 ms. The proxy decision
+ * (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) is made here too, so every client built on this class follows it.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import type { LookupFunction } from 'node:net';
+import { CliError } from '../errors.js';
+import { proxyFor, redactProxyUrl } from './proxy-env.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -29,7 +31,7 @@ export interface HttpTimeouts {
 }
 
 /** Failures that happen before a connection exists: the request cannot have reached the server. */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PROXY_REFUSED']);
 
 /** Failures that will be the same on the next attempt: a host that does not exist, a server that does not speak TLS. */
 const PERMANENT_CODES = new Set(['ENOTFOUND', 'TLS_MISMATCH']);
@@ -61,25 +63,35 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type HttpModule = typeof import('node:http');
 
+/** Host name resolution, as node:net's `lookup`. */
+export type LookupFunction = NonNullable<RequestOptions['lookup']>;
+
+export interface HttpConnectionOptions {
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default process.env). */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Lines for --verbose; proxy credentials never appear in them. */
+  log?: ((line: string) => void) | undefined;
+  /** Host name resolution, as node:net's `lookup` (default: the system resolver); lets tests stay off DNS. */
+  lookup?: LookupFunction | undefined;
+}
+
 export class HttpConnection {
   readonly #url: URL;
   readonly #timeouts: HttpTimeouts;
+  readonly #options: HttpConnectionOptions;
   #module: HttpModule | undefined;
   #agent: Agent | undefined;
 
-  readonly #lookup: LookupFunction | undefined;
-
-  constructor(origin: string, timeouts: HttpTimeouts, lookup?: LookupFunction) {
+  constructor(origin: string, timeouts: HttpTimeouts, options: HttpConnectionOptions = {}) {
     this.#url = new URL(origin);
     this.#timeouts = timeouts;
-    this.#lookup = lookup;
+    this.#options = options;
   }
 
   async exchange(request: HttpRequest): Promise<HttpResponse> {
     // https (and TLS) is loaded only for https origins.
     this.#module ??= (this.#url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as HttpModule;
-    // Keep-alive lets `order list --all` and `--wait` reuse one connection across requests.
-    this.#agent ??= new this.#module.Agent({ keepAlive: true });
+    this.#agent ??= await this.#makeAgent(this.#module);
     const options: RequestOptions = {
       host: this.#url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: this.#url.port || undefined,
@@ -87,11 +99,11 @@ export class HttpConnection {
       path: request.pathAndQuery,
       headers: { ...request.headers, ...(request.body && { 'content-length': String(request.body.length) }) },
       agent: this.#agent,
-      ...(this.#lookup && { lookup: this.#lookup }),
+      ...(this.#options.lookup && { lookup: this.#options.lookup }),
     };
     return new Promise<HttpResponse>((resolve, reject) => {
       const req = this.#module!.request(options);
-      const fail = (failure: HttpFailure) => {
+      const fail = (failure: HttpFailure | CliError) => {
         clearTimeout(wholeTimer);
         req.destroy();
         reject(failure);
@@ -101,7 +113,8 @@ export class HttpConnection {
         this.#timeouts.requestMs,
       );
       watchConnect(req, this.#timeouts.connectMs, fail);
-      req.on('error', (error) => fail(toHttpFailure(error)));
+      // The proxy tunnel fails with its own HttpFailure, or an AuthError for a 407: keep them as they are.
+      req.on('error', (error) => fail(error instanceof HttpFailure || error instanceof CliError ? error : toHttpFailure(error)));
       req.on('response', (response) => {
         readBody(response).then(
           (text) => {
@@ -117,6 +130,15 @@ export class HttpConnection {
 
   async close(): Promise<void> {
     this.#agent?.destroy();
+  }
+
+  /** Keep-alive lets `order list --all` and `--wait` reuse one connection, direct or through a proxy tunnel. */
+  async #makeAgent(module: HttpModule): Promise<Agent> {
+    const proxy = proxyFor(this.#url, this.#options.env ?? process.env);
+    if (proxy === undefined) return new module.Agent({ keepAlive: true });
+    this.#options.log?.(`* through the proxy ${redactProxyUrl(proxy.url)} (${proxy.variable})`);
+    const { tunnelAgent } = await import('./proxy-tunnel.js');
+    return tunnelAgent(this.#url, proxy, this.#timeouts.connectMs);
   }
 }
 
@@ -148,7 +170,7 @@ function readBody(response: IncomingMessage): Promise<string> {
   });
 }
 
-function toHttpFailure(error: unknown): HttpFailure {
+export function toHttpFailure(error: unknown): HttpFailure {
   const message = error instanceof Error ? error.message : String(error);
   let code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
   // OpenSSL's text for "that was not a TLS handshake" runs over several lines; one cause, one line.

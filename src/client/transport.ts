@@ -2,14 +2,13 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuthError, CliError, NetworkError } from '../errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
-import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts } from './http.js';
+import { HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
 import { redactAuthorization } from './redact.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
 import { timeResponse } from './schemas.js';
@@ -28,6 +27,8 @@ export interface TransportOptions {
   retryPolicy?: Partial<RetryPolicy>;
   /** Keeps the measured clock offset between runs. */
   offsetStore?: OffsetStore | undefined;
+  /** Where proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
   /** Request and response lines, already redacted (for --verbose). */
   log?: ((line: string) => void) | undefined;
   /** One line before each retry, e.g. "retrying in 1.2 s". */
@@ -86,7 +87,7 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.lookup);
+    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, { env: options.env, log: options.log, lookup: options.lookup });
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 

@@ -136,6 +136,7 @@ export class Context {
       baseUrl,
       credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
       offsetStore: new OffsetFile(configDir(this.terminal.env)),
+      env: this.terminal.env,
       ...(this.globals.timeout !== undefined && {
         timeouts: { requestMs: this.globals.timeout * 1000, connectMs: Math.min(5000, this.globals.timeout * 1000) },
       }),

@@ -20,7 +20,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy order wait': ['energy order wait 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70', 'energy order wait "$ID" --wait-timeout 120 --json | jq -r .status'],
   'energy order pending': ['energy order pending', "energy order pending --json | jq -r '.items[].client_request_id'"],
   'energy order recover': ['energy order recover', 'energy order recover topup-2026112309', 'energy order recover --yes --json    # in a script'],
-  'energy order batch': ['energy order batch payouts.csv --max-total 500 --yes', 'energy order batch orders.ndjson --dry-run', 'energy order batch in.csv --yes --json | jq -c \'select(.status == "failed")\''],
+  'energy order batch': ['energy order batch payouts.csv --max-total 500 --yes', 'energy order batch orders.ndjson --dry-run', 'energy order batch pay.csv --yes --json | jq -c \'select(.status=="failed")\''],
   'energy order list': ['energy order list --limit 50', 'energy order list --all --json > orders.json'],
   'energy config': ['energy config list', 'energy config set base-url https://api.example.com', 'energy --profile prod config list'],
   'energy config set': [
@@ -33,6 +33,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy config list': ['energy config list', 'energy --profile prod config list --json'],
   'energy config profiles': ['energy config profiles'],
   'energy config path': ['energy config path'],
+  'energy completion': ['source <(energy completion bash)', "echo 'source <(energy completion zsh)' >> ~/.zshrc", 'energy completion fish > ~/.config/fish/completions/energy.fish'],
   'energy sandbox': ['energy sandbox            # then, in another terminal:', 'energy --profile sandbox balance', 'energy sandbox --port 0 --no-save --json'],
 };
 

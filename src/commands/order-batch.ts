@@ -36,11 +36,12 @@ export function orderBatchCommand(ctx: Context): Command {
       // Requests in flight when a signal comes are let finish, so that their outcome is known and journaled.
       const client = await ctx.client({ finishInFlight: true });
       const journal = await ctx.journal();
-      const [{ openInput, checkBatch }, { planBatch }, { executeBatch }, { requireConsent, refuseAboveMax }, os] = await Promise.all([
+      const [{ openInput, checkBatch }, { planBatch }, { executeBatch }, { requireConsent, refuseAboveMax }, { addAmounts }, os] = await Promise.all([
         import('../batch/source.js'),
         import('../batch/plan.js'),
         import('../batch/execute.js'),
         import('../ordering/consent.js'),
+        import('../money.js'),
         import('node:os'),
       ]);
       const catalog = await client.options();
@@ -65,6 +66,7 @@ export function orderBatchCommand(ctx: Context): Command {
         const output = resultWriter(ctx);
         const started = Date.now();
         let done = 0;
+        let spent = '0.000000';
         const summary = await executeBatch({
           source,
           plan,
@@ -76,8 +78,10 @@ export function orderBatchCommand(ctx: Context): Command {
           stopped: () => ctx.terminal.interrupt?.aborted === true,
           onResult: async (result) => {
             done += 1;
+            if (result.status === 'created' && result.order !== null) spent = addAmounts(spent, result.order.total_trx);
             await output.write(result);
-            ctx.printer.status(`batch: ${done}/${source.orderCount} lines, ${(done / Math.max((Date.now() - started) / 1000, 0.001)).toFixed(1)}/s`);
+            const rate = done / Math.max((Date.now() - started) / 1000, 0.001);
+            ctx.printer.status(`batch: ${done}/${source.orderCount} lines, ${rate.toFixed(1)}/s, ${spent} TRX spent`);
           },
         });
         await output.end();

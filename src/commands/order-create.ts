@@ -37,7 +37,7 @@ export function orderCreateCommand(ctx: Context): Command {
     .action(async (address: string, options: CreateOptions) => {
       const client = await ctx.client();
       const journal = await ctx.journal();
-      journal.prune();
+      await journal.prune();
       const record = await recordToSend(ctx, client, journal, address, options);
       const [{ sendJournaled }, { followToFinal }] = await Promise.all([import('../ordering/send-journaled.js'), import('../ordering/follow-order.js')]);
       const sender = { client, journal, recoverCommand: (id: string) => ctx.invocation('order', 'recover', id) };
@@ -72,7 +72,7 @@ async function recordToSend(ctx: Context, client: EnergyClient, journal: Journal
   const { orderRequestBody } = await import('../client/client.js');
   const requestId = options.clientRequestId ?? process.getBuiltinModule('node:crypto').randomUUID();
   const body = orderRequestBody({ client_request_id: requestId, address, energy: options.energy, duration_hours: options.hours, expected_total_trx: expectedTotal });
-  const { record, fresh } = journal.begin(requestId, body);
+  const { record, fresh } = await journal.begin(requestId, body);
   // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
   if (!fresh) refuseOtherParameters(record, recordedOrder(record), address, options);
   return record;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../errors.js';
-import { nonNegativeInteger, portNumber, positiveInteger, signedInteger } from './arguments.js';
+import { nonNegativeInteger, portNumber, positiveInteger, signedInteger, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
 interface SandboxCommandOptions {
@@ -15,6 +15,7 @@ interface SandboxCommandOptions {
   deliverAfterMs?: number;
   clockOffset?: number;
   rateLimit: boolean;
+  balance?: string;
 }
 
 export function sandboxCommand(ctx: Context): Command {
@@ -27,6 +28,7 @@ export function sandboxCommand(ctx: Context): Command {
     .addOption(new Option('--deliver-after-ms <ms>', 'time from order to delivery').argParser(nonNegativeInteger))
     .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
     .option('--no-rate-limit', 'never answer 429 (benchmarks)')
+    .addOption(new Option('--balance <trx>', 'starting balance (default 1000)').argParser(trxAmount))
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
@@ -43,6 +45,7 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
         ...(!options.rateLimit && { rateLimit: false as const }),
+        ...(options.balance !== undefined && { startingBalance: options.balance }),
       }).catch((error: unknown) => {
         throw listenError(error, options);
       });

@@ -63,11 +63,11 @@ export class ConfigStore {
     ensurePrivateDir(this.dir);
     const { LockTimeoutError, withFileLock } = await import('../storage/file-lock.js');
     try {
-      return await withFileLock(`${this.path}.lock`, () => {
+      return await withFileLock(`${this.path}.lock`, async () => {
         const profiles = this.#readChecked();
         if (!change(profiles)) return false;
         try {
-          writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`, { mode: PRIVATE_FILE_MODE });
+          await writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`, { mode: PRIVATE_FILE_MODE });
         } catch (error) {
           throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
         }

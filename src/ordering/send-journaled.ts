@@ -20,31 +20,31 @@ export async function sendJournaled(sender: OrderSender, record: JournalRecord):
   try {
     const result = await sender.client.sendOrderBody(record.body);
     // A resend of a settled record keeps its first outcome: "created" stays the truth about that request.
-    if (record.outcome === null) sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
+    if (record.outcome === null) await sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
     return result;
   } catch (error) {
-    throw recordFailure(sender, record, error);
+    throw await recordFailure(sender, record, error);
   }
 }
 
 /** Records a failed send and returns the error to report. */
-function recordFailure(sender: OrderSender, record: JournalRecord, error: unknown): unknown {
+async function recordFailure(sender: OrderSender, record: JournalRecord, error: unknown): Promise<unknown> {
   if (!(error instanceof CliError)) {
     // A bug: keep the record pending, since nothing tells what reached the server.
-    sender.journal.markUncertain(record, error instanceof Error ? error.message : String(error));
+    await sender.journal.markUncertain(record, error instanceof Error ? error.message : String(error));
     return error;
   }
   if (error instanceof InterruptedError || error.outcomeUncertain) {
-    sender.journal.markUncertain(record, error.message);
+    await sender.journal.markUncertain(record, error.message);
     return new OrderOutcomeUnknownError(record.client_request_id, error, sender.recoverCommand(record.client_request_id));
   }
   if (error instanceof ApiError) {
-    sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });
+    await sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });
   } else if (error instanceof AuthError) {
-    sender.journal.settle(record, { kind: 'refused', status: 401, code: error.problem?.code ?? null });
+    await sender.journal.settle(record, { kind: 'refused', status: 401, code: error.problem?.code ?? null });
   } else {
     // Not uncertain and not an HTTP answer: no attempt reached the server (refused, host not found).
-    sender.journal.settle(record, { kind: 'not-sent', reason: error.message });
+    await sender.journal.settle(record, { kind: 'not-sent', reason: error.message });
   }
   return error;
 }

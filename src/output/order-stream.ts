@@ -1,7 +1,8 @@
 /**
  * `order list --all`: writes orders as their pages arrive, so that memory does not grow with the number of
- * orders. The JSON form is one document, {"items":[…],"next_cursor":null}; when a page fails midway, the
- * document still ends validly, with the orders read so far and next_cursor at the page that failed.
+ * orders, in both forms. The JSON form is one document, {"items":[…],"next_cursor":null}; when a page fails
+ * midway, or the listing is stopped early (`stop` aborted), the document still ends validly, with the orders
+ * read so far and next_cursor at the page not read.
  */
 import type { OrderList } from '../client/types.js';
 import type { Printer } from './printer.js';
@@ -11,10 +12,14 @@ import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from './views.js';
 export interface ListingProgress {
   resumeCursor: string | null;
   ordersWritten: number;
+  /** Aborted from outside (e.g. on Ctrl-C): the pages end early, and the listing says where it stopped. */
+  stop?: AbortSignal | undefined;
 }
 
-export async function streamOrdersJson(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<void> {
+/** Resolves true when every page was written, false when `progress.stop` ended the listing early. */
+export async function streamOrdersJson(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<boolean> {
   let buffer = '{"items":[';
+  const close = (cursor: string | null) => printer.write(`${buffer}],"next_cursor":${JSON.stringify(cursor)}}\n`);
   try {
     for await (const page of pages) {
       for (const order of page.items) {
@@ -29,13 +34,16 @@ export async function streamOrdersJson(printer: Printer, pages: AsyncIterable<Or
       }
     }
   } catch (error) {
-    if (progress.ordersWritten > 0) await printer.write(`${buffer}],"next_cursor":${JSON.stringify(progress.resumeCursor)}}\n`);
+    if (progress.ordersWritten > 0) await close(progress.resumeCursor);
     throw error;
   }
-  await printer.write(`${buffer}],"next_cursor":null}\n`);
+  const stopped = stoppedEarly(progress);
+  await close(stopped ? progress.resumeCursor : null);
+  return !stopped;
 }
 
-export async function streamOrdersTable(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<void> {
+/** The readable form: one header, then each page's rows as it arrives (columns line up across pages). */
+export async function streamOrdersTable(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<boolean> {
   for await (const page of pages) {
     if (page.items.length > 0) {
       await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells), showHead: progress.ordersWritten === 0 });
@@ -44,4 +52,9 @@ export async function streamOrdersTable(printer: Printer, pages: AsyncIterable<O
     progress.resumeCursor = page.next_cursor;
   }
   if (progress.ordersWritten === 0) printer.note('no orders');
+  return !stoppedEarly(progress);
+}
+
+function stoppedEarly(progress: ListingProgress): boolean {
+  return progress.stop?.aborted === true && progress.resumeCursor !== null;
 }

@@ -1,11 +1,12 @@
 /**
  * The only writer to stdout. JSON mode prints exactly one document; readable mode prints key/value blocks
- * and tables. chalk and cli-table3 are loaded only when a readable view is drawn, so `--json` never pays
- * for them.
+ * and tables, with the small renderers in ansi.ts and text-table.ts (no chalk, no cli-table3: see there).
  */
 import { once } from 'node:events';
 import type { Row } from './views.js';
+import { styles } from './ansi.js';
 import { colorLevel, type Terminal } from './terminal.js';
+import { renderTable } from './text-table.js';
 
 export interface TableSpec {
   head: readonly string[];
@@ -33,25 +34,17 @@ export class Printer {
 
   async keyValue(rows: readonly Row[]): Promise<void> {
     const width = Math.max(...rows.map(([label]) => label.length));
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: this.colorLevel });
-    await this.write(rows.map(([label, value]) => `${chalk.dim(label.padEnd(width))}  ${value}\n`).join(''));
+    const { dim } = styles(this.colorLevel);
+    await this.write(rows.map(([label, value]) => `${dim(label.padEnd(width))}  ${value}\n`).join(''));
   }
 
   async table(spec: TableSpec): Promise<void> {
-    const [{ default: Table }, { Chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
-    const chalk = new Chalk({ level: this.colorLevel });
     // Widths are minimums (cells padded to them, so that streamed pages line up), never limits: a
     // longer value, an amount above all, is shown whole rather than cut.
-    const pad = (cells: readonly string[]) => cells.map((cell, i) => cell.padEnd(spec.widths[i] ?? 0));
-    const table = new Table({
-      ...(spec.showHead === false ? {} : { head: pad(spec.head).map((h) => chalk.bold(h)) }),
-      wordWrap: false,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
-      chars: BORDERLESS,
-    });
-    table.push(...spec.rows.map(pad));
-    await this.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+    const { bold } = styles(this.colorLevel);
+    await this.write(
+      renderTable({ head: spec.showHead === false ? undefined : spec.head, widths: spec.widths, rows: spec.rows, styleHead: bold }),
+    );
   }
 
   /** Writes text to stdout, waiting when the pipe is full so that a large listing uses bounded memory. */
@@ -80,21 +73,3 @@ export class Printer {
 
   #statusShown = false;
 }
-
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '',
-};

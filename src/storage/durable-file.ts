@@ -4,7 +4,8 @@
  * folder is fsync'd so that the name itself is durable. A reader never sees half a file.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
+import { link, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -13,27 +14,35 @@ export interface DurableWriteOptions {
   /** Only create: leave an existing file as it is and return false. */
   exclusive?: boolean;
   mode?: number;
+  /**
+   * Also fsync the folder, so that the new name survives a power cut (default true). Off where losing the
+   * name is harmless: the caller keeps an older record that stays valid until the new one is durable.
+   */
+  syncFolder?: boolean;
 }
 
-/** Writes `data` to `path` durably; returns false only when `exclusive` and the file already exists. */
-export function writeDurably(path: string, data: string | Buffer, options: DurableWriteOptions = {}): boolean {
+/**
+ * Writes `data` to `path` durably; returns false only when `exclusive` and the file already exists.
+ * Asynchronous, so that the fsyncs of concurrent writers (a batch's workers) run side by side on libuv's
+ * threads, where the file system can commit them together, instead of blocking the event loop in turn.
+ */
+export async function writeDurably(path: string, data: string | Buffer, options: DurableWriteOptions = {}): Promise<boolean> {
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(temporary, 'wx', options.mode ?? PRIVATE_FILE_MODE);
+  const file = await open(temporary, 'wx', options.mode ?? PRIVATE_FILE_MODE);
   try {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-    fsyncSync(fd);
+    await file.writeFile(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    await file.sync();
   } catch (error) {
-    closeSync(fd);
+    await file.close();
     unlinkQuietly(temporary);
     throw error;
   }
-  closeSync(fd);
+  await file.close();
   try {
     if (options.exclusive === true) {
       // link() fails with EEXIST instead of replacing: two writers of one new name cannot both win.
       try {
-        linkSync(temporary, path);
+        await link(temporary, path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw error;
@@ -41,26 +50,26 @@ export function writeDurably(path: string, data: string | Buffer, options: Durab
         unlinkQuietly(temporary);
       }
     } else {
-      renameSync(temporary, path);
+      await rename(temporary, path);
     }
   } catch (error) {
     unlinkQuietly(temporary);
     throw error;
   }
-  syncFolder(dirname(path));
+  if (options.syncFolder !== false) await syncFolder(dirname(path));
   return true;
 }
 
 /** Makes a rename, link or unlink in `dir` durable. Some file systems cannot: then it is best effort. */
-export function syncFolder(dir: string): void {
-  let fd: number | undefined;
+export async function syncFolder(dir: string): Promise<void> {
+  let folder: FileHandle | undefined;
   try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
+    folder = await open(dir, 'r');
+    await folder.sync();
   } catch {
     // EINVAL/EISDIR on file systems that cannot sync a folder: the data itself is already on disk.
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    await folder?.close();
   }
 }
 

@@ -63,6 +63,16 @@ describe('energy order list', () => {
     expect(world.sandbox.requestCount('/v1/energy/orders') - pages).toBe(3);
   });
 
+  it('asks for large pages with --all: 1,000, then the 100 the sandbox allows after its 400', async () => {
+    const pages = world.sandbox.requestCount('/v1/energy/orders');
+    const result = await world.run(['order', 'list', '--all', '--json']);
+    expect(result.code).toBe(0);
+    expect(json<OrderList>(result).items.map((o) => o.id)).toEqual(orders.map((o) => o.id));
+    // One refused request (limit=1000), then 250 orders at 100 a page; the default 20 would take 13.
+    expect(world.sandbox.requestCount('/v1/energy/orders') - pages).toBe(4);
+    expect(result.stderr).toBe('');
+  });
+
   it('prints one header line and a row per order with --all', async () => {
     const result = await world.run(['order', 'list', '--all']);
     expect(result.code).toBe(0);

@@ -16,6 +16,10 @@ describe('formatTimestamp', () => {
 
 describe('formatInteger', () => {
   it('groups thousands', () => expect(formatInteger(5_000_000)).toBe('5,000,000'));
+  it.each([0, 7, 999, 1000, 65_000, 123_456, 1_234_567, 12_000_000_000, -4200, 2 ** 53 - 1, 1234.5])(
+    'writes %d as toLocaleString("en-US") does',
+    (value) => expect(formatInteger(value)).toBe(value.toLocaleString('en-US')),
+  );
 });
 
 describe('colorLevel', () => {

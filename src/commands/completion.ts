@@ -1,0 +1,35 @@
+/**
+ * `energy completion bash|zsh|fish`: prints a completion script. The script generator loads only for this
+ * command; `--profiles` (hidden) is what the scripts call to complete --profile's value.
+ */
+import { Argument, Command, Option } from 'commander';
+import { SETTING_NAMES } from '../config/names.js';
+import { configDir } from '../config/paths.js';
+import { UsageError } from '../errors.js';
+import type { Context } from './context.js';
+
+const INSTALL = `
+Install it for bash, zsh or fish, then open a new shell:
+  energy completion bash > ~/.local/share/bash-completion/completions/energy
+  echo 'source <(energy completion zsh)' >> ~/.zshrc
+  energy completion fish > ~/.config/fish/completions/energy.fish`;
+
+export function completionCommand(ctx: Context): Command {
+  return new Command('completion')
+    .description('print a shell completion script (commands, options, profile and setting names)')
+    .addArgument(new Argument('[shell]', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
+    .addOption(new Option('--profiles', 'print the profile names, one a line (used by the scripts)').hideHelp())
+    .addHelpText('after', INSTALL)
+    .action(async (shell: 'bash' | 'zsh' | 'fish' | undefined, options: { profiles?: boolean }, command: Command) => {
+      if (options.profiles === true) {
+        const { profileNames } = await import('../config/profile-names.js');
+        await ctx.printer.write(profileNames(configDir(ctx.terminal.env)).map((name) => `${name}\n`).join(''));
+        return;
+      }
+      if (shell === undefined) throw new UsageError('which shell?', { hint: 'energy completion bash, zsh or fish' });
+      const [{ completionTree }, { completionScript }] = await Promise.all([import('../output/completion-tree.js'), import('../output/completion-script.js')]);
+      let root = command;
+      while (root.parent !== null) root = root.parent;
+      await ctx.printer.write(completionScript(shell, completionTree(root, SETTING_NAMES)));
+    });
+}

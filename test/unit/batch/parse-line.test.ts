@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { detectFormat, LineParser } from '../../../src/batch/parse-line.js';
+
+const RULES = { energyPerPortion: 1000, maxEnergy: 5_000_000, hours: [1, 3, 24] };
+const A = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const parse = (parser: LineParser, text: string, number = 2) => parser.parse({ number, text });
+
+describe('LineParser', () => {
+  it.each([
+    ['address,energy,hours', `${A},65000,1`, undefined],
+    ['hours,address,energy', `3,${A},2000`, undefined],
+    ['address,energy,hours,client_request_id', `${A},65000,24,pay-1`, 'pay-1'],
+    ['address,energy,hours,client_request_id', `${A},65000,24,`, undefined],
+  ])('reads a CSV line under the header %s', (head, line, id) => {
+    const parser = new LineParser('csv', 'f.csv', RULES);
+    expect(parse(parser, head, 1)).toBeUndefined();
+    expect(parse(parser, line)).toMatchObject({ line: 2, address: A, clientRequestId: id });
+  });
+
+  it.each([
+    ['address,energy', 'the header lacks hours'],
+    ['address,energy,hours,notes', 'unknown column "notes"'],
+    ['address,energy,hours,hours', 'a column appears twice'],
+  ])('refuses the header %s', (head, message) => {
+    expect(() => parse(new LineParser('csv', 'f.csv', RULES), head, 1)).toThrow(message);
+  });
+
+  it.each([
+    [`${A},65000`, '2 fields, but the header has 3'],
+    [`"${A}",65000,1`, 'quoted CSV fields are not accepted'],
+    [`,65000,1`, 'the address is missing'],
+    [`${A},0,1`, 'energy must be a positive whole number'],
+    [`${A},6000000,1`, 'energy 6000000 is too large: at most 5000000'],
+    [`${A},1500,1`, 'not a multiple of the portion, 1000'],
+    [`${A},1000,2`, 'hours 2 is not offered: use one of 1, 3, 24'],
+    [`${A.slice(0, -1)}u,1000,1`, 'is not a TRON address'],
+  ])('refuses the CSV line %s, naming file and line', (line, message) => {
+    const parser = new LineParser('csv', 'f.csv', RULES);
+    parse(parser, 'address,energy,hours', 1);
+    expect(() => parse(parser, line, 7)).toThrow(new RegExp(`^f\\.csv, line 7: .*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*: nothing was bought$`));
+  });
+
+  it('reads NDJSON with integers or integer strings, and refuses unknown keys and non-objects', () => {
+    const parser = new LineParser('ndjson', 'stdin', RULES);
+    expect(parse(parser, JSON.stringify({ address: A, energy: 2000, hours: '3' }))).toMatchObject({ energy: 2000, hours: 3 });
+    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000, hours: 1, memo: 'x' }))).toThrow('unknown key "memo"');
+    expect(() => parse(parser, '[1,2]')).toThrow('not a JSON object');
+    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000.5, hours: 1 }))).toThrow('energy must be a positive whole number');
+  });
+
+  it('skips blank lines', () => {
+    expect(parse(new LineParser('ndjson', 'x', RULES), '   ')).toBeUndefined();
+  });
+});
+
+describe('detectFormat', () => {
+  it.each([
+    ['{"address":"T"}', '', 'ndjson'],
+    ['address,energy,hours', '', 'csv'],
+    ['{"address":"T"}', 'list.csv', 'csv'],
+    ['address,energy,hours', 'list.jsonl', 'ndjson'],
+  ])('%s in "%s" is %s', (first, name, format) => {
+    expect(detectFormat(first, name)).toBe(format);
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { styles, visibleWidth } from '../../../src/output/ansi.js';
+import { renderTable } from '../../../src/output/text-table.js';
+
+describe('renderTable', () => {
+  it('pads each column to its minimum or its longest cell, two spaces apart, no trailing spaces', () => {
+    const text = renderTable({ head: ['A', 'BB', 'C'], widths: [3, 1, 1], rows: [['x', 'long value', 'z'], ['xxxxx', 'y', '']] });
+    expect(text).toBe(['A      BB          C', 'x      long value  z', 'xxxxx  y', ''].join('\n'));
+  });
+
+  it('styles the head without moving the columns', () => {
+    const { bold } = styles(1);
+    const text = renderTable({ head: ['ID', 'TOTAL'], widths: [4, 5], rows: [['1', '2.000000']], styleHead: bold });
+    const [head, row] = text.split('\n') as [string, string];
+    expect(head).toBe('\x1b[1mID  \x1b[22m  \x1b[1mTOTAL   \x1b[22m');
+    expect(head.replace(/\x1b\[\d+m/g, '').indexOf('TOTAL')).toBe(row.indexOf('2.000000'));
+  });
+
+  it('counts code points, not UTF-16 units, and no escape sequences', () => {
+    expect(visibleWidth('délivré')).toBe(7);
+    expect(visibleWidth('🙂ok')).toBe(3);
+    expect(visibleWidth('\x1b[2mdim\x1b[22m')).toBe(3);
+    const text = renderTable({ widths: [1, 1], rows: [['🙂', 'a'], ['xy', 'b']] });
+    expect(text).toBe('🙂   a\nxy  b\n');
+  });
+
+  it('prints nothing for no rows and no head', () => {
+    expect(renderTable({ widths: [3], rows: [] })).toBe('');
+  });
+});
