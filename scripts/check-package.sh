@@ -45,7 +45,7 @@ export ENERGY_CONFIG_DIR="$work/config" ENERGY_API_KEY=pkg_check_key ENERGY_API_
 sandbox_pid=$!
 for _ in $(seq 1 100); do
   [ -s "$work/sandbox.json" ] && break
-  kill -0 "$sandbox_pid" 2>/dev/null || { cat "$work/sandbox.err"; say "energy sandbox stopped"; exit 1; }
+  kill -0 "$sandbox_pid" 2>/dev/null || { cat "$work/sandbox.err" "$work/sandbox.json"; say "energy sandbox stopped"; exit 1; }
   sleep 0.1
 done
 base_url=$(node -p "JSON.parse(require('fs').readFileSync('$work/sandbox.json', 'utf8')).base_url")
