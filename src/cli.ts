@@ -76,7 +76,8 @@ if (fast !== undefined) {
  */
 function abortOnSignals(): AbortSignal {
   const controller = new AbortController();
-  const numbers = process.getBuiltinModule('node:os').constants.signals;
+  // The same numbers on every POSIX system; spelt out rather than read from node:os, which would load it.
+  const numbers = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + numbers[name];

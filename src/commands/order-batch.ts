@@ -107,7 +107,29 @@ export function orderBatchCommand(ctx: Context): Command {
 
 /** Results as they come: NDJSON lines with --json, else a table streamed in blocks. */
 function resultWriter(ctx: Context): { write: (result: LineResult) => Promise<void>; end: () => Promise<void> } {
-  if (ctx.printer.jsonMode) return { write: (result) => ctx.printer.write(`${JSON.stringify(result)}\n`), end: async () => undefined };
+  if (ctx.printer.jsonMode) {
+    // Lines finished in the same turn of the event loop go out in one write: one syscall, not one a line.
+    let pending = '';
+    let flushing: Promise<void> | undefined;
+    const flush = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const text = pending;
+      pending = '';
+      flushing = undefined;
+      await ctx.printer.write(text);
+    };
+    return {
+      write: (result) => {
+        pending += `${JSON.stringify(result)}\n`;
+        flushing ??= flush();
+        return flushing;
+      },
+      end: async () => {
+        await flushing;
+        if (pending !== '') await ctx.printer.write(pending);
+      },
+    };
+  }
   let rows: string[][] = [];
   let headShown = false;
   const flush = async () => {

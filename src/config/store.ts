@@ -10,7 +10,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { writeDurably } from '../storage/durable-file.js';
 import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { PRIVATE_FILE_MODE, assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
@@ -61,7 +60,8 @@ export class ConfigStore {
   /** Applies `change` to the latest profiles under the lock; writes only when it says something changed. */
   async #update(change: (profiles: Profiles) => boolean): Promise<boolean> {
     ensurePrivateDir(this.dir);
-    const { LockTimeoutError, withFileLock } = await import('../storage/file-lock.js');
+    // Loaded only to write: reading commands never pay for node:fs/promises and the lock.
+    const [{ LockTimeoutError, withFileLock }, { writeDurably }] = await Promise.all([import('../storage/file-lock.js'), import('../storage/durable-file.js')]);
     try {
       return await withFileLock(`${this.path}.lock`, async () => {
         const profiles = this.#readChecked();

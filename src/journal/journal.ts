@@ -10,10 +10,10 @@
  * `<scope>` hashes the API base URL and key id, `<id>` the client_request_id, so any id is a safe name.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../config/permissions.js';
-import { unlinkQuietly, writeDurably } from '../storage/durable-file.js';
+import { removeQuietly, unlinkQuietly, writeDurably } from '../storage/durable-file.js';
 import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 export interface JournalScope {
@@ -104,7 +104,7 @@ export class Journal {
     // only undo them together (metadata is journaled in order), leaving the record pending again, and
     // settling it again (a resend) is harmless. This keeps an order at three fsyncs instead of five.
     await writeDurably(this.#path('settled', record.client_request_id), serialise(settled), { syncFolder: false });
-    unlinkQuietly(this.#path('pending', record.client_request_id));
+    await removeQuietly(this.#path('pending', record.client_request_id));
     return settled;
   }
 
@@ -211,6 +211,8 @@ function serialise(record: JournalRecord): string {
 }
 
 function readRecord(path: string): JournalRecord | undefined {
+  // Most lookups find nothing: existsSync answers that without building an ENOENT error each time.
+  if (!existsSync(path)) return undefined;
   try {
     return parseRecord(readFileSync(path, 'utf8'));
   } catch {

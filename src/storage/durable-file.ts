@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { link, open, rename, type FileHandle } from 'node:fs/promises';
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -47,7 +47,8 @@ export async function writeDurably(path: string, data: string | Buffer, options:
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw error;
       } finally {
-        unlinkQuietly(temporary);
+        // The name is taken (or was not ours to take); the temporary file can go whenever it goes.
+        void removeQuietly(temporary);
       }
     } else {
       await rename(temporary, path);
@@ -60,8 +61,30 @@ export async function writeDurably(path: string, data: string | Buffer, options:
   return true;
 }
 
-/** Makes a rename, link or unlink in `dir` durable. Some file systems cannot: then it is best effort. */
-export async function syncFolder(dir: string): Promise<void> {
+/**
+ * Makes a rename, link or unlink in `dir` durable. Concurrent callers share folder syncs: one that
+ * arrives while a sync runs waits for the next one (which starts after its change, so covers it), and all
+ * who arrive meanwhile share that next one. A batch's workers thus pay for a few folder syncs, not one each.
+ */
+export function syncFolder(dir: string): Promise<void> {
+  const state = folderSyncs.get(dir) ?? { running: undefined, next: undefined };
+  folderSyncs.set(dir, state);
+  if (state.running === undefined) {
+    state.running = fsyncFolder(dir).finally(() => {
+      state.running = undefined;
+    });
+    return state.running;
+  }
+  state.next ??= state.running.then(() => {
+    state.next = undefined;
+    return syncFolder(dir);
+  });
+  return state.next;
+}
+
+const folderSyncs = new Map<string, { running: Promise<void> | undefined; next: Promise<void> | undefined }>();
+
+async function fsyncFolder(dir: string): Promise<void> {
   let folder: FileHandle | undefined;
   try {
     folder = await open(dir, 'r');
@@ -71,6 +94,11 @@ export async function syncFolder(dir: string): Promise<void> {
   } finally {
     await folder?.close();
   }
+}
+
+/** Removes a file off the event loop (a batch removes thousands); a file already gone is not an error. */
+export async function removeQuietly(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
 }
 
 export function unlinkQuietly(path: string): void {
