@@ -9,12 +9,22 @@ const target = 65_000;
 
 function post(path, address) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: base.hostname, port: base.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve(JSON.parse(text)));
-    });
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ address, visible: true }));
   });
@@ -25,7 +35,10 @@ let next = 0;
 async function worker() {
   while (next < addresses.length) {
     const address = addresses[next++];
-    const [, resource] = await Promise.all([post('/wallet/getaccount', address), post('/wallet/getaccountresource', address)]);
+    const [, resource] = await Promise.all([
+      post('/wallet/getaccount', address),
+      post('/wallet/getaccountresource', address),
+    ]);
     const available = Math.max(0, (resource.EnergyLimit ?? 0) - (resource.EnergyUsed ?? 0));
     items.push({ address, available, enough: available >= target });
   }

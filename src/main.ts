@@ -3,9 +3,9 @@
  * message and an exit code.
  */
 import { CommanderError } from 'commander';
-import { scrubSecrets } from './client/redact.js';
+import { scrubSecrets, scrubSecretsDeep } from './client/redact.js';
 import { Context } from './commands/context.js';
-import { AuthError, CliError, ExitCode, InterruptedError, SIGNAL_EXIT_CODES, type InterruptSignal } from './errors.js';
+import { ApiError, AuthError, CliError, ExitCode, InterruptedError, SIGNAL_EXIT_CODES, type InterruptSignal } from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
 import { buildProgram, helpArguments } from './program.js';
@@ -23,9 +23,15 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
     const secrets = ctx.knownCredentials();
     const note = error instanceof AuthError ? ctx.credentialSourcesNote() : undefined;
     const hint = note === undefined ? report.hint : `${note}; ${report.hint ?? ''}`;
-    const safe = { ...report, message: scrubSecrets(report.message, secrets), hint: hint && scrubSecrets(hint, secrets) };
-    const json = ctx.globals.json === true || (argv.includes('--json') && error instanceof CommanderError);
-    if (report.silent !== true) writeErrorReport(terminal, safe, error, { json, verbose: ctx.globals.verbose === true });
+    const safe = {
+      ...report,
+      message: scrubSecrets(report.message, secrets),
+      hint: hint && scrubSecrets(hint, secrets),
+      problem: scrubSecretsDeep(error instanceof ApiError || error instanceof AuthError ? error.problem : undefined, secrets),
+    };
+    // Before the options are parsed (a usage error), the word on the command line is all there is to go by.
+    const json = ctx.globals.json === true || (ctx.globals.json === undefined && argv.includes('--json'));
+    if (report.silent !== true) writeErrorReport(terminal, safe, { json, verbose: ctx.globals.verbose === true });
     return report.exitCode;
   } finally {
     await ctx.close();

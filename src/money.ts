@@ -5,7 +5,7 @@
  */
 import { Decimal } from 'decimal.js';
 
-export { AMOUNT_PATTERN, isApiAmount, parseUserAmount } from './money-text.js';
+export { isApiAmount, parseUserAmount } from './money-text.js';
 
 /** Compares two six-digit amounts: negative, zero or positive, like a sort comparator. */
 export function compareAmounts(a: string, b: string): number {

@@ -2,7 +2,9 @@
 
 /** The smallest multiple of `portion` that is at least `energy`; 0 stays 0. */
 export function roundUpToPortion(energy: number, portion: number): number {
-  if (!Number.isSafeInteger(energy) || energy < 0) throw new RangeError(`energy must be a non-negative integer, got ${energy}`);
-  if (!Number.isSafeInteger(portion) || portion <= 0) throw new RangeError(`portion must be a positive integer, got ${portion}`);
+  if (!Number.isSafeInteger(energy) || energy < 0)
+    throw new RangeError(`energy must be a non-negative integer, got ${energy}`);
+  if (!Number.isSafeInteger(portion) || portion <= 0)
+    throw new RangeError(`portion must be a positive integer, got ${portion}`);
   return Math.ceil(energy / portion) * portion;
 }

@@ -15,7 +15,11 @@ export interface ExchangeLog {
   nowMs: () => number;
 }
 
-export async function loggedExchange(http: HttpConnection, request: HttpRequest, view: ExchangeLog): Promise<HttpResponse> {
+export async function loggedExchange(
+  http: HttpConnection,
+  request: HttpRequest,
+  view: ExchangeLog,
+): Promise<HttpResponse> {
   const { log } = view;
   if (log !== undefined) {
     log(`> ${request.method} ${view.origin}${request.pathAndQuery}`);
@@ -26,7 +30,9 @@ export async function loggedExchange(http: HttpConnection, request: HttpRequest,
   const path = request.pathAndQuery.split('?')[0];
   try {
     const response = await http.exchange(request);
-    log?.(`< ${response.status} ${request.method} ${path} (${view.nowMs() - startedAt} ms, ${Buffer.byteLength(response.text)} bytes)`);
+    log?.(
+      `< ${response.status} ${request.method} ${path} (${view.nowMs() - startedAt} ms, ${Buffer.byteLength(response.text)} bytes)`,
+    );
     return response;
   } catch (error) {
     if (error instanceof HttpFailure) log?.(`< ${error.message} (${error.code})`);

@@ -15,6 +15,16 @@ export function redactAuthorization(header: string): string {
   return `${match[1]} ${maskKey(match[2] ?? '')}:[REDACTED]`;
 }
 
+/** scrubSecrets over every string inside a JSON value (a server's error body), keys included. */
+export function scrubSecretsDeep(value: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (typeof value === 'string') return scrubSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => scrubSecretsDeep(item, secrets));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [scrubSecrets(key, secrets), scrubSecretsDeep(item, secrets)]));
+  }
+  return value;
+}
+
 /** Removes every occurrence of each secret from a text before it reaches a log or an error. */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let result = text;

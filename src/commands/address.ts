@@ -17,7 +17,10 @@ export function addressCommand(ctx: Context): Command {
       if (ctx.printer.jsonMode) await ctx.printer.json(state);
       else {
         await ctx.printer.keyValue(addressRows(state));
-        if (!state.activated) ctx.printer.note('energy: the address is not activated: a rental to it pays the activation (see `energy quote`)');
+        if (!state.activated)
+          ctx.printer.note(
+            'energy: the address is not activated: a rental to it pays the activation (see `energy quote`)',
+          );
       }
     });
 }

@@ -24,15 +24,27 @@ interface EnsureCommandOptions {
 export function ensureCommand(ctx: Context): Command {
   return new Command('ensure')
     .summary('buy only the shortfall so that each address has at least --energy')
-    .description('buy only the shortfall so that each address has at least --energy energy: reads the chain (TRON node), counts orders not yet delivered, rounds up to whole portions')
+    .description(
+      'buy only the shortfall so that each address has at least --energy energy: reads the chain (TRON node), counts orders not yet delivered, rounds up to whole portions',
+    )
     .addArgument(new Argument('<address...>', 'TRON addresses to keep supplied'))
-    .addOption(new Option('--energy <n>', 'energy each address should have available').argParser(positiveInteger).makeOptionMandatory())
-    .addOption(new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory())
-    .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount))
+    .addOption(
+      new Option('--energy <n>', 'energy each address should have available')
+        .argParser(positiveInteger)
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
+    )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
     .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
-    .addOption(new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600))
+    .addOption(
+      new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
+    )
     .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
       const addresses = uniqueAddresses(addressArgs);
       const node = await ctx.tronNode();
@@ -43,7 +55,8 @@ export function ensureCommand(ctx: Context): Command {
         api: async () => ({
           client: await ctx.client(),
           journal: await ctx.journal(),
-          recoverCommand: (id) => (id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id)),
+          recoverCommand: (id) =>
+            id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id),
         }),
         exclusive: (work) => oneAtATime(ctx, work),
         terminal: ctx.terminal,
@@ -65,8 +78,12 @@ export function ensureCommand(ctx: Context): Command {
       const failed = items.filter((item) => item.error !== null);
       if (failed.length === 0) return;
       const [first] = failed;
-      if (addresses.length === 1 && first?.error) throw new CliError(first.error.message, first.error.exit_code as ExitCode);
-      throw new CliError(`${failed.length} of ${addresses.length} addresses failed (see above); the others stand`, ExitCode.someFailed);
+      if (addresses.length === 1 && first?.error)
+        throw new CliError(first.error.message, first.error.exit_code as ExitCode);
+      throw new CliError(
+        `${failed.length} of ${addresses.length} addresses failed (see above); the others stand`,
+        ExitCode.someFailed,
+      );
     });
 }
 
@@ -99,8 +116,12 @@ async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
     return await withFileLock(lockPath, work, { timeoutMs: LOCK_WAIT_MS, staleMs: 600_000 });
   } catch (error) {
     if (!(error instanceof LockTimeoutError)) throw error;
-    throw new CliError(`another energy ensure on this machine has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`, ExitCode.conflict, {
-      hint: 'let it finish and run again; a lock left by a run that was killed is taken over at once',
-    });
+    throw new CliError(
+      `another energy ensure on this machine has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`,
+      ExitCode.conflict,
+      {
+        hint: 'let it finish and run again; a lock left by a run that was killed is taken over at once',
+      },
+    );
   }
 }

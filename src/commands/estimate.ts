@@ -22,10 +22,22 @@ export function estimateCommand(ctx: Context): Command {
   estimate
     .command('transfer')
     .description('energy a TRC-20 transfer uses (simulated, nothing is sent) and the amount to rent')
-    .addOption(new Option('--from <address>', 'sender: must hold at least --amount of the token').argParser(tronAddress).makeOptionMandatory())
+    .addOption(
+      new Option('--from <address>', 'sender: must hold at least --amount of the token')
+        .argParser(tronAddress)
+        .makeOptionMandatory(),
+    )
     .addOption(new Option('--to <address>', 'recipient').argParser(tronAddress).makeOptionMandatory())
-    .addOption(new Option('--token <contract>', 'TRC-20 contract address').argParser(tronAddress).default(USDT_MAINNET, 'USDT on mainnet'))
-    .addOption(new Option('--amount <units>', "amount in the token's smallest unit (USDT: 1000000 = 1 USDT)").argParser(tokenUnits).default(1n, '1'))
+    .addOption(
+      new Option('--token <contract>', 'TRC-20 contract address')
+        .argParser(tronAddress)
+        .default(USDT_MAINNET, 'USDT on mainnet'),
+    )
+    .addOption(
+      new Option('--amount <units>', "amount in the token's smallest unit (USDT: 1000000 = 1 USDT)")
+        .argParser(tokenUnits)
+        .default(1n, '1'),
+    )
     .action(async (options: TransferOptions) => {
       const node = await ctx.tronNode();
       const [result, portion] = await Promise.all([estimateTransfer(node, options), portionSize(ctx)]);
@@ -55,7 +67,9 @@ async function portionSize(ctx: Context): Promise<number | null> {
   try {
     return (await (await ctx.client()).options()).energy_per_portion;
   } catch (error) {
-    ctx.printer.note(`energy: not rounded to the API's portion: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.printer.note(
+      `energy: not rounded to the API's portion: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return null;
   }
 }

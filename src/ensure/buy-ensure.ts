@@ -31,13 +31,20 @@ async function recording(item: EnsureItem, work: () => Promise<void>): Promise<v
   }
 }
 
-export async function buyPurchases(deps: EnsureDeps, api: EnsureApi, options: EnsureOptions, purchases: Purchase[]): Promise<void> {
+export async function buyPurchases(
+  deps: EnsureDeps,
+  api: EnsureApi,
+  options: EnsureOptions,
+  purchases: Purchase[],
+): Promise<void> {
   if (purchases.length === 0) return;
   const sum = sumAmounts(purchases.map((p) => p.quote.total_trx));
   if (options.dryRun) {
     for (const { item } of purchases) item.reason = 'would_buy';
     if (options.maxTotal !== undefined && compareAmounts(sum, options.maxTotal) > 0) {
-      deps.note(`energy: the sum of the quotes ${sum} TRX is above --max-total ${options.maxTotal}: a real run would buy nothing (exit 5)`);
+      deps.note(
+        `energy: the sum of the quotes ${sum} TRX is above --max-total ${options.maxTotal}: a real run would buy nothing (exit 5)`,
+      );
     }
     return;
   }
@@ -46,31 +53,55 @@ export async function buyPurchases(deps: EnsureDeps, api: EnsureApi, options: En
   await requireConsent({
     terminal: deps.terminal,
     given: options.yes,
-    details: purchases.map(({ item, quote }) => `  ${item.address}  ${item.to_buy} energy, ${options.hours} h  ${quote.total_trx} TRX${quote.activation_trx === null ? '' : ' (with activation)'}`),
+    details: purchases.map(
+      ({ item, quote }) =>
+        `  ${item.address}  ${item.to_buy} energy, ${options.hours} h  ${quote.total_trx} TRX${quote.activation_trx === null ? '' : ' (with activation)'}`,
+    ),
     question: `Buy ${orders} for ${sum} TRX in all?`,
     refusal: `not buying ${purchases.length === 1 ? 'an order' : `${purchases.length} orders`} for ${sum} TRX without consent`,
     hint: 'add --yes to accept the quoted prices, or --dry-run to see them only',
     note: deps.note,
   });
   await api.journal.prune();
-  await mapLimit(purchases, API_CONCURRENCY, (purchase) => recording(purchase.item, () => place(api, options, purchase)));
+  await mapLimit(purchases, API_CONCURRENCY, (purchase) =>
+    recording(purchase.item, () => place(api, options, purchase)),
+  );
 }
 
 async function place(api: EnsureApi, options: EnsureOptions, { item, quote }: Purchase): Promise<void> {
   const id = randomUUID();
-  const body = orderRequestBody({ client_request_id: id, address: item.address, energy: item.to_buy, duration_hours: options.hours, expected_total_trx: quote.total_trx });
+  const body = orderRequestBody({
+    client_request_id: id,
+    address: item.address,
+    energy: item.to_buy,
+    duration_hours: options.hours,
+    expected_total_trx: quote.total_trx,
+  });
   const { record } = await api.journal.begin(id, body);
   item.bought = (await sendJournaled(api, record)).order;
   item.reason = 'bought';
 }
 
-export async function confirmPurchases(deps: EnsureDeps, api: EnsureApi, waitSeconds: number, plan: Plan): Promise<void> {
+export async function confirmPurchases(
+  deps: EnsureDeps,
+  api: EnsureApi,
+  waitSeconds: number,
+  plan: Plan,
+): Promise<void> {
   const placed = plan.purchases.filter(({ item }) => item.reason === 'bought');
-  await mapLimit(placed, API_CONCURRENCY, ({ item }) => recording(item, () => confirm(deps, api, waitSeconds, plan, item)));
+  await mapLimit(placed, API_CONCURRENCY, ({ item }) =>
+    recording(item, () => confirm(deps, api, waitSeconds, plan, item)),
+  );
 }
 
 /** Follows the order to a final state, then waits (briefly) for its energy to show on chain. */
-async function confirm(deps: EnsureDeps, api: EnsureApi, waitSeconds: number, plan: Plan, item: EnsureItem): Promise<void> {
+async function confirm(
+  deps: EnsureDeps,
+  api: EnsureApi,
+  waitSeconds: number,
+  plan: Plan,
+  item: EnsureItem,
+): Promise<void> {
   const order = item.bought!;
   deps.progress?.(`energy: order ${order.id} for ${item.address} is ${order.status}; waiting until it is final…`);
   const final = await waitUntilFinal(api.client, order, {
@@ -80,7 +111,10 @@ async function confirm(deps: EnsureDeps, api: EnsureApi, waitSeconds: number, pl
   });
   item.bought = final;
   if (endedUndelivered(final)) {
-    const why = final.failure === null ? `ended (status ${final.status}) without delivery` : `${final.failure.code}: ${final.failure.message}`;
+    const why =
+      final.failure === null
+        ? `ended (status ${final.status}) without delivery`
+        : `${final.failure.code}: ${final.failure.message}`;
     throw new CliError(`order ${final.id} failed: ${why}`, ExitCode.orderFailed);
   }
   // Usage in between could lower it, so this asks only for what was there plus what was bought.
@@ -94,9 +128,13 @@ async function confirm(deps: EnsureDeps, api: EnsureApi, waitSeconds: number, pl
       return;
     }
     if (now() >= deadline) {
-      throw new CliError(`order ${final.id} is delivered, but the TRON node shows ${available} energy available at ${item.address}, not the ${expected} expected`, ExitCode.orderFailed, {
-        hint: `check again with \`energy address ${item.address}\`; is --tron-node on the API's network?`,
-      });
+      throw new CliError(
+        `order ${final.id} is delivered, but the TRON node shows ${available} energy available at ${item.address}, not the ${expected} expected`,
+        ExitCode.orderFailed,
+        {
+          hint: `check again with \`energy address ${item.address}\`; is --tron-node on the API's network?`,
+        },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, deps.pollMs ?? 1000));
   }

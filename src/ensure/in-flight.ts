@@ -23,8 +23,15 @@ export const IN_FLIGHT_WINDOW_MS = 24 * 3_600_000;
 const PAGE_SIZE = 100;
 const MAX_PAGES = 10;
 
-export async function inFlightByAddress(client: EnergyClient, journal: Journal, addresses: ReadonlySet<string>, nowMs: number): Promise<Map<string, InFlight>> {
-  const result = new Map<string, InFlight>([...addresses].map((address) => [address, { energy: 0, unknownRequests: 0 }]));
+export async function inFlightByAddress(
+  client: EnergyClient,
+  journal: Journal,
+  addresses: ReadonlySet<string>,
+  nowMs: number,
+): Promise<Map<string, InFlight>> {
+  const result = new Map<string, InFlight>(
+    [...addresses].map((address) => [address, { energy: 0, unknownRequests: 0 }]),
+  );
   const listed = new Set<string>();
   for (const order of await recentOrders(client, nowMs - IN_FLIGHT_WINDOW_MS)) {
     listed.add(order.client_request_id);

@@ -19,7 +19,12 @@ export interface Plan {
   chain: Map<string, AddressState>;
 }
 
-export async function planShortfalls(deps: EnsureDeps, api: EnsureApi, options: EnsureOptions, short: EnsureItem[]): Promise<Plan> {
+export async function planShortfalls(
+  deps: EnsureDeps,
+  api: EnsureApi,
+  options: EnsureOptions,
+  short: EnsureItem[],
+): Promise<Plan> {
   const addresses = short.map((entry) => entry.address);
   const [inFlight, offer] = await Promise.all([
     inFlightByAddress(api.client, api.journal, new Set(addresses), (deps.nowMs ?? Date.now)()),
@@ -36,9 +41,17 @@ export async function planShortfalls(deps: EnsureDeps, api: EnsureApi, options: 
     entry.available = chain.get(entry.address)!.energy_available;
     entry.in_flight = flight.energy;
     if (flight.unknownRequests > 0) {
-      deps.note(`energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``);
+      deps.note(
+        `energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
+      );
     }
-    const plan = shortfall({ target: entry.target, available: entry.available, inFlight: flight.energy, portion: offer.energy_per_portion, maxEnergy: offer.max_energy });
+    const plan = shortfall({
+      target: entry.target,
+      available: entry.available,
+      inFlight: flight.energy,
+      portion: offer.energy_per_portion,
+      maxEnergy: offer.max_energy,
+    });
     if (plan.toBuy === 0) {
       entry.reason = entry.available >= entry.target ? 'enough' : 'in_flight';
       continue;

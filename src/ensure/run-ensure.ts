@@ -8,7 +8,18 @@ import { planShortfalls } from './plan-ensure.js';
 import { readAddresses } from './read-chain.js';
 
 function item(address: string, target: number, available: number): EnsureItem {
-  return { address, available, in_flight: 0, target, bought: null, reason: 'enough', to_buy: 0, total_trx: null, capped: false, error: null };
+  return {
+    address,
+    available,
+    in_flight: 0,
+    target,
+    bought: null,
+    reason: 'enough',
+    to_buy: 0,
+    total_trx: null,
+    capped: false,
+    error: null,
+  };
 }
 
 /** One item per address, in the order given; `error` set on those that failed. */

@@ -48,11 +48,6 @@ export function recordedOrder(record: JournalRecord): RecordedOrder {
 export type OutcomeInput = DistributiveOmitAt<Outcome>;
 type DistributiveOmitAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 
-/** Pending: sent or about to be sent, and no definite answer known. */
-export function isSettled(record: JournalRecord): boolean {
-  return record.outcome !== null;
-}
-
 /** An order exists on the server for this record. */
 export function hasOrder(record: JournalRecord): boolean {
   return record.outcome?.kind === 'created' || record.outcome?.kind === 'existing';

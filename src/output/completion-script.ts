@@ -7,7 +7,6 @@
 import type { CompletionTree } from './completion-tree.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
-export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
 
 export function completionScript(shell: Shell, tree: CompletionTree): string {
   return shell === 'fish' ? fishScript(tree) : bashScript(tree, shell === 'zsh');

@@ -19,7 +19,8 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   enough: () => 'enough',
   in_flight: () => 'enough once orders in flight arrive',
   would_buy: (row) => `would buy${row.capped ? ' (capped at max_energy)' : ''}`,
-  bought: (row) => `ordered ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
+  bought: (row) =>
+    `ordered ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
 };
 

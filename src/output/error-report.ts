@@ -1,8 +1,9 @@
 /**
- * How a failure looks on stderr: one line `energy: error: …` plus a hint, or with --json one JSON object
- * (the server's Problem Details when it sent one). Never a stack trace unless --verbose.
+ * How a failure looks on stderr: one line `energy: error: …` plus a hint, or with --json one JSON object of
+ * one shape, `{"error":{"exit_code","message","hint","problem"}}`, where `problem` is the server's Problem
+ * Details body (scrubbed of credentials) or null. Never a stack trace unless --verbose.
  */
-import { ApiError, AuthError, type ExitCode } from '../errors.js';
+import type { ExitCode } from '../errors.js';
 import { escapeControls } from '../printable.js';
 import type { Terminal } from './terminal.js';
 
@@ -12,12 +13,20 @@ export interface ErrorReport {
   hint?: string | undefined;
   /** Extra detail shown only with --verbose (a stack trace for a bug). */
   detail?: string | undefined;
+  /** The server's Problem Details body, when it sent one: for --json only. */
+  problem?: unknown;
 }
 
-export function writeErrorReport(terminal: Terminal, report: ErrorReport, error: unknown, options: { json: boolean; verbose: boolean }): void {
+/** The one JSON shape of an error on stderr with --json. */
+export interface JsonErrorReport {
+  error: { exit_code: ExitCode; message: string; hint: string | null; problem: unknown };
+}
+
+export function writeErrorReport(terminal: Terminal, report: ErrorReport, options: { json: boolean; verbose: boolean }): void {
   if (options.json) {
-    const problem = error instanceof ApiError || error instanceof AuthError ? error.problem : undefined;
-    const body = problem ?? { error: { exit_code: report.exitCode, message: report.message, ...(report.hint && { hint: report.hint }) } };
+    const body: JsonErrorReport = {
+      error: { exit_code: report.exitCode, message: report.message, hint: report.hint ?? null, problem: report.problem ?? null },
+    };
     terminal.stderr.write(`${JSON.stringify(body)}\n`);
     return;
   }

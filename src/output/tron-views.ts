@@ -34,7 +34,10 @@ export interface EstimateView {
 }
 
 export function estimateRows(estimate: EstimateView): Row[] {
-  const rounded = estimate.energy_per_portion === null ? '(not rounded: no API portion size)' : `(rounded up to portions of ${formatInteger(estimate.energy_per_portion)})`;
+  const rounded =
+    estimate.energy_per_portion === null
+      ? '(not rounded: no API portion size)'
+      : `(rounded up to portions of ${formatInteger(estimate.energy_per_portion)})`;
   return [
     ['From', estimate.from],
     ['To', estimate.to],

@@ -59,7 +59,8 @@ export function triggerConstantContract(context: RouteContext): Reply {
   if (typeof contract !== 'string') return contract;
   const selector = field(context.body, 'function_selector');
   const parameter = field(context.body, 'parameter') ?? '';
-  if (typeof selector !== 'string' || typeof parameter !== 'string') return javaError('function_selector and parameter must be strings');
+  if (typeof selector !== 'string' || typeof parameter !== 'string')
+    return javaError('function_selector and parameter must be strings');
   if (contract !== USDT_MAINNET) {
     return jsonReply(200, { result: { code: 'CONTRACT_VALIDATE_ERROR', message: 'Smart contract is not exist.' } });
   }
@@ -88,5 +89,10 @@ function reverted(): Reply {
 }
 
 function transaction(): Record<string, unknown> {
-  return { ret: [{}], visible: true, txID: randomBytes(32).toString('hex'), raw_data: { contract: [], expiration: 0, timestamp: 0 } };
+  return {
+    ret: [{}],
+    visible: true,
+    txID: randomBytes(32).toString('hex'),
+    raw_data: { contract: [], expiration: 0, timestamp: 0 },
+  };
 }

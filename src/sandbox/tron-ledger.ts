@@ -36,7 +36,12 @@ export interface TronRequestRecord {
 
 export const FREE_BANDWIDTH = 600;
 /** Mainnet-like network totals, always present in getaccountresource for an activated address. */
-const NETWORK_TOTALS = { TotalNetLimit: 43_200_000_000, TotalNetWeight: 26_514_542_862, TotalEnergyLimit: 180_000_000_000, TotalEnergyWeight: 13_500_291_540 };
+const NETWORK_TOTALS = {
+  TotalNetLimit: 43_200_000_000,
+  TotalNetWeight: 26_514_542_862,
+  TotalEnergyLimit: 180_000_000_000,
+  TotalEnergyWeight: 13_500_291_540,
+};
 
 export class TronLedger {
   private readonly accounts = new Map<string, Account>();
@@ -49,7 +54,8 @@ export class TronLedger {
     if (!check.ok) throw new RangeError(`not a TRON address (${address}): ${check.reason}`);
     for (const key of ['energy', 'energyUsed', 'bandwidthUsed'] as const) {
       const value = seed[key];
-      if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`${key} must be a non-negative integer, got ${value}`);
+      if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
+        throw new RangeError(`${key} must be a non-negative integer, got ${value}`);
     }
     if (seed.usdt !== undefined && seed.usdt < 0n) throw new RangeError('usdt must not be negative');
     const account: Account = {

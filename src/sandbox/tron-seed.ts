@@ -19,8 +19,14 @@ export function parseSeedAddress(text: string): { address: string; seed: TronAcc
   for (const part of parts) {
     const [key = '', value, extra] = part.split('=');
     if (key === 'inactive' && value === undefined) seed.activated = false;
-    else if (key === 'usdt' && value !== undefined && extra === undefined && /^(?:0|[1-9]\d{0,30})$/.test(value)) seed.usdt = BigInt(value);
-    else if (Object.hasOwn(COUNTERS, key) && value !== undefined && extra === undefined && /^(?:0|[1-9]\d{0,14})$/.test(value)) {
+    else if (key === 'usdt' && value !== undefined && extra === undefined && /^(?:0|[1-9]\d{0,30})$/.test(value))
+      seed.usdt = BigInt(value);
+    else if (
+      Object.hasOwn(COUNTERS, key) &&
+      value !== undefined &&
+      extra === undefined &&
+      /^(?:0|[1-9]\d{0,14})$/.test(value)
+    ) {
       seed[COUNTERS[key as keyof typeof COUNTERS]] = Number(value);
     } else throw new RangeError(`cannot read "${part}": use ${SEED_ADDRESS_SYNTAX}`);
   }

@@ -24,6 +24,7 @@ export function addressState(address: string, account: AccountInfo, resource: Ac
     energy_limit: resource.EnergyLimit,
     energy_used: resource.EnergyUsed,
     // Free daily bandwidth plus staked or delegated bandwidth, each on its own.
-    bandwidth_available: remaining(resource.freeNetLimit, resource.freeNetUsed) + remaining(resource.NetLimit, resource.NetUsed),
+    bandwidth_available:
+      remaining(resource.freeNetLimit, resource.freeNetUsed) + remaining(resource.NetLimit, resource.NetUsed),
   };
 }

@@ -18,7 +18,9 @@ export interface TransferEstimate {
 export async function estimateTransfer(node: TronNode, simulation: TransferSimulation): Promise<TransferEstimate> {
   const result = await node.simulateTransfer(simulation);
   if (result.ok) return { energyUsed: result.energyUsed, energyPenalty: result.energyPenalty };
-  const said = [result.code, result.message === undefined ? undefined : readableMessage(result.message)].filter((part) => part).join(': ');
+  const said = [result.code, result.message === undefined ? undefined : readableMessage(result.message)]
+    .filter((part) => part)
+    .join(': ');
   const reason = result.revertReason === undefined ? '' : ` ("${result.revertReason}")`;
   if (result.code === 'CONTRACT_EXE_ERROR' || /revert/i.test(result.message ?? '')) {
     throw new TransferRevertedError(`the simulated transfer reverts: ${said || 'no reason given'}${reason}`, {
@@ -30,5 +32,7 @@ export async function estimateTransfer(node: TronNode, simulation: TransferSimul
       hint: `is ${simulation.token} a TRC-20 contract on the network of ${node.origin}?`,
     });
   }
-  throw new TronNodeError(`${node.origin} POST /wallet/triggerconstantcontract did not simulate the transfer: ${said || 'no reason given'}`);
+  throw new TronNodeError(
+    `${node.origin} POST /wallet/triggerconstantcontract did not simulate the transfer: ${said || 'no reason given'}`,
+  );
 }

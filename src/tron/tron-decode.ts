@@ -11,7 +11,8 @@ import { readableMessage } from './tron-schemas.js';
 
 export const TRON_KEY_HINT =
   'public nodes limit requests without a key: set one with `energy config set tron-api-key` (or ENERGY_TRON_API_KEY), or use your own node with --tron-node';
-const TRON_PLAN_HINT = "the node refuses or limits this API key: check the key and its plan's request rate, or use your own node with --tron-node";
+const TRON_PLAN_HINT =
+  "the node refuses or limits this API key: check the key and its plan's request rate, or use your own node with --tron-node";
 
 /** A request the TRON node answered with an error of its own (java-tron's `{"Error": …}`). */
 export class TronNodeError extends CliError {
@@ -37,35 +38,49 @@ function errorText(body: unknown): string | undefined {
 
 function notJson(text: string): string {
   const start = text.trimStart().slice(0, 15).toLowerCase();
-  if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'an HTML page, not JSON (a proxy, a gateway, or not a TRON node?)';
+  if (start.startsWith('<!doctype html') || start.startsWith('<html'))
+    return 'an HTML page, not JSON (a proxy, a gateway, or not a TRON node?)';
   return text.trim() === '' ? 'an empty body, not JSON' : 'a body that is not JSON (truncated?)';
 }
 
 /** `label` names the exchange, e.g. `TRON node https://api.trongrid.io POST /wallet/getaccount`. */
 export function decodeTronSuccess<T>(response: HttpResponse, check: Check<T>, label: string): T {
   const body = parseJson(response.text);
-  if (body === undefined) throw new ResponseShapeError(`${label} answered HTTP ${response.status} with ${notJson(response.text)}`);
+  if (body === undefined)
+    throw new ResponseShapeError(`${label} answered HTTP ${response.status} with ${notJson(response.text)}`);
   const error = errorText(body);
   if (error !== undefined) throw new TronNodeError(`${label}: the node answered with an error: ${error}`);
   try {
     return check(body, '');
   } catch (failure) {
     if (!(failure instanceof ShapeMismatch)) throw failure;
-    throw new ResponseShapeError(`${label} answered HTTP ${response.status} with a body that is not what a TRON node sends: ${failure.message}`);
+    throw new ResponseShapeError(
+      `${label} answered HTTP ${response.status} with a body that is not what a TRON node sends: ${failure.message}`,
+    );
   }
 }
 
 /** The error for a non-2xx answer the retries did not get past. */
 export function decodeTronFailure(response: HttpResponse, label: string, sentKey: boolean): CliError {
   const body = parseJson(response.text);
-  const said = errorText(body) ?? (body === undefined && response.text.trim() !== '' && !notJson(response.text).startsWith('an HTML') ? printable(response.text) : undefined);
+  const said =
+    errorText(body) ??
+    (body === undefined && response.text.trim() !== '' && !notJson(response.text).startsWith('an HTML')
+      ? printable(response.text)
+      : undefined);
   const message = `${label} answered HTTP ${response.status}${said === undefined ? '' : `: ${said}`}`;
   const { status } = response;
   // Hosted nodes answer 429, or 403 with a text body, when a caller without a key (or over its plan) asks too often.
-  if (status === 429 || status === 403) return new CliError(message, ExitCode.rateLimited, { hint: sentKey ? TRON_PLAN_HINT : TRON_KEY_HINT });
-  if (status === 401) return new CliError(message, ExitCode.auth, { hint: 'check the TRON node API key: energy config set tron-api-key' });
+  if (status === 429 || status === 403)
+    return new CliError(message, ExitCode.rateLimited, { hint: sentKey ? TRON_PLAN_HINT : TRON_KEY_HINT });
+  if (status === 401)
+    return new CliError(message, ExitCode.auth, {
+      hint: 'check the TRON node API key: energy config set tron-api-key',
+    });
   if (status === 404 || status === 405) {
-    return new ResponseShapeError(message, { hint: 'is --tron-node (or tron-node) the HTTP API of a TRON full node, e.g. https://api.trongrid.io?' });
+    return new ResponseShapeError(message, {
+      hint: 'is --tron-node (or tron-node) the HTTP API of a TRON full node, e.g. https://api.trongrid.io?',
+    });
   }
   return new ResponseShapeError(message);
 }

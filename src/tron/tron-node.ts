@@ -6,7 +6,13 @@
  */
 import { abortable, throwIfAborted } from '../client/abortable.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpTimeouts, type LookupFunction } from '../client/http.js';
+import {
+  DEFAULT_TIMEOUTS,
+  HttpConnection,
+  HttpFailure,
+  type HttpTimeouts,
+  type LookupFunction,
+} from '../client/http.js';
 import { loggedExchange } from '../client/logged-exchange.js';
 import { maskSecret } from '../client/redact.js';
 import { Retrier } from '../client/retrier.js';
@@ -50,11 +56,15 @@ export class TronNode {
     parseBaseUrl(options.baseUrl.href, 'TRON node URL');
     this.#options = options;
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, {
-      env: options.env,
-      log: options.log,
-      lookup: options.lookup,
-    });
+    this.#http = new HttpConnection(
+      options.baseUrl.origin,
+      { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+      {
+        env: options.env,
+        log: options.log,
+        lookup: options.lookup,
+      },
+    );
   }
 
   get origin(): string {
@@ -103,12 +113,17 @@ export class TronNode {
     });
     for (;;) {
       throwIfAborted(signal);
-      const exchange = loggedExchange(this.#http, { method: 'POST', pathAndQuery: this.#basePath + path, headers, body }, {
-        origin: this.origin,
-        log,
-        redactHeader: (name, value) => (name.toLowerCase() === TRON_API_KEY_HEADER.toLowerCase() ? maskSecret(value) : value),
-        nowMs,
-      });
+      const exchange = loggedExchange(
+        this.#http,
+        { method: 'POST', pathAndQuery: this.#basePath + path, headers, body },
+        {
+          origin: this.origin,
+          log,
+          redactHeader: (name, value) =>
+            name.toLowerCase() === TRON_API_KEY_HEADER.toLowerCase() ? maskSecret(value) : value,
+          nowMs,
+        },
+      );
       const outcome = await abortable(exchange, signal, cutOff).catch((error: unknown) => {
         if (error instanceof HttpFailure) return error;
         throw error;
@@ -116,7 +131,9 @@ export class TronNode {
       if (outcome instanceof HttpFailure) {
         if (await retrier.afterFailure(outcome)) continue;
         const attempts = retrier.attempts;
-        throw new NetworkError(`${label}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, { cause: outcome });
+        throw new NetworkError(`${label}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
+          cause: outcome,
+        });
       }
       if (outcome.status >= 200 && outcome.status < 300) return decodeTronSuccess(outcome, check, label);
       const retryAfter = outcome.headers['retry-after'];

@@ -10,7 +10,8 @@ import type { AccountInfo, AccountResource, ConstantCallResult } from './tron-ty
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 

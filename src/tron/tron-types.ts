@@ -20,7 +20,13 @@ export interface AccountInfo {
 /** POST /wallet/triggerconstantcontract. */
 export type ConstantCallResult =
   | { ok: true; energyUsed: number; energyPenalty: number }
-  | { ok: false; code: string | undefined; message: string | undefined; energyUsed: number; revertReason: string | undefined };
+  | {
+      ok: false;
+      code: string | undefined;
+      message: string | undefined;
+      energyUsed: number;
+      revertReason: string | undefined;
+    };
 
 export interface TransferSimulation {
   /** Sender, base58. */

@@ -11,10 +11,21 @@ afterAll(async () => world.close());
 
 describe('continue hints', () => {
   it('carries --profile, --base-url and --limit into `more: energy order list …`, and the command works as printed', async () => {
-    const result = await world.run(['--profile', 'ci-run', '--base-url', world.sandbox.url, 'order', 'list', '--limit', '2']);
+    const result = await world.run([
+      '--profile',
+      'ci-run',
+      '--base-url',
+      world.sandbox.url,
+      'order',
+      'list',
+      '--limit',
+      '2',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const more = /^more: energy (.*)$/m.exec(result.stderr)?.[1];
-    expect(more).toMatch(new RegExp(`^--profile ci-run --base-url ${world.sandbox.url} order list --limit 2 --cursor \\S+$`));
+    expect(more).toMatch(
+      new RegExp(`^--profile ci-run --base-url ${world.sandbox.url} order list --limit 2 --cursor \\S+$`),
+    );
     const before = world.sandbox.requestCount('/v1/energy/orders');
     const next = await world.run(more!.split(' '));
     expect(next.code, next.stderr).toBe(0);

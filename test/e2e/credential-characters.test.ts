@@ -31,7 +31,9 @@ describe('credentials with characters a header cannot carry', () => {
     const env = { ...world.env, ENERGY_CONFIG_DIR: join(world.configDir, 'set') };
     const key = await runInProcess(['config', 'set', 'api-key', 'ab\u0007cd'], env);
     expect(key.code).toBe(2);
-    expect(key.stderr.split('\n')[0]).toBe('energy: error: api-key contains a control character (character 3 of 5), which cannot be sent in a request: nothing stored');
+    expect(key.stderr.split('\n')[0]).toBe(
+      'energy: error: api-key contains a control character (character 3 of 5), which cannot be sent in a request: nothing stored',
+    );
     const file = join(world.configDir, 'set', 'config.json');
     expect(existsSync(file) ? readFileSync(file, 'utf8') : '').not.toContain('ab\u0007cd');
   });

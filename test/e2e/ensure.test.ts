@@ -32,7 +32,9 @@ function runner(world: World) {
     world.run(['ensure', ...args], { ...options, env: { ENERGY_TRON_NODE: world.sandbox.url, ...options.env } });
 }
 const apiRequests = (world: World) =>
-  ['/v1/energy/options', '/v1/energy/quotes', '/v1/energy/orders'].map((path) => world.sandbox.requestCount(path)).reduce((a, b) => a + b, 0);
+  ['/v1/energy/options', '/v1/energy/quotes', '/v1/energy/orders']
+    .map((path) => world.sandbox.requestCount(path))
+    .reduce((a, b) => a + b, 0);
 
 async function until(world: World, id: string, done: (order: Order) => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -60,7 +62,18 @@ describe('the cron loop on one address', () => {
     const result = await ensure([HOLDER, '--energy', '40000', '--hours', '1', '--yes', '--json']);
     expect(result.code).toBe(0);
     expect(items(result)).toEqual([
-      { address: HOLDER, available: 45_000, in_flight: 0, target: 40_000, bought: null, reason: 'enough', to_buy: 0, total_trx: null, capped: false, error: null },
+      {
+        address: HOLDER,
+        available: 45_000,
+        in_flight: 0,
+        target: 40_000,
+        bought: null,
+        reason: 'enough',
+        to_buy: 0,
+        total_trx: null,
+        capped: false,
+        error: null,
+      },
     ]);
     expect(apiRequests(world)).toBe(before);
     expect(ordersTo(HOLDER)).toHaveLength(0);
@@ -73,7 +86,13 @@ describe('the cron loop on one address', () => {
     expect(orders).toHaveLength(1);
     first = orders[0]!;
     expect(first).toMatchObject({ energy: 20_000, duration_hours: 1, total_trx: '0.800000' });
-    expect(items(result)[0]).toMatchObject({ available: 45_000, in_flight: 0, to_buy: 20_000, reason: 'bought', total_trx: '0.800000' });
+    expect(items(result)[0]).toMatchObject({
+      available: 45_000,
+      in_flight: 0,
+      to_buy: 20_000,
+      reason: 'bought',
+      total_trx: '0.800000',
+    });
     expect(items(result)[0]!.bought!.id).toBe(first.id);
   });
 
@@ -81,13 +100,21 @@ describe('the cron loop on one address', () => {
     expect(world.sandbox.orders().find((order) => order.id === first.id)!.delivery_final).toBe(false);
     const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
     expect(result.code).toBe(0);
-    expect(items(result)[0]).toMatchObject({ available: 45_000, in_flight: 20_000, to_buy: 0, reason: 'in_flight', bought: null });
+    expect(items(result)[0]).toMatchObject({
+      available: 45_000,
+      in_flight: 20_000,
+      to_buy: 0,
+      reason: 'in_flight',
+      bought: null,
+    });
     expect(ordersTo(HOLDER)).toHaveLength(1);
   });
 
   it('a run from another machine (no journal) sees the pending order in the order list and buys nothing', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'energy-other-machine-'));
-    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json'], { env: { ENERGY_STATE_DIR: stateDir } });
+    const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json'], {
+      env: { ENERGY_STATE_DIR: stateDir },
+    });
     expect(result.code).toBe(0);
     expect(items(result)[0]).toMatchObject({ in_flight: 20_000, reason: 'in_flight' });
     expect(ordersTo(HOLDER)).toHaveLength(1);
@@ -135,7 +162,12 @@ describe('buying', () => {
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
     const result = await ensure([address, '--energy', '65000', '--hours', '1', '--dry-run', '--json']);
     expect(result.code).toBe(0);
-    expect(items(result)[0]).toMatchObject({ to_buy: 65_000, total_trx: '3.700000', reason: 'would_buy', bought: null });
+    expect(items(result)[0]).toMatchObject({
+      to_buy: 65_000,
+      total_trx: '3.700000',
+      reason: 'would_buy',
+      bought: null,
+    });
     expect(world.sandbox.requestCount('/v1/energy/quotes')).toBe(quotes + 1);
     expect(ordersTo(address)).toHaveLength(0);
   });
@@ -163,7 +195,9 @@ describe('buying', () => {
     world.sandbox.inject({ kind: 'status', status: 409, match: { method: 'POST', path: '/v1/energy/orders' } });
     const result = await ensure([a, b, '--energy', '65000', '--hours', '1', '--yes', '--json']);
     expect(result.code).toBe(9);
-    const byReason = items(result).map((item) => item.reason).sort();
+    const byReason = items(result)
+      .map((item) => item.reason)
+      .sort();
     expect(byReason).toEqual(['bought', 'failed']);
     expect(items(result).find((item) => item.reason === 'failed')!.error).toMatchObject({ exit_code: 5 });
     expect(ordersTo(a).length + ordersTo(b).length).toBe(1);
@@ -188,7 +222,9 @@ describe('buying', () => {
     const reasons = results.map((result) => items(result)[0]!.reason);
     expect(reasons.filter((reason) => reason === 'bought')).toHaveLength(1);
     // The others counted it in flight, or (delivery is quick here) saw it on chain already.
-    expect(reasons.filter((reason) => reason !== 'bought').every((reason) => reason === 'in_flight' || reason === 'enough')).toBe(true);
+    expect(
+      reasons.filter((reason) => reason !== 'bought').every((reason) => reason === 'in_flight' || reason === 'enough'),
+    ).toBe(true);
   });
 
   it('counts a repeated address once', async () => {
@@ -208,7 +244,16 @@ describe('buying', () => {
   });
 
   it('--wait on an order that fails delivery is exit 8', async () => {
-    const result = await ensure([SANDBOX_FAILING_ADDRESS, '--energy', '65000', '--hours', '1', '--yes', '--wait', '--json']);
+    const result = await ensure([
+      SANDBOX_FAILING_ADDRESS,
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--yes',
+      '--wait',
+      '--json',
+    ]);
     expect(result.code).toBe(8);
     expect(items(result)[0]).toMatchObject({ reason: 'failed', error: { exit_code: 8 } });
   });
@@ -228,14 +273,28 @@ describe('buying', () => {
 
   it('refuses a bad address before any request (exit 2)', async () => {
     const before = world.sandbox.requestCount();
-    const result = await ensure([next(), 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T', '--energy', '65000', '--hours', '1', '--yes']);
+    const result = await ensure([
+      next(),
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T',
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--yes',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is not a TRON address: bad checksum/);
     expect(world.sandbox.requestCount()).toBe(before);
   });
 
   it('a TRON node answering HTML is exit 7 and nothing is bought', async () => {
-    world.sandbox.inject({ kind: 'raw', status: 200, contentType: 'text/html', body: '<html></html>', match: { path: '/wallet/getaccount' } });
+    world.sandbox.inject({
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/html',
+      body: '<html></html>',
+      match: { path: '/wallet/getaccount' },
+    });
     const before = apiRequests(world);
     const result = await ensure([next(), '--energy', '65000', '--hours', '1', '--yes']);
     expect(result.code).toBe(7);

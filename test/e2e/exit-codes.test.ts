@@ -18,10 +18,14 @@ afterAll(async () => world.close());
 
 const QUOTE = ['quote', ADDRESS, '--energy', '65000', '--hours', '1'] as const;
 
-/** Every failure below is expected: it must say what went wrong on stderr, without a stack trace. */
-function expectFailure(result: CliResult, code: number): void {
-  expect(result.code).toBe(code);
-  expect(result.stderr).toMatch(/\S/);
+/**
+ * Every failure below is expected: it must say what went wrong on stderr, in an `energy: error:` line, without a
+ * stack trace (progress lines may come before it). Checking the message keeps a test from passing on some other failure with the same code.
+ */
+function expectFailure(result: CliResult, code: number, message: RegExp): void {
+  expect(result.code, result.stderr).toBe(code);
+  const line = result.stderr.split('\n').find((text) => text.startsWith('energy: error: '));
+  expect(line, result.stderr).toMatch(message);
   expectNoStackTrace(result);
 }
 
@@ -36,18 +40,18 @@ describe('exit 2: usage or invalid input', () => {
   it('for bad input caught locally, with nothing sent', async () => {
     const before = world.sandbox.requestCount();
     const result = await world.run(['quote', 'not-an-address', '--energy', '65000', '--hours', '1']);
-    expectFailure(result, 2);
+    expectFailure(result, 2, /not a TRON address: wrong length/);
     expect(world.sandbox.requestCount()).toBe(before);
   });
 
   it('for an unknown command', async () => {
-    expectFailure(await world.run(['balanse']), 2);
+    expectFailure(await world.run(['balanse']), 2, /unknown command 'balanse'/);
   });
 
   it("for the API's 400", async () => {
     const before = world.sandbox.requestCount('/v1/energy/quotes');
     const result = await world.run(['quote', ADDRESS, '--energy', '65500', '--hours', '1']);
-    expectFailure(result, 2);
+    expectFailure(result, 2, /POST \/v1\/energy\/quotes failed: VALIDATION_FAILED: .*energy/);
     expect(world.sandbox.requestCount('/v1/energy/quotes')).toBe(before + 1);
   });
 
@@ -60,7 +64,7 @@ describe('exit 2: usage or invalid input', () => {
 
     it('for a body larger than the server takes', async () => {
       const result = await tiny.run([...QUOTE]);
-      expectFailure(result, 2);
+      expectFailure(result, 2, /POST \/v1\/energy\/quotes failed: .*(413|PAYLOAD_TOO_LARGE)/);
       expect(result.stderr).toMatch(/413|PAYLOAD_TOO_LARGE/);
       expect(tiny.sandbox.requestCount('/v1/energy/quotes')).toBeGreaterThan(0);
     });
@@ -71,21 +75,21 @@ describe('exit 3: authentication', () => {
   it('when there are no credentials, with nothing sent', async () => {
     const before = world.sandbox.requestCount();
     const result = await world.run(['balance'], { env: { ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined } });
-    expectFailure(result, 3);
+    expectFailure(result, 3, /^energy: error: no API credentials$/);
     expect(world.sandbox.requestCount()).toBe(before);
   });
 
   it("for the API's 401 (wrong secret)", async () => {
     const before = world.sandbox.requestCount('/v1/balance');
     const result = await world.run(['balance'], { env: { ENERGY_API_SECRET: 'not-the-secret-of-this-sandbox' } });
-    expectFailure(result, 3);
+    expectFailure(result, 3, /GET \/v1\/balance failed: AUTH_\w+/);
     expect(world.sandbox.requestCount('/v1/balance')).toBeGreaterThan(before);
   });
 });
 
 describe('exit 4: not found', () => {
   it("for the API's 404", async () => {
-    expectFailure(await world.run(['order', 'get', '00000000-0000-4000-8000-000000000000']), 4);
+    expectFailure(await world.run(['order', 'get', '00000000-0000-4000-8000-000000000000']), 4, /GET \/v1\/energy\/orders\/0{8}-.* failed: \w*NOT_FOUND/);
   });
 });
 
@@ -93,7 +97,7 @@ describe('exit 5: conflict or refused price', () => {
   it("for the API's 409", async () => {
     world.sandbox.setIntake(false);
     try {
-      expectFailure(await world.run([...QUOTE]), 5);
+      expectFailure(await world.run([...QUOTE]), 5, /POST \/v1\/energy\/quotes failed: INTAKE_DISABLED/);
     } finally {
       world.sandbox.setIntake(true);
     }
@@ -102,7 +106,7 @@ describe('exit 5: conflict or refused price', () => {
   it('when the quote is above --max-total', async () => {
     const orders = world.sandbox.requestCount('/v1/energy/orders');
     const result = await world.run(['order', 'create', ...QUOTE.slice(1), '--yes', '--max-total', '0.000001']);
-    expectFailure(result, 5);
+    expectFailure(result, 5, /the total \d+\.\d{6} TRX is above --max-total 0\.000001: no order was placed/);
     expect(world.sandbox.requestCount('/v1/energy/orders')).toBe(orders);
   });
 });
@@ -113,7 +117,7 @@ describe('exit 6: rate limited', () => {
     world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', times: 10, match: { path: '/v1/balance' } });
     try {
       const result = await world.run(['balance', '--retries', '1']);
-      expectFailure(result, 6);
+      expectFailure(result, 6, /GET \/v1\/balance failed: RATE_LIMITED/);
       // The first attempt and one retry.
       expect(world.sandbox.requestCount('/v1/balance')).toBe(before + 2);
     } finally {
@@ -126,20 +130,20 @@ describe('exit 7: service or network', () => {
   it('for a persistent 503', async () => {
     world.sandbox.inject({ kind: 'status', status: 503, times: 10, match: { path: '/v1/balance' } });
     try {
-      expectFailure(await world.run(['balance', '--retries', '0']), 7);
+      expectFailure(await world.run(['balance', '--retries', '0']), 7, /GET \/v1\/balance failed: \w+: /);
     } finally {
       world.sandbox.clearFaults();
     }
   });
 
   it('for a connection refused by a closed loopback port', async () => {
-    expectFailure(await world.run(['balance', '--retries', '0', '--base-url', DEAD_URL]), 7);
+    expectFailure(await world.run(['balance', '--retries', '0', '--base-url', DEAD_URL]), 7, /GET \/v1\/balance to http:\/\/127\.0\.0\.1:9: connection refused \(1 attempt\)/);
   });
 
   it('for a timeout', async () => {
     world.sandbox.inject({ kind: 'delay', ms: 3000, match: { path: '/v1/balance' } });
     try {
-      expectFailure(await world.run(['balance', '--retries', '0', '--timeout', '0.5']), 7);
+      expectFailure(await world.run(['balance', '--retries', '0', '--timeout', '0.5']), 7, /GET \/v1\/balance to .*: timed out after 500 ms/);
     } finally {
       world.sandbox.clearFaults();
     }
@@ -155,7 +159,7 @@ describe('exit 7: service or network', () => {
     });
     try {
       const result = await world.run(['balance']);
-      expectFailure(result, 7);
+      expectFailure(result, 7, /GET \/v1\/balance answered HTTP 200 with text\/html, not application\/json \(an HTML page/);
       expect(result.stdout).toBe('');
     } finally {
       world.sandbox.clearFaults();
@@ -166,7 +170,7 @@ describe('exit 7: service or network', () => {
 describe('exit 8: the order ended in failure', () => {
   it('with --wait on an order that fails', async () => {
     const result = await world.run(['order', 'create', SANDBOX_FAILING_ADDRESS, '--energy', '65000', '--hours', '1', '--yes', '--wait']);
-    expectFailure(result, 8);
+    expectFailure(result, 8, /^energy: error: order [0-9a-f-]{36} failed: \w+: /);
   });
 });
 

@@ -12,7 +12,10 @@ const env = baseEnv('/nonexistent/energy-help');
 function allCommands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(allCommands)];
 }
-const program = buildProgram(new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }), '0.0.0');
+const program = buildProgram(
+  new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
+  '0.0.0',
+);
 const paths = allCommands(program).map(commandPath);
 
 describe('help', () => {
@@ -25,7 +28,11 @@ describe('help', () => {
     expect(viaHelp.stdout).toBe(viaOption.stdout);
   });
 
-  it.each([['nosuch', '--help'], ['help', 'nosuch'], ['order', 'nosuch', '-h']])('refuses an unknown command with help: %s %s', async (...args) => {
+  it.each([
+    ['nosuch', '--help'],
+    ['help', 'nosuch'],
+    ['order', 'nosuch', '-h'],
+  ])('refuses an unknown command with help: %s %s', async (...args) => {
     const result = await runInProcess(args, env);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');

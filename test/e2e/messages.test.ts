@@ -69,12 +69,24 @@ describe('server text reaches the terminal escaped and cut', () => {
 describe('messages that say what is wrong', () => {
   it.each([
     ['an empty address', ['quote', '', '--energy', '65000', '--hours', '1'], 'the address is missing (empty)'],
-    ['an address from a CRLF file', ['quote', `${ADDRESS}\r`, '--energy', '65000', '--hours', '1'], `"${ADDRESS}\\r" contains a carriage return`],
+    [
+      'an address from a CRLF file',
+      ['quote', `${ADDRESS}\r`, '--energy', '65000', '--hours', '1'],
+      `"${ADDRESS}\\r" contains a carriage return`,
+    ],
     ['an energy beyond 2^53', ['quote', ADDRESS, '--energy', '9007199254740993', '--hours', '1'], 'too large'],
     ['--retries -1', ['--retries', '-1', 'balance'], '0 or more'],
     ['--retries 99', ['--retries', '99', 'balance'], 'too large: at most 10'],
-    ['a base URL ending in /v1', ['--base-url', 'https://api.example.com/v1/', 'balance'], 'ends in /v1: give it without, as https://api.example.com'],
-    ['a long amount', ['order', 'create', ADDRESS, '--energy', '1', '--hours', '1', '--expected-total', `1${'9'.repeat(300)}x`], '…'],
+    [
+      'a base URL ending in /v1',
+      ['--base-url', 'https://api.example.com/v1/', 'balance'],
+      'ends in /v1: give it without, as https://api.example.com',
+    ],
+    [
+      'a long amount',
+      ['order', 'create', ADDRESS, '--energy', '1', '--hours', '1', '--expected-total', `1${'9'.repeat(300)}x`],
+      '…',
+    ],
   ])('%s', async (_label, args, text) => {
     const before = world.sandbox.requestCount();
     const result = await runInProcess(args, world.env);
@@ -93,7 +105,13 @@ describe('messages that say what is wrong', () => {
   });
 
   it('says how long a server asks to wait when it is longer than we wait', async () => {
-    server.script(jsonReply(429, { type: 'about:blank', title: 'Too Many', status: 429, detail: 'slow down', code: 'RATE_LIMITED' }, { 'retry-after': '3600' }));
+    server.script(
+      jsonReply(
+        429,
+        { type: 'about:blank', title: 'Too Many', status: 429, detail: 'slow down', code: 'RATE_LIMITED' },
+        { 'retry-after': '3600' },
+      ),
+    );
     const before = server.seen.length;
     const result = await runInProcess(['balance'], serverEnv);
     expect(result.code).toBe(6);
@@ -105,9 +123,14 @@ describe('messages that say what is wrong', () => {
 
   it('says in one line that an https:// base URL reached a plain http server', async () => {
     const before = world.sandbox.requestCount();
-    const result = await runInProcess(['balance'], { ...world.env, ENERGY_BASE_URL: world.sandbox.url.replace('http:', 'https:') });
+    const result = await runInProcess(['balance'], {
+      ...world.env,
+      ENERGY_BASE_URL: world.sandbox.url.replace('http:', 'https:'),
+    });
     expect(result.code).toBe(7);
-    expect(result.stderr).toMatch(/^energy: error: GET \/v1\/balance to https:\/\/127\.0\.0\.1:\d+: the server did not answer TLS; is it http:\/\/\? \(1 attempt\)\n$/);
+    expect(result.stderr).toMatch(
+      /^energy: error: GET \/v1\/balance to https:\/\/127\.0\.0\.1:\d+: the server did not answer TLS; is it http:\/\/\? \(1 attempt\)\n$/,
+    );
     expect(world.sandbox.requestCount()).toBe(before);
   });
 });
@@ -122,9 +145,12 @@ describe.skipIf(!existsSync('/dev/full'))('standard output on a full disk', () =
     return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   }
 
-  it.each([[['balance']], [['balance', '--json']], [['--help']], [['--version']]])('energy %j: exit 7 with one clear line', async (args) => {
-    const result = await runToFull(args);
-    expect(result.code).toBe(7);
-    expect(result.stderr).toBe('energy: error: cannot write to standard output: no space left on the device\n');
-  });
+  it.each([[['balance']], [['balance', '--json']], [['--help']], [['--version']]])(
+    'energy %j: exit 7 with one clear line',
+    async (args) => {
+      const result = await runToFull(args);
+      expect(result.code).toBe(7);
+      expect(result.stderr).toBe('energy: error: cannot write to standard output: no space left on the device\n');
+    },
+  );
 });

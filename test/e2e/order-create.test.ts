@@ -133,6 +133,8 @@ describe('energy order create: client_request_id', () => {
     expect(again.stderr).toMatch(/answered 200 \(not 201 Created\) with the order/);
     expect(json<Order>(again).id).toBe(json<Order>(first).id);
     expect(ordersWithId(id)).toHaveLength(1);
+    // Counted by what was bought, too: a second order under another id would show here.
+    expect(ordersTo(target)).toHaveLength(1);
   });
 
   it('refuses a reused id with other parameters (409) with exit 5', async () => {
@@ -152,6 +154,7 @@ describe('energy order create: client_request_id', () => {
     expect(result.stderr).toMatch(/client_request_id|IDEMPOTENCY/);
     expect(ordersWithId(id)).toHaveLength(1);
     expect(ordersWithId(id)[0]?.energy).toBe(65000);
+    expect(ordersTo(target)).toHaveLength(1);
     expectNoStackTrace(result);
   });
 

@@ -44,6 +44,8 @@ it('runs 32 processes at once without a corrupted file, a lost offset or a doubl
   const mine = world.sandbox.orders().filter((o) => o.client_request_id.startsWith('parallel-'));
   expect(mine).toHaveLength(13);
   expect(mine.filter((o) => o.client_request_id === 'parallel-same')).toHaveLength(1);
+  // By what was bought, whatever the id: 3-hour orders to ADDRESS are exactly the 13 asked for.
+  expect(world.sandbox.orders().filter((o) => o.address === ADDRESS && o.duration_hours === 3)).toHaveLength(13);
 
   expect(readFileSync(join(world.configDir, 'config.json'), 'utf8')).toBe(configBefore);
   const offsets = JSON.parse(readFileSync(join(world.configDir, 'clock-offset.json'), 'utf8')) as Record<string, { offset_seconds: number }>;

@@ -33,21 +33,28 @@ describe('profile selection', () => {
     const before = world.sandbox.requestCount();
     const result = await runInProcess(['--profile', '', 'time'], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('energy: error: --profile is empty: give a profile name, or leave the option out for "default"\n');
+    expect(result.stderr).toBe(
+      'energy: error: --profile is empty: give a profile name, or leave the option out for "default"\n',
+    );
     expect(world.sandbox.requestCount()).toBe(before);
   });
 
   it('names an unknown profile and lists the known ones, rather than "no API base URL"', async () => {
     const result = await runInProcess(['--profile', 'prod', 'time'], env);
     expect(result.code).toBe(2);
-    expect(result.stderr.split('\n')[0]).toBe('energy: error: unknown profile "prod" (from --profile): known profiles: default, sandbox, stage');
+    expect(result.stderr.split('\n')[0]).toBe(
+      'energy: error: unknown profile "prod" (from --profile): known profiles: default, sandbox, stage',
+    );
     const fromEnv = await runInProcess(['time'], { ...env, ENERGY_PROFILE: 'prod' });
     expect(fromEnv.stderr.split('\n')[0]).toContain('unknown profile "prod" (from ENERGY_PROFILE)');
   });
 
   it('needs no profile in the file when options and environment give every value (containers)', async () => {
     const before = world.sandbox.requestCount();
-    const result = await runInProcess(['--profile', 'prod', 'balance', '--json'], { ...world.env, ENERGY_CONFIG_DIR: join(home, 'none') });
+    const result = await runInProcess(['--profile', 'prod', 'balance', '--json'], {
+      ...world.env,
+      ENERGY_CONFIG_DIR: join(home, 'none'),
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(world.sandbox.requestCount()).toBe(before + 1);
   });

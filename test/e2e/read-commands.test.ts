@@ -99,11 +99,16 @@ describe('energy quote', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('prints the Problem Details body on stderr with --json', async () => {
+  it('prints one error object with the Problem Details body inside on stderr with --json', async () => {
     const result = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '2', '--json']);
     expect(result.code).toBe(2);
-    const problem = JSON.parse(result.stderr) as { status: number; errors: { field: string }[] };
-    expect(problem.status).toBe(400);
-    expect(problem.errors.map((e) => e.field)).toContain('duration_hours');
+    const { error } = JSON.parse(result.stderr) as {
+      error: { exit_code: number; message: string; hint: string | null; problem: { status: number; errors: { field: string }[] } };
+    };
+    expect(Object.keys(error)).toEqual(['exit_code', 'message', 'hint', 'problem']);
+    expect(error.exit_code).toBe(2);
+    expect(error.message).toMatch(/^POST \/v1\/energy\/quotes failed: VALIDATION_FAILED/);
+    expect(error.problem.status).toBe(400);
+    expect(error.problem.errors.map((e) => e.field)).toContain('duration_hours');
   });
 });

@@ -22,6 +22,8 @@ beforeEach(() => {
   ORDER = ['order', 'create', address, '--energy', '65000', '--hours', '1'];
 });
 const ordersWith = (id: string) => world.sandbox.orders().filter((o) => o.client_request_id === id);
+/** Orders for this test's address and energy, whatever their client_request_id: a duplicate cannot hide. */
+const ordersHere = () => world.sandbox.orders().filter((o) => o.address === address && o.energy === 65000);
 
 describe('retries', () => {
   it('rides out a 503 burst, telling each retry with --verbose', async () => {
@@ -37,23 +39,30 @@ describe('retries', () => {
   it('waits as Retry-After says on 429, then succeeds', async () => {
     world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '1', match: { path: '/v1/energy/options' } });
     const started = Date.now();
+    const before = world.sandbox.requestCount('/v1/energy/options');
     const result = await world.run(['options', '--json', '--verbose']);
     expect(result.code).toBe(0);
+    expect(world.sandbox.requestCount('/v1/energy/options') - before).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(result.stderr).toMatch(/HTTP 429; retrying in 1\.0 s/);
   });
 
   it('ends with exit 6 when 429 outlasts the retries', async () => {
     world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', times: 5 });
+    const before = world.sandbox.requestCount('/v1/balance');
     const result = await world.run(['balance', '--retries', '2']);
     expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^energy: error: GET \/v1\/balance failed: RATE_LIMITED/);
+    expect(world.sandbox.requestCount('/v1/balance') - before).toBe(3);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('retries a dropped connection on a quote', async () => {
     world.sandbox.inject({ kind: 'drop', match: { path: '/v1/energy/quotes' } });
+    const before = world.sandbox.requestCount('/v1/energy/quotes');
     const result = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1', '--json']);
     expect(result.code).toBe(0);
+    expect(world.sandbox.requestCount('/v1/energy/quotes') - before).toBe(2);
     expect(json(result)).toHaveProperty('total_trx');
   });
 });
@@ -66,6 +75,7 @@ describe('no order placed twice', () => {
     expect(result.code).toBe(0);
     expect(world.sandbox.requestCount('/v1/energy/orders') - before).toBe(2);
     expect(ordersWith('drop-after-commit-1')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
     expect(json(result)).toMatchObject({ client_request_id: 'drop-after-commit-1', id: ordersWith('drop-after-commit-1')[0]!.id });
     expect(result.stderr.match(/answered 200 \(not 201 Created\) with the order/g)).toHaveLength(1);
   });
@@ -82,6 +92,7 @@ describe('no order placed twice', () => {
     expect(settled.code, settled.stderr).toBe(0);
     expect(json(settled)).toMatchObject({ items: [{ client_request_id: 'unknown-outcome-1', outcome: 'existing' }] });
     expect(ordersWith('unknown-outcome-1')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
   });
 
   it('re-running a timed-out order with its id returns the same order', async () => {
@@ -95,6 +106,7 @@ describe('no order placed twice', () => {
     expect(second.stderr).toMatch(/answered 200 \(not 201 Created\) with the order/);
     expect(second.code).toBe(0);
     expect(ordersWith('timeout-1')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
   });
 });
 
@@ -106,6 +118,7 @@ describe('an order whose outcome is in doubt is never reported as "nothing place
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/client_request_id doubt-429 may or may not have been placed/);
     expect(ordersWith('doubt-429')).toHaveLength(1);
+    expect(ordersHere()).toHaveLength(1);
   });
 
   it('gives the profile and base URL of the run in the safe retry command', async () => {

@@ -1,7 +1,15 @@
 /** The TRON node goes through the same proxy rules as the API (HTTPS_PROXY, a CONNECT tunnel). */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshAddress } from '../helpers/e2e.js';
-import { makeCertificates, startConnectProxy, startTlsFront, TEST_HOST, type Listening, type TestCertificates, type TestProxy } from '../helpers/proxy.js';
+import {
+  makeCertificates,
+  startConnectProxy,
+  startTlsFront,
+  TEST_HOST,
+  type Listening,
+  type TestCertificates,
+  type TestProxy,
+} from '../helpers/proxy.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
 const ADDRESS = freshAddress(9901);
@@ -33,6 +41,9 @@ it('reads the chain through a CONNECT tunnel named by HTTPS_PROXY, to a host onl
   expect(result.code).toBe(0);
   expect(json(result)).toMatchObject({ energy_available: 65_000 });
   // The two calls go side by side: one tunnel each, both to the node.
-  expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${front.port}`, `${TEST_HOST}:${front.port}`]);
+  expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([
+    `${TEST_HOST}:${front.port}`,
+    `${TEST_HOST}:${front.port}`,
+  ]);
   expect(world.sandbox.tronRequests().length - requests).toBe(2);
 });

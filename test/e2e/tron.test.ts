@@ -101,14 +101,26 @@ describe('energy estimate transfer', () => {
   });
 
   it('to an address without USDT needs the new-slot figure', async () => {
-    const result = await run(['estimate', 'transfer', '--from', HOLDER, '--to', EMPTY, '--amount', '1000000', '--json']);
+    const result = await run([
+      'estimate',
+      'transfer',
+      '--from',
+      HOLDER,
+      '--to',
+      EMPTY,
+      '--amount',
+      '1000000',
+      '--json',
+    ]);
     expect(json(result)).toMatchObject({ energy_used: 130_285, energy_to_rent: 131_000, amount: '1000000' });
   });
 
   it('without API credentials it does not round and asks the API nothing', async () => {
     const before = world.sandbox.requestCount('/v1/energy/options');
     const env = { ...baseEnv(world.configDir), ENERGY_TRON_NODE: world.sandbox.url };
-    const result = await world.run([...ESTIMATE, '--json'], { env: { ...env, ENERGY_BASE_URL: undefined, ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined } });
+    const result = await world.run([...ESTIMATE, '--json'], {
+      env: { ...env, ENERGY_BASE_URL: undefined, ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined },
+    });
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ energy_used: 64_285, energy_to_rent: 64_285, energy_per_portion: null });
     expect(world.sandbox.requestCount('/v1/energy/options')).toBe(before);
@@ -117,17 +129,38 @@ describe('energy estimate transfer', () => {
   it('a reverting simulation is exit 2 with its own message, not a network failure', async () => {
     const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^energy: error: the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed/m);
+    expect(result.stderr).toMatch(
+      /^energy: error: the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed/m,
+    );
     expect(result.stderr).toMatch(/hold at least 1 units/);
     expect(result.stdout).toBe('');
     expectNoStackTrace(result);
   });
 
   it('keeps amounts beyond 2^53 exact (a JavaScript number would round 2^53 + 1 down and not revert)', async () => {
-    const exact = await run(['estimate', 'transfer', '--from', BIG, '--to', RECIPIENT, '--amount', String(2n ** 53n), '--json']);
+    const exact = await run([
+      'estimate',
+      'transfer',
+      '--from',
+      BIG,
+      '--to',
+      RECIPIENT,
+      '--amount',
+      String(2n ** 53n),
+      '--json',
+    ]);
     expect(exact.code).toBe(0);
     expect(json(exact).amount).toBe('9007199254740992');
-    const over = await run(['estimate', 'transfer', '--from', BIG, '--to', RECIPIENT, '--amount', String(2n ** 53n + 1n)]);
+    const over = await run([
+      'estimate',
+      'transfer',
+      '--from',
+      BIG,
+      '--to',
+      RECIPIENT,
+      '--amount',
+      String(2n ** 53n + 1n),
+    ]);
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/reverts/);
   });
@@ -142,11 +175,19 @@ describe('energy estimate transfer', () => {
 
 describe('a TRON node that misbehaves', () => {
   it('an HTML page is exit 7 with one clear line', async () => {
-    world.sandbox.inject({ kind: 'raw', status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html>Login</html>', match: { path: '/wallet/getaccountresource' } });
+    world.sandbox.inject({
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/html',
+      body: '<!DOCTYPE html><html>Login</html>',
+      match: { path: '/wallet/getaccountresource' },
+    });
     const result = await run(['address', HOLDER]);
     expect(result.code).toBe(7);
     const lines = result.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^energy: error: TRON node http:\/\/127\.0\.0\.1:\d+ POST \/wallet\/getaccountresource answered HTTP 200 with an HTML page, not JSON/);
+    expect(lines[0]).toMatch(
+      /^energy: error: TRON node http:\/\/127\.0\.0\.1:\d+ POST \/wallet\/getaccountresource answered HTTP 200 with an HTML page, not JSON/,
+    );
     expect(lines).toHaveLength(1);
     expectNoStackTrace(result);
   });
@@ -163,7 +204,13 @@ describe('a TRON node that misbehaves', () => {
   });
 
   it('a 429 that outlasts the retries is exit 6 with the key hint', async () => {
-    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '0', times: 10, match: { path: '/wallet/getaccount' } });
+    world.sandbox.inject({
+      kind: 'status',
+      status: 429,
+      retryAfter: '0',
+      times: 10,
+      match: { path: '/wallet/getaccount' },
+    });
     const result = await run(['address', HOLDER, '--retries', '1']);
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/tron-api-key/);
@@ -211,7 +258,12 @@ describe('the TRON node settings', () => {
     });
     const before = tronCount();
     expect((await run(['address', HOLDER])).code).toBe(0);
-    expect(world.sandbox.tronRequests().slice(before).map((r) => r.apiKey)).toEqual([TRON_KEY, TRON_KEY]);
+    expect(
+      world.sandbox
+        .tronRequests()
+        .slice(before)
+        .map((r) => r.apiKey),
+    ).toEqual([TRON_KEY, TRON_KEY]);
     expect((await run(['config', 'unset', 'tron-api-key'])).code).toBe(0);
   });
 

@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import { baseEnv, runCli, spawnCli, type CliResult, type RunningCli, type RunOptions } from './cli.js';
 
 export const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+/** A second valid address, for tests on other branches. @public */
 export const OTHER_ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 
 export interface World {

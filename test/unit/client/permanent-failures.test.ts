@@ -30,23 +30,36 @@ describe('failures that are not retried', () => {
       lookups += 1;
       callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
     }) as unknown as LookupFunction;
-    const client = new EnergyClient({ baseUrl: new URL('https://api.nosuch.test'), credentials, retryPolicy: fastRetries, lookup });
+    const client = new EnergyClient({
+      baseUrl: new URL('https://api.nosuch.test'),
+      credentials,
+      retryPolicy: fastRetries,
+      lookup,
+    });
     const error = await client.balance().catch((e: unknown) => e);
     await client.close();
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toBe('GET /v1/balance to https://api.nosuch.test: host not found (1 attempt)');
+    expect((error as NetworkError).message).toBe(
+      'GET /v1/balance to https://api.nosuch.test: host not found (1 attempt)',
+    );
     expect(lookups).toBe(1);
   });
 
   it('says in one line that an https:// URL reached a server that does not speak TLS, once', async () => {
     const { port } = plain.address() as AddressInfo;
-    const client = new EnergyClient({ baseUrl: new URL(`https://127.0.0.1:${port}`), credentials, retryPolicy: fastRetries });
+    const client = new EnergyClient({
+      baseUrl: new URL(`https://127.0.0.1:${port}`),
+      credentials,
+      retryPolicy: fastRetries,
+    });
     const before = connections;
     const error = await client.balance().catch((e: unknown) => e);
     await client.close();
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(ExitCode.service);
-    expect((error as NetworkError).message).toBe(`GET /v1/balance to https://127.0.0.1:${port}: the server did not answer TLS; is it http://? (1 attempt)`);
+    expect((error as NetworkError).message).toBe(
+      `GET /v1/balance to https://127.0.0.1:${port}: the server did not answer TLS; is it http://? (1 attempt)`,
+    );
     expect(connections - before).toBe(1);
   });
 });

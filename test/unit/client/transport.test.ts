@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnergyClient } from '../../../src/client/client.js';
 import type { OffsetStore } from '../../../src/client/clock.js';
 import { ApiError, AuthError, ExitCode, NetworkError, ResponseShapeError } from '../../../src/errors.js';
-import { canonicalPayload, bodyHash, hmacSignature } from '../../../src/signing/index.js';
+import { createHash, createHmac } from 'node:crypto';
 import { sampleOrder } from '../../helpers/sample-order.js';
 import { jsonReply, problemReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
 
@@ -47,17 +47,16 @@ function makeClient(options: { nowMs?: () => number; offsetStore?: OffsetStore; 
   return { client, delays };
 }
 
-/** Recomputes the signature the server should have received. */
+/**
+ * The signature the server should have received, computed the way a server would: from the spec's rules
+ * with node:crypto, not with src/signing (which would stay green when signing is broken). The exact bytes
+ * are pinned by the openssl vectors in wire-vectors.test.ts.
+ */
 function expectedAuthorization(seen: ScriptedServer['seen'][number]): string {
   const [path, query = ''] = seen.url.split(/(?=\?)/);
-  const payload = canonicalPayload({
-    timestamp: Number(seen.headers['x-request-timestamp']),
-    method: seen.method,
-    path: path!,
-    query,
-    bodyHash: bodyHash(seen.body),
-  });
-  return `HMAC-SHA256 ${credentials.apiKey}:${hmacSignature(credentials.apiSecret, payload)}`;
+  const hash = seen.body.length === 0 ? '' : createHash('sha256').update(seen.body).digest('hex');
+  const payload = `${seen.headers['x-request-timestamp']}\n${seen.method}\n${path}\n${query}\n${hash}`;
+  return `HMAC-SHA256 ${credentials.apiKey}:${createHmac('sha256', credentials.apiSecret).update(payload).digest('base64')}`;
 }
 
 describe('signing on the wire', () => {

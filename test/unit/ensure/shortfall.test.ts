@@ -17,7 +17,11 @@ describe('shortfall', () => {
   });
 
   it('caps at the largest whole-portion order within max_energy, and says so', () => {
-    expect(shortfall({ target: 10_000, available: 0, inFlight: 0, portion: 3_000, maxEnergy: 7_000 })).toEqual({ missing: 10_000, toBuy: 6_000, capped: true });
+    expect(shortfall({ target: 10_000, available: 0, inFlight: 0, portion: 3_000, maxEnergy: 7_000 })).toEqual({
+      missing: 10_000,
+      toBuy: 6_000,
+      capped: true,
+    });
   });
 });
 

@@ -37,7 +37,12 @@ describe('accounts', () => {
   it('reports seeded usage', async () => {
     const s = await start();
     s.seedTronAccount(testAddress(3), { energy: 65_000, energyUsed: 20_000, bandwidthUsed: 270 });
-    expect((await resource(s, testAddress(3))).json).toMatchObject({ EnergyLimit: 65_000, EnergyUsed: 20_000, freeNetLimit: 600, freeNetUsed: 270 });
+    expect((await resource(s, testAddress(3))).json).toMatchObject({
+      EnergyLimit: 65_000,
+      EnergyUsed: 20_000,
+      freeNetLimit: 600,
+      freeNetUsed: 270,
+    });
     expect((await account(s, testAddress(3))).json).toMatchObject({ address: testAddress(3) });
   });
 
@@ -68,7 +73,11 @@ describe('coherent with the orders', () => {
   it("an order's energy appears once delivered and leaves when it expires; delivery activates the address", async () => {
     const s = await start({ deliverAfterMs: 150, hourMs: 300 });
     const address = testAddress(10);
-    const created = await call(s, { method: 'POST', path: '/v1/energy/orders', body: JSON.stringify(orderRequest({ address })) });
+    const created = await call(s, {
+      method: 'POST',
+      path: '/v1/energy/orders',
+      body: JSON.stringify(orderRequest({ address })),
+    });
     expect(created.status).toBe(201);
     expect((await resource(s, address)).json).toEqual({});
     await sleep(200);
@@ -91,7 +100,11 @@ describe('coherent with the orders', () => {
   it('a seeded activated address pays no activation in quotes; an unknown one does', async () => {
     const s = await start({ tronAccounts: { [testAddress(12)]: {} } });
     const quote = (address: string) =>
-      call(s, { method: 'POST', path: '/v1/energy/quotes', body: JSON.stringify({ address, energy: 65_000, duration_hours: 1 }) });
+      call(s, {
+        method: 'POST',
+        path: '/v1/energy/quotes',
+        body: JSON.stringify({ address, energy: 65_000, duration_hours: 1 }),
+      });
     expect((await quote(testAddress(12))).json.activation_trx).toBeNull();
     expect((await quote(testAddress(13))).json.activation_trx).toBe('1.100000');
   });
@@ -109,8 +122,13 @@ describe('triggerconstantcontract', () => {
 
   it('uses 64,285 energy to a USDT holder and 130,285 to an address without USDT', async () => {
     const s = await start({ tronAccounts: { [testAddress(20)]: { usdt: 10n }, [testAddress(21)]: { usdt: 1n } } });
-    expect((await transfer(s, testAddress(20), testAddress(21), 10n)).json).toMatchObject({ result: { result: true }, energy_used: USDT_TRANSFER_ENERGY });
-    expect((await transfer(s, testAddress(20), testAddress(22), 1n)).json).toMatchObject({ energy_used: USDT_TRANSFER_ENERGY_NEW_HOLDER });
+    expect((await transfer(s, testAddress(20), testAddress(21), 10n)).json).toMatchObject({
+      result: { result: true },
+      energy_used: USDT_TRANSFER_ENERGY,
+    });
+    expect((await transfer(s, testAddress(20), testAddress(22), 1n)).json).toMatchObject({
+      energy_used: USDT_TRANSFER_ENERGY_NEW_HOLDER,
+    });
   });
 
   it('reverts when the sender holds less than the amount', async () => {
@@ -131,15 +149,21 @@ describe('--seed-address specs', () => {
   it.each([
     [`${testAddress(1)}`, {}],
     [`${testAddress(1)}:energy=65000,used=20000`, { energy: 65_000, energyUsed: 20_000 }],
-    [`${testAddress(1)}:usdt=123456789012345678901234567890,inactive,bandwidth-used=5`, { usdt: 123456789012345678901234567890n, activated: false, bandwidthUsed: 5 }],
+    [
+      `${testAddress(1)}:usdt=123456789012345678901234567890,inactive,bandwidth-used=5`,
+      { usdt: 123456789012345678901234567890n, activated: false, bandwidthUsed: 5 },
+    ],
   ])('reads %s', (text, seed) => {
     expect(parseSeedAddress(text)).toEqual({ address: testAddress(1), seed });
   });
 
-  it.each(['T123', `${testAddress(1)}:energy=-1`, `${testAddress(1)}:energy=1.5`, `${testAddress(1)}:color=red`, `${testAddress(1)}:usdt`])(
-    'refuses %s',
-    (text) => {
-      expect(() => parseSeedAddress(text)).toThrow(RangeError);
-    },
-  );
+  it.each([
+    'T123',
+    `${testAddress(1)}:energy=-1`,
+    `${testAddress(1)}:energy=1.5`,
+    `${testAddress(1)}:color=red`,
+    `${testAddress(1)}:usdt`,
+  ])('refuses %s', (text) => {
+    expect(() => parseSeedAddress(text)).toThrow(RangeError);
+  });
 });

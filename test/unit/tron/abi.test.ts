@@ -2,7 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { tronAccountId } from '../../../src/address.js';
-import { TRANSFER_SELECTOR_HEX, decodeTransferParameter, encodeTransferParameter, uint256Word } from '../../../src/tron/abi.js';
+import {
+  TRANSFER_SELECTOR_HEX,
+  decodeTransferParameter,
+  encodeTransferParameter,
+  uint256Word,
+} from '../../../src/tron/abi.js';
 
 interface Vector {
   to: string;

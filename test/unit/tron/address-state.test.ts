@@ -6,9 +6,15 @@ const ZERO = { EnergyLimit: 0, EnergyUsed: 0, freeNetLimit: 0, freeNetUsed: 0, N
 
 describe('addressState', () => {
   it('available energy is limit − used, never below 0', () => {
-    const state = addressState('T', { activated: true }, { ...ZERO, EnergyLimit: 65_000, EnergyUsed: 20_000, empty: false });
+    const state = addressState(
+      'T',
+      { activated: true },
+      { ...ZERO, EnergyLimit: 65_000, EnergyUsed: 20_000, empty: false },
+    );
     expect(state.energy_available).toBe(45_000);
-    expect(addressState('T', { activated: true }, { ...ZERO, EnergyLimit: 1_000, EnergyUsed: 5_000 }).energy_available).toBe(0);
+    expect(
+      addressState('T', { activated: true }, { ...ZERO, EnergyLimit: 1_000, EnergyUsed: 5_000 }).energy_available,
+    ).toBe(0);
   });
 
   it('bandwidth is free plus staked, each remaining on its own', () => {

@@ -1,6 +1,13 @@
 /** TronNode against a scripted node:http server on 127.0.0.1: quirks, broken answers, retries, the key header. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliError, ExitCode, NetworkError, ResponseShapeError, TransferRevertedError, UsageError } from '../../../src/errors.js';
+import {
+  CliError,
+  ExitCode,
+  NetworkError,
+  ResponseShapeError,
+  TransferRevertedError,
+  UsageError,
+} from '../../../src/errors.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
 import { TronNodeError } from '../../../src/tron/tron-decode.js';
 import { TronNode } from '../../../src/tron/tron-node.js';
@@ -62,13 +69,29 @@ describe('getaccountresource: protobuf quirks', () => {
   it('reads {} (never activated) as all zeros and empty', async () => {
     server.script(jsonReply(200, {}));
     const resource = await makeNode().node.getAccountResource(ADDRESS);
-    expect(resource).toEqual({ EnergyLimit: 0, EnergyUsed: 0, freeNetLimit: 0, freeNetUsed: 0, NetLimit: 0, NetUsed: 0, empty: true });
+    expect(resource).toEqual({
+      EnergyLimit: 0,
+      EnergyUsed: 0,
+      freeNetLimit: 0,
+      freeNetUsed: 0,
+      NetLimit: 0,
+      NetUsed: 0,
+      empty: true,
+    });
   });
 
   it('reads missing counters as 0 and ignores unknown keys', async () => {
-    server.script(jsonReply(200, { freeNetLimit: 600, EnergyLimit: 65_000, TotalEnergyWeight: 13_500_291_540, somethingNew: 'x' }));
+    server.script(
+      jsonReply(200, { freeNetLimit: 600, EnergyLimit: 65_000, TotalEnergyWeight: 13_500_291_540, somethingNew: 'x' }),
+    );
     const resource = await makeNode().node.getAccountResource(ADDRESS);
-    expect(resource).toMatchObject({ EnergyLimit: 65_000, EnergyUsed: 0, freeNetLimit: 600, freeNetUsed: 0, empty: false });
+    expect(resource).toMatchObject({
+      EnergyLimit: 65_000,
+      EnergyUsed: 0,
+      freeNetLimit: 600,
+      freeNetUsed: 0,
+      empty: false,
+    });
   });
 
   it('sends the address in base58 with visible: true, as POST JSON', async () => {
@@ -128,7 +151,9 @@ describe('answers that are not the expected JSON', () => {
     const error = await failure(makeNode().node.getAccount(ADDRESS));
     expect(error).toBeInstanceOf(TronNodeError);
     expect(error.exitCode).toBe(ExitCode.service);
-    expect(error.message).toMatch(/the node answered with an error: class java\.lang\.IllegalArgumentException : Invalid address$/);
+    expect(error.message).toMatch(
+      /the node answered with an error: class java\.lang\.IllegalArgumentException : Invalid address$/,
+    );
   });
 
   it("escapes control characters in the node's text, so that it cannot move the cursor", async () => {
@@ -139,7 +164,9 @@ describe('answers that are not the expected JSON', () => {
   });
 
   it('a truncated body is exit 7', async () => {
-    server.script((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"EnergyLimit":65'));
+    server.script((_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"EnergyLimit":65'),
+    );
     const error = await failure(makeNode().node.getAccountResource(ADDRESS));
     expect(error.message).toMatch(/not JSON/);
   });
@@ -147,7 +174,10 @@ describe('answers that are not the expected JSON', () => {
 
 describe('retries', () => {
   it('waits as Retry-After says on 429, then succeeds', async () => {
-    server.script(jsonReply(429, { Error: 'rate limited' }, { 'retry-after': '2' }), jsonReply(200, { EnergyLimit: 5 }));
+    server.script(
+      jsonReply(429, { Error: 'rate limited' }, { 'retry-after': '2' }),
+      jsonReply(200, { EnergyLimit: 5 }),
+    );
     const { node, delays } = makeNode();
     expect((await node.getAccountResource(ADDRESS)).EnergyLimit).toBe(5);
     expect(server.seen).toHaveLength(2);
@@ -164,7 +194,9 @@ describe('retries', () => {
   });
 
   it('403 with a text body (a public node without a key) is exit 6, not retried', async () => {
-    server.script((_request, response) => response.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: exceeds the frequency limit'));
+    server.script((_request, response) =>
+      response.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: exceeds the frequency limit'),
+    );
     const error = await failure(makeNode().node.getAccountResource(ADDRESS));
     expect(server.seen).toHaveLength(1);
     expect(error.exitCode).toBe(ExitCode.rateLimited);
@@ -215,10 +247,17 @@ describe('estimateTransfer', () => {
   const simulation = { from: ADDRESS, to: USDT, token: USDT, amount: 1n };
 
   it('returns energy_used (penalty included) and sends the encoded parameter', async () => {
-    server.script(jsonReply(200, { result: { result: true }, energy_used: 64_285, energy_penalty: 1_000, constant_result: ['01'] }));
+    server.script(
+      jsonReply(200, { result: { result: true }, energy_used: 64_285, energy_penalty: 1_000, constant_result: ['01'] }),
+    );
     expect(await estimateTransfer(makeNode().node, simulation)).toEqual({ energyUsed: 64_285, energyPenalty: 1_000 });
     const sent = JSON.parse(server.seen[0]!.body.toString());
-    expect(sent).toMatchObject({ owner_address: ADDRESS, contract_address: USDT, function_selector: 'transfer(address,uint256)', visible: true });
+    expect(sent).toMatchObject({
+      owner_address: ADDRESS,
+      contract_address: USDT,
+      function_selector: 'transfer(address,uint256)',
+      visible: true,
+    });
     expect(sent.parameter).toBe(`${'0'.repeat(24)}a614f803b6fd780986a42c78ec9c7f77e6ded13c${'0'.repeat(63)}1`);
   });
 
@@ -231,11 +270,15 @@ describe('estimateTransfer', () => {
     const reason = Buffer.from('insufficient').toString('hex');
     const data = `08c379a0${'20'.padStart(64, '0')}${'0c'.padStart(64, '0')}${reason.padEnd(64, '0')}`;
     const message = Buffer.from('REVERT opcode executed').toString('hex');
-    server.script(jsonReply(200, { result: { code: 'CONTRACT_EXE_ERROR', message }, energy_used: 900, constant_result: [data] }));
+    server.script(
+      jsonReply(200, { result: { code: 'CONTRACT_EXE_ERROR', message }, energy_used: 900, constant_result: [data] }),
+    );
     const error = await failure(estimateTransfer(makeNode().node, simulation));
     expect(error).toBeInstanceOf(TransferRevertedError);
     expect(error.exitCode).toBe(ExitCode.usage);
-    expect(error.message).toBe('the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed ("insufficient")');
+    expect(error.message).toBe(
+      'the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed ("insufficient")',
+    );
   });
 
   it('another failure code from the node is exit 7', async () => {

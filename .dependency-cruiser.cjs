@@ -1,0 +1,68 @@
+// The layering of src/ (README, Development): dependencies point one way, and commands do not import each
+// other. Checked by `npm run lint` (depcruise src). ESLint keeps import() and getBuiltinModule() to literal
+// names, so that every import is visible here. Package ownership is ESLint's (eslint.config.js).
+
+/** Layers a folder must not import from. */
+const LAYERS = {
+  signing: ['client', 'config', 'commands', 'output', 'sandbox', 'errors\\.ts'],
+  client: ['config', 'commands', 'output', 'sandbox'],
+  config: ['commands', 'output', 'sandbox'],
+  output: ['commands', 'config', 'sandbox'],
+  sandbox: ['commands', 'output', 'config'],
+  // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
+  storage: ['client', 'config', 'commands', 'output', 'sandbox', 'journal', 'ordering'],
+  // The journal is local state: it never talks to the network and never prints.
+  journal: ['client', 'commands', 'output', 'sandbox', 'ordering'],
+  // Batches: reading, planning and placing many orders; printing is the command's.
+  batch: ['commands', 'output', 'sandbox', 'config'],
+  // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
+  ordering: ['commands', 'sandbox', 'config'],
+  // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
+  tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure'],
+  // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
+  ensure: ['commands', 'sandbox', 'config'],
+};
+
+/** Command files any command may import: shared parsing and context, not other verbs. */
+const COMMAND_SHARED = '(context|arguments|shell-words|examples)\\.ts';
+
+module.exports = {
+  forbidden: [
+    ...Object.entries(LAYERS).map(([layer, forbidden]) => ({
+      name: `layer-${layer}`,
+      comment: `src/${layer}/ must not depend on src/${forbidden.join(', src/')} (see the README, Development).`,
+      severity: 'error',
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${forbidden.join('|')})(/|$)` },
+    })),
+    {
+      name: 'commands-do-not-import-commands',
+      comment: 'Commands do not import each other: move shared flow down into client/ or config/.',
+      severity: 'error',
+      from: { path: '^src/commands/', pathNot: '^src/commands/order\\.ts$' },
+      to: { path: '^src/commands/', pathNot: `^src/commands/${COMMAND_SHARED}$` },
+    },
+    {
+      name: 'order-group-composes-its-verbs-only',
+      comment: 'The order group only composes its verbs.',
+      severity: 'error',
+      from: { path: '^src/commands/order\\.ts$' },
+      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-[a-z-]+\\.ts)$` },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'A relative import that does not resolve cannot be checked.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true, path: '^\\.' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Sources import `./x.js` for `./x.ts` (NodeNext); with the tsconfig, that resolves as tsc does.
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

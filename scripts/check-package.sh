@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The package as a user gets it: pack the built tree, lint the tarball (publint, are-the-types-wrong; both
+# read the .tgz, no registry), install it into a temporary prefix, and use it there: `energy --version`,
+# `energy sandbox` + `energy balance`, and the library imported with its types by a TypeScript consumer.
+# Needs `npm run build` first. Network: the npm registry for the install's dependencies, 127.0.0.1 otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+work=$(mktemp -d)
+sandbox_pid=''
+cleanup() {
+  if [ -n "$sandbox_pid" ]; then kill "$sandbox_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+say() { printf 'check-package: %s\n' "$*"; }
+
+tarball=$(npm pack --silent --pack-destination "$work")
+tarball="$work/$tarball"
+version=$(node -p "require('./package.json').version")
+say "packed $(basename "$tarball"): $(tar -tzf "$tarball" | wc -l) files, $(wc -c <"$tarball") bytes"
+if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(commands|config|output|sandbox)/|\.test\.'; then
+  say "the tarball ships files users do not need (above)"
+  exit 1
+fi
+
+npx --no-install publint run "$tarball" --strict
+# ESM only, on purpose (engines: node >= 20.18): a CommonJS require() of the library is not offered.
+npx --no-install attw "$tarball" --profile esm-only
+
+prefix="$work/prefix"
+npm install --global --prefix "$prefix" --no-audit --no-fund --prefer-offline "$tarball" >/dev/null
+energy="$prefix/bin/energy"
+installed="$prefix/lib/node_modules/energy-cli"
+
+got=$("$energy" --version)
+[ "$got" = "$version" ] || { say "energy --version printed '$got', not '$version'"; exit 1; }
+say "energy --version: $got"
+
+# The sandbox in the background with credentials we choose, so that nothing needs to be read from a profile.
+export ENERGY_CONFIG_DIR="$work/config" ENERGY_API_KEY=pkg_check_key ENERGY_API_SECRET=pkg-check-secret-0123456789
+"$energy" sandbox --port 0 --no-save --json >"$work/sandbox.json" 2>"$work/sandbox.err" &
+sandbox_pid=$!
+for _ in $(seq 1 100); do
+  [ -s "$work/sandbox.json" ] && break
+  kill -0 "$sandbox_pid" 2>/dev/null || { cat "$work/sandbox.err" "$work/sandbox.json"; say "energy sandbox stopped"; exit 1; }
+  sleep 0.1
+done
+base_url=$(node -p "JSON.parse(require('fs').readFileSync('$work/sandbox.json', 'utf8')).base_url")
+balance=$("$energy" --base-url "$base_url" balance --json)
+node -e "const b = JSON.parse(process.argv[1]); if (!/^\d+\.\d{6}$/.test(b.available_trx)) process.exit(1)" "$balance" \
+  || { say "energy balance printed: $balance"; exit 1; }
+say "energy sandbox + energy balance: $balance"
+kill "$sandbox_pid"
+wait "$sandbox_pid" 2>/dev/null || true
+sandbox_pid=''
+
+# A consumer project that imports the installed library and is type-checked against its .d.ts files.
+consumer="$work/consumer"
+mkdir -p "$consumer/node_modules"
+ln -s "$installed" "$consumer/node_modules/energy-cli"
+cat >"$consumer/package.json" <<'JSON'
+{ "name": "consumer", "private": true, "type": "module" }
+JSON
+# A Node library's types use Node's (Buffer, node:net): the consumer brings @types/node, here this checkout's.
+cat >"$consumer/tsconfig.json" <<JSON
+{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+  "typeRoots": ["$root/node_modules/@types"], "types": ["node"], "skipLibCheck": false, "noEmit": true },
+  "files": ["use.ts"] }
+JSON
+cat >"$consumer/use.ts" <<'TS'
+import { EnergyClient, ExitCode, signRequest, type Order, type SignedHeaders } from 'energy-cli';
+
+const headers: SignedHeaders = signRequest({
+  method: 'GET', path: '/v1/balance', query: '', body: undefined, timestamp: 1767225600,
+  apiKey: 'test_key_123', apiSecret: 'sbx-test-secret-Zm9vYmFy',
+});
+const status: Order['status'] = 'pending';
+export const checks = { headers, status, client: typeof EnergyClient, usage: ExitCode.usage };
+TS
+# tsc from this checkout, against the installed package's .d.ts files.
+"$root/node_modules/.bin/tsc" -p "$consumer/tsconfig.json"
+(cd "$consumer" && node --input-type=module -e "
+import { signRequest, EnergyClient } from 'energy-cli';
+const h = signRequest({ method: 'GET', path: '/v1/balance', query: '', body: undefined, timestamp: 1767225600,
+  apiKey: 'test_key_123', apiSecret: 'sbx-test-secret-Zm9vYmFy' });
+// The first openssl vector of test/fixtures/signing-vectors.json.
+if (h.authorization !== 'HMAC-SHA256 test_key_123:Eg7WLMKENNYF/NiZrgCZeOyh84sV5pW+mhHZAoOmyL8=') process.exit(1);
+if (typeof EnergyClient !== 'function') process.exit(1);
+")
+say "library imported and type-checked from the installed package"
+say "ok"

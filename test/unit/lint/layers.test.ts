@@ -1,0 +1,86 @@
+/**
+ * The layering rules (.dependency-cruiser.cjs) catch what they are for: planted imports in a throw-away
+ * tree shaped like src/, checked by the real depcruise with the project's config.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+let tree: string;
+let report: string;
+
+const FILES: Record<string, string> = {
+  'src/config/paths.ts': 'export const dir = 1;\n',
+  'src/output/printer.ts': 'export const printer = 1;\n',
+  'src/errors.ts': 'export const error = 1;\n',
+  // Planted: a static import and a literal import() across layers.
+  'src/client/planted.ts':
+    "import { dir } from '../config/paths.js';\nexport const d = dir;\nexport const p = () => import('../output/printer.js');\n",
+  'src/signing/planted.ts': "import { error } from '../errors.js';\nexport const e = error;\n",
+  // Planted: a command importing another command; allowed: the shared arguments.
+  'src/commands/quote.ts': 'export const quote = 1;\n',
+  'src/commands/arguments.ts': 'export const args = 1;\n',
+  'src/commands/balance.ts':
+    "import { quote } from './quote.js';\nimport { args } from './arguments.js';\nexport const b = [quote, args];\n",
+  // Allowed: the order group composes its verbs; planted: it imports another command.
+  'src/commands/order-get.ts': 'export const get = 1;\n',
+  'src/commands/order.ts':
+    "import { get } from './order-get.js';\nimport { quote } from './quote.js';\nexport const o = [get, quote];\n",
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
+    include: ['src'],
+  }),
+};
+
+beforeAll(async () => {
+  tree = mkdtempSync(join(tmpdir(), 'energy-layers-'));
+  for (const [path, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  }
+  report = await new Promise<string>((resolve) => {
+    execFile(
+      process.execPath,
+      [
+        join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+        'src',
+        '--config',
+        join(root, '.dependency-cruiser.cjs'),
+        '--output-type',
+        'err',
+      ],
+      { cwd: tree },
+      (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
+    );
+  });
+}, 60_000);
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+describe('layering (dependency-cruiser)', () => {
+  it.each([
+    ['a static import across layers', 'layer-client: src/client/planted.ts → src/config/paths.ts'],
+    ['a literal import() across layers', 'layer-client: src/client/planted.ts → src/output/printer.ts'],
+    ['signing importing errors.ts', 'layer-signing: src/signing/planted.ts → src/errors.ts'],
+    [
+      'a command importing another command',
+      'commands-do-not-import-commands: src/commands/balance.ts → src/commands/quote.ts',
+    ],
+    [
+      'the order group importing another command',
+      'order-group-composes-its-verbs-only: src/commands/order.ts → src/commands/quote.ts',
+    ],
+  ])('reports %s', (_label, line) => {
+    expect(report).toContain(line);
+  });
+
+  it.each([
+    ['arguments.ts in a command', 'src/commands/arguments.ts'],
+    ['an order verb in the order group', 'src/commands/order-get.ts'],
+  ])('allows %s', (_label, target) => {
+    expect(report).not.toContain(`→ ${target}`);
+  });
+});
