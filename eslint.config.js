@@ -106,7 +106,10 @@ function areaBlock(area) {
     ...(area === undefined && { ignores: AREAS.map(glob) }),
     rules: {
       // Type-only imports load nothing: `import type { X } from 'node:net'` is allowed anywhere.
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: imports.map((path) => ({ ...path, allowTypeImports: true })) }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: imports.map((path) => ({ ...path, allowTypeImports: true })) },
+      ],
       'no-restricted-syntax': ['error', ...syntax, ...MONEY, ...STATIC_LOADING],
       'no-restricted-properties': [
         'error',

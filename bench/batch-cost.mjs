@@ -33,18 +33,49 @@ function timed(node, args, env) {
 export async function measureBatch({ node, bin, env, work, orders, samples, rssLines, reportRss }) {
   const invocations = [];
   for (let i = 0; i < samples; i += 1) {
-    invocations.push(timed(node, [bin, 'order', 'create', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--energy', '65000', '--hours', '1', '--yes', '--json'], env));
+    invocations.push(
+      timed(
+        node,
+        [
+          bin,
+          'order',
+          'create',
+          'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          '--energy',
+          '65000',
+          '--hours',
+          '1',
+          '--yes',
+          '--json',
+        ],
+        env,
+      ),
+    );
   }
   invocations.sort((a, b) => a - b);
   const perInvocationMs = invocations[Math.floor(invocations.length / 2)];
   const batchMs = {};
   for (const [index, concurrency] of [1, 4, 16].entries()) {
     const file = await batchFile(work, `batch-${concurrency}.csv`, orders, 0x61 + index);
-    batchMs[concurrency] = timed(node, [bin, 'order', 'batch', file, '--yes', '--json', '--concurrency', String(concurrency)], env);
+    batchMs[concurrency] = timed(
+      node,
+      [bin, 'order', 'batch', file, '--yes', '--json', '--concurrency', String(concurrency)],
+      env,
+    );
   }
   // Memory: a dry run reads, checks and quotes every line and streams the plan, as a real run does.
   const big = await batchFile(work, 'batch-rss.csv', rssLines, 0x71);
   const rssFile = join(work, 'batch-rss');
-  timed(node, ['--import', reportRss, bin, 'order', 'batch', big, '--dry-run', '--json', '--concurrency', '16'], { ...env, BENCH_RSS_FILE: rssFile });
-  return { perInvocationMs, batchMs, orders, invocationsSampled: samples, rssMb: Number(readFileSync(rssFile, 'utf8')) / 1024, rssLines };
+  timed(node, ['--import', reportRss, bin, 'order', 'batch', big, '--dry-run', '--json', '--concurrency', '16'], {
+    ...env,
+    BENCH_RSS_FILE: rssFile,
+  });
+  return {
+    perInvocationMs,
+    batchMs,
+    orders,
+    invocationsSampled: samples,
+    rssMb: Number(readFileSync(rssFile, 'utf8')) / 1024,
+    rssLines,
+  };
 }

@@ -13,7 +13,13 @@ export async function journalMsPerOrder(root, count) {
     const samples = [];
     for (let i = 0; i < count; i += 1) {
       const id = `bench-${i}`;
-      const body = JSON.stringify({ client_request_id: id, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', energy: 65000, duration_hours: 1, expected_total_trx: '2.600000' });
+      const body = JSON.stringify({
+        client_request_id: id,
+        address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        energy: 65000,
+        duration_hours: 1,
+        expected_total_trx: '2.600000',
+      });
       const started = process.hrtime.bigint();
       const { record } = await journal.begin(id, body);
       await journal.settle(record, { kind: 'created', order_id: `order-${i}` });

@@ -69,10 +69,27 @@ const ensureAddresses = Array.from({ length: 100 }, (_, i) => {
 
 async function startSandbox() {
   const seeds = ensureAddresses.flatMap((address) => ['--seed-address', `${address}:energy=65000`]);
-  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--no-save', '--no-rate-limit', '--balance', '100000000', '--seed-orders', String(orderCount), ...seeds, '--json'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    node,
+    [
+      bin,
+      'sandbox',
+      '--port',
+      '0',
+      '--no-save',
+      '--no-rate-limit',
+      '--balance',
+      '100000000',
+      '--seed-orders',
+      String(orderCount),
+      ...seeds,
+      '--json',
+    ],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve(chunk.toString()));
     child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
@@ -101,18 +118,27 @@ env.ENERGY_BASE_URL = sandbox.url;
 const rows = [];
 const rssRows = [];
 try {
-  const [bare, version, help] = measure([{ args: ['-e', ''] }, { args: [bin, '--version'] }, { args: [bin, '--help'] }], rounds);
+  const [bare, version, help] = measure(
+    [{ args: ['-e', ''] }, { args: [bin, '--version'] }, { args: [bin, '--help'] }],
+    rounds,
+  );
   rows.push(['energy --version', version, 'node -e ""', bare, 1.1]);
   rows.push(['energy --help', help, 'node -e ""', bare, 1.25]);
 
-  const [bareGet, balance] = measure([{ args: [here('./bare-balance.mjs')] }, { args: [bin, 'balance', '--json'] }], rounds);
+  const [bareGet, balance] = measure(
+    [{ args: [here('./bare-balance.mjs')] }, { args: [bin, 'balance', '--json'] }],
+    rounds,
+  );
   rows.push(['energy balance --json (settings from the environment)', balance, 'node:http signed GET', bareGet, 1.3]);
 
   // The TRON node path: the sandbox answers /wallet/... too; the address is not seeded, so it reads as {}.
   const tronEnv = { ENERGY_TRON_NODE: sandbox.url };
   const probe = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
   const [bareAddress, address] = measure(
-    [{ args: [here('./bare-address.mjs'), probe], env: tronEnv }, { args: [bin, 'address', probe, '--json'], env: tronEnv }],
+    [
+      { args: [here('./bare-address.mjs'), probe], env: tronEnv },
+      { args: [bin, 'address', probe, '--json'], env: tronEnv },
+    ],
     rounds,
   );
   rows.push(['energy address --json', address, 'node:http two POSTs', bareAddress, 2.0]);
@@ -120,7 +146,10 @@ try {
   const [bareEnsure, ensure] = measure(
     [
       { args: [here('./bare-ensure.mjs'), ...ensureAddresses], env: tronEnv },
-      { args: [bin, 'ensure', ...ensureAddresses, '--energy', '65000', '--hours', '1', '--yes', '--json'], env: tronEnv },
+      {
+        args: [bin, 'ensure', ...ensureAddresses, '--energy', '65000', '--hours', '1', '--yes', '--json'],
+        env: tronEnv,
+      },
     ],
     rounds,
   );
@@ -130,8 +159,12 @@ try {
   const profileEnv = { BENCH_ONLY: '1', PATH: process.env.PATH, HOME: work, ENERGY_CONFIG_DIR: join(work, 'profile') };
   mkdirSync(profileEnv.ENERGY_CONFIG_DIR, { mode: 0o700 });
   const profile = { 'base-url': sandbox.url, 'api-key': env.ENERGY_API_KEY, 'api-secret': env.ENERGY_API_SECRET };
-  writeFileSync(join(profileEnv.ENERGY_CONFIG_DIR, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
-  const orderId = JSON.parse(spawnSync(node, [bin, 'order', 'list', '--limit', '1', '--json'], { env, encoding: 'utf8' }).stdout).items[0].id;
+  writeFileSync(join(profileEnv.ENERGY_CONFIG_DIR, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
+    mode: 0o600,
+  });
+  const orderId = JSON.parse(
+    spawnSync(node, [bin, 'order', 'list', '--limit', '1', '--json'], { env, encoding: 'utf8' }).stdout,
+  ).items[0].id;
   const reads = [
     ['time'],
     ['balance'],
@@ -146,7 +179,13 @@ try {
   ]);
   const [bareGet2, ...profileTimes] = measure([{ args: [here('./bare-balance.mjs')] }, ...profileCases], rounds);
   profileCases.forEach((c, index) => {
-    rows.push([`energy ${c.name.replace(/^quote \S+/, 'quote')}, from a profile`, profileTimes[index], 'node:http signed GET', bareGet2, c.goal]);
+    rows.push([
+      `energy ${c.name.replace(/^quote \S+/, 'quote')}, from a profile`,
+      profileTimes[index],
+      'node:http signed GET',
+      bareGet2,
+      c.goal,
+    ]);
   });
 
   if (!skipList) {
@@ -156,24 +195,57 @@ try {
     const tableArgs = [bin, 'order', 'list', '--all'];
     const bareListArgs = [here('./bare-list-all.mjs')];
     const counts = [itemCount(listArgs), itemCount(bareListArgs), lineCount(tableArgs) - 1];
-    if (counts.some((count) => count !== orderCount)) throw new Error(`expected ${orderCount} orders, got ${counts.join(', ')}`);
-    const [bareList, list, table] = measure([{ args: bareListArgs }, { args: listArgs }, { args: tableArgs }], listRounds);
+    if (counts.some((count) => count !== orderCount))
+      throw new Error(`expected ${orderCount} orders, got ${counts.join(', ')}`);
+    const [bareList, list, table] = measure(
+      [{ args: bareListArgs }, { args: listArgs }, { args: tableArgs }],
+      listRounds,
+    );
     const label = `${orderCount.toLocaleString('en-US')} orders, 100 a page`;
     rows.push([`energy order list --all --json (${label})`, list, 'node:http page loop', bareList, 1.5]);
     rows.push([`energy order list --all, table (${label})`, table, 'node:http page loop', bareList, 1.5]);
     const bareRss = peakRssMb(bareListArgs);
-    for (const [name, args] of [['order list --all --json', listArgs], ['order list --all (table)', tableArgs]]) {
+    for (const [name, args] of [
+      ['order list --all --json', listArgs],
+      ['order list --all (table)', tableArgs],
+    ]) {
       const rss = peakRssMb(args);
-      rssRows.push(`| peak RSS of ${name} | ${rss.toFixed(1)} MB | bare page loop | ${bareRss.toFixed(1)} MB | | ≤ 120 MB | ${rss <= 120 ? 'yes' : 'no'} |`);
+      rssRows.push(
+        `| peak RSS of ${name} | ${rss.toFixed(1)} MB | bare page loop | ${bareRss.toFixed(1)} MB | | ≤ 120 MB | ${rss <= 120 ? 'yes' : 'no'} |`,
+      );
     }
   }
 
   // The journal: its own work per order beside a whole order, both on this run's disk.
-  const [create] = measure([{ args: [bin, 'order', 'create', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--energy', '65000', '--hours', '1', '--yes', '--json'] }], rounds);
+  const [create] = measure(
+    [
+      {
+        args: [
+          bin,
+          'order',
+          'create',
+          'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          '--energy',
+          '65000',
+          '--hours',
+          '1',
+          '--yes',
+          '--json',
+        ],
+      },
+    ],
+    rounds,
+  );
   var journalRow = { create, journal: await journalMsPerOrder(work, smoke ? 20 : 200) };
   var batch = await measureBatch({
-    node, bin, env: { ...env, ENERGY_STATE_DIR: join(work, 'state') }, work,
-    orders: smoke ? 100 : 1000, samples: smoke ? 3 : 21, rssLines: smoke ? 1000 : 100_000, reportRss: here('./report-rss.mjs'),
+    node,
+    bin,
+    env: { ...env, ENERGY_STATE_DIR: join(work, 'state') },
+    work,
+    orders: smoke ? 100 : 1000,
+    samples: smoke ? 3 : 21,
+    rssLines: smoke ? 1000 : 100_000,
+    reportRss: here('./report-rss.mjs'),
   });
 } finally {
   sandbox.child.kill('SIGTERM');

@@ -17,7 +17,10 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // fast path prints it without loading commander. test/e2e/fast-path.test.ts keeps the two identical.
 const { buildProgram } = await import('../dist/program.js');
 const { Context } = await import('../dist/commands/context.js');
-const program = buildProgram(new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }), pkg.version);
+const program = buildProgram(
+  new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
+  pkg.version,
+);
 let rootHelp = '';
 program.configureOutput({ writeOut: (text) => (rootHelp += text), getOutHasColors: () => false });
 program.outputHelp();
@@ -35,7 +38,11 @@ const common = {
   // import() becomes require(): no ES module loader at run time.
   supported: { 'dynamic-import': false },
   // version.ts reads package.json beside import.meta.url only when ENERGY_VERSION is not defined.
-  define: { ENERGY_VERSION: JSON.stringify(pkg.version), ENERGY_ROOT_HELP: JSON.stringify(rootHelp), 'import.meta.url': 'undefined' },
+  define: {
+    ENERGY_VERSION: JSON.stringify(pkg.version),
+    ENERGY_ROOT_HELP: JSON.stringify(rootHelp),
+    'import.meta.url': 'undefined',
+  },
 };
 const VENDOR = { 'decimal.js': 'decimal' };
 
@@ -55,11 +62,22 @@ const layout = {
 
 // The entry on its own, so that `--version` and `--help` read one small file.
 await build({ ...common, entryPoints: { energy: 'src/cli.ts' }, outdir: 'dist/bin', plugins: [layout] });
-const result = await build({ ...common, entryPoints: { main: 'src/main.ts' }, outdir: 'dist/bin', metafile: true, plugins: [layout] });
+const result = await build({
+  ...common,
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist/bin',
+  metafile: true,
+  plugins: [layout],
+});
 for (const [name, file] of Object.entries(VENDOR)) {
   // The package's default export as module.exports, and as its own .default, so that both `import X from`
   // and `const { default: X } = await import()` (each through esbuild's interop) find it.
   const contents = `const m = require(${JSON.stringify(name)}); const x = m.default ?? m; if (x.default === undefined) x.default = x; module.exports = x;`;
-  await build({ ...common, stdin: { contents, resolveDir: process.cwd(), sourcefile: `${file}.cjs` }, outfile: `dist/bin/vendor/${file}.cjs`, outExtension: undefined });
+  await build({
+    ...common,
+    stdin: { contents, resolveDir: process.cwd(), sourcefile: `${file}.cjs` },
+    outfile: `dist/bin/vendor/${file}.cjs`,
+    outExtension: undefined,
+  });
 }
 writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(result.metafile));

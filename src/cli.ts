@@ -10,7 +10,12 @@ const fast = fastPathOutput(args);
 const OUTPUT_FAILED = 7;
 
 function outputError(error: NodeJS.ErrnoException): string {
-  const reason = error.code === 'ENOSPC' ? 'no space left on the device' : error.code === 'EIO' ? 'input/output error' : (error.code ?? error.message);
+  const reason =
+    error.code === 'ENOSPC'
+      ? 'no space left on the device'
+      : error.code === 'EIO'
+        ? 'input/output error'
+        : (error.code ?? error.message);
   return `energy: error: cannot write to standard output: ${reason}\n`;
 }
 
@@ -62,7 +67,9 @@ if (fast !== undefined) {
       },
       (error: unknown) => {
         finished = true;
-        process.stderr.write(`energy: error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(
+          `energy: error: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
         process.exitCode = 1;
       },
     );

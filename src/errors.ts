@@ -109,7 +109,11 @@ export class ResponseShapeError extends CliError {
 }
 
 /** The signals that end a run early, with the exit status a shell gives them (128 + number). */
-export const SIGNAL_EXIT_CODES = { SIGHUP: ExitCode.hangup, SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated } as const;
+export const SIGNAL_EXIT_CODES = {
+  SIGHUP: ExitCode.hangup,
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: ExitCode.terminated,
+} as const;
 export type InterruptSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /** The user or a supervisor stopped the run (Ctrl-C, `timeout`, SIGTERM, a closed terminal). */

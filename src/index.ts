@@ -3,7 +3,13 @@
  * layer over these exports.
  */
 export { EnergyClient, type CreatedOrder, type ListOrdersParams, type OrderPagesParams } from './client/client.js';
-export { Transport, type ApiCall, type ApiResult, type Credentials, type TransportOptions } from './client/transport.js';
+export {
+  Transport,
+  type ApiCall,
+  type ApiResult,
+  type Credentials,
+  type TransportOptions,
+} from './client/transport.js';
 export { isFinal, waitUntilFinal, type WaitOptions } from './client/wait-for-order.js';
 export type { OffsetStore } from './client/clock.js';
 export type * from './client/types.js';

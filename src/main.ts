@@ -5,7 +5,15 @@
 import { CommanderError } from 'commander';
 import { scrubSecrets, scrubSecretsDeep } from './client/redact.js';
 import { Context } from './commands/context.js';
-import { ApiError, AuthError, CliError, ExitCode, InterruptedError, SIGNAL_EXIT_CODES, type InterruptSignal } from './errors.js';
+import {
+  ApiError,
+  AuthError,
+  CliError,
+  ExitCode,
+  InterruptedError,
+  SIGNAL_EXIT_CODES,
+  type InterruptSignal,
+} from './errors.js';
 import { writeErrorReport, type ErrorReport } from './output/error-report.js';
 import type { Terminal } from './output/terminal.js';
 import { buildProgram, helpArguments } from './program.js';
@@ -27,7 +35,10 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
       ...report,
       message: scrubSecrets(report.message, secrets),
       hint: hint && scrubSecrets(hint, secrets),
-      problem: scrubSecretsDeep(error instanceof ApiError || error instanceof AuthError ? error.problem : undefined, secrets),
+      problem: scrubSecretsDeep(
+        error instanceof ApiError || error instanceof AuthError ? error.problem : undefined,
+        secrets,
+      ),
     };
     // Before the options are parsed (a usage error), the word on the command line is all there is to go by.
     const json = ctx.globals.json === true || (ctx.globals.json === undefined && argv.includes('--json'));
@@ -40,15 +51,18 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
 
 /** Commander quotes the value it refused in full: cut a long one (escaping happens when it is written). */
 function shortenEcho(message: string): string {
-  return message.replace(/^((?:option '[^']*' argument|command-argument value) ')([\s\S]*?)(' is invalid)/, (_all, head: string, value: string, tail: string) =>
-    `${head}${value.length > 60 ? `${value.slice(0, 59)}…` : value}${tail}`,
+  return message.replace(
+    /^((?:option '[^']*' argument|command-argument value) ')([\s\S]*?)(' is invalid)/,
+    (_all, head: string, value: string, tail: string) =>
+      `${head}${value.length > 60 ? `${value.slice(0, 59)}…` : value}${tail}`,
   );
 }
 
 /** undefined for the commander "errors" that are really help or version output. */
 function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefined {
   if (error instanceof CommanderError) {
-    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return undefined;
+    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+      return undefined;
     // `energy` alone (or a group alone) has just printed its help: a usage error with nothing more to say.
     if (error.code === 'commander.help') return { message: '', exitCode: ExitCode.usage, silent: true };
     return {

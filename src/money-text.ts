@@ -22,7 +22,9 @@ export function isApiAmount(text: unknown): text is string {
 export function parseUserAmount(text: string): string {
   const match = USER_AMOUNT_PATTERN.exec(text.trim());
   if (match === null) {
-    throw new RangeError(`"${printable(text, 40)}" is not a TRX amount: use digits with at most six decimals, e.g. 12.5 or 12.500000`);
+    throw new RangeError(
+      `"${printable(text, 40)}" is not a TRX amount: use digits with at most six decimals, e.g. 12.5 or 12.500000`,
+    );
   }
   const whole = match[1]!.replace(/^0+(?=\d)/, '');
   return `${whole}.${(match[2] ?? '').padEnd(6, '0')}`;

@@ -30,13 +30,28 @@ export function buildProgram(ctx: Context, version: string): Command {
     .option('--verbose', 'print each request and response line on stderr (credentials redacted)')
     .addOption(new Option('--timeout <seconds>', 'time allowed for each request (default 30)').argParser(seconds))
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
-    .addHelpText('after', '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.')
+    .addHelpText(
+      'after',
+      '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.',
+    )
     .showSuggestionAfterError()
     .helpCommand(false)
     .hook('preAction', (_root, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
     });
-  for (const command of [timeCommand, balanceCommand, optionsCommand, quoteCommand, orderCommand, addressCommand, estimateCommand, ensureCommand, configCommand, sandboxCommand, completionCommand]) {
+  for (const command of [
+    timeCommand,
+    balanceCommand,
+    optionsCommand,
+    quoteCommand,
+    orderCommand,
+    addressCommand,
+    estimateCommand,
+    ensureCommand,
+    configCommand,
+    sandboxCommand,
+    completionCommand,
+  ]) {
     program.addCommand(command(ctx));
   }
   applyToAll(program, (command) => {
@@ -44,7 +59,11 @@ export function buildProgram(ctx: Context, version: string): Command {
     if (examples !== undefined) command.addHelpText('after', examples);
     // main.ts decides the exit code and prints errors in one format (text, or JSON with --json).
     // Help wraps at a fixed width, on a terminal as in a pipe, so that the fast path's copy is exact.
-    command.exitOverride().configureOutput({ outputError: () => undefined, getOutHelpWidth: () => HELP_WIDTH, getErrHelpWidth: () => HELP_WIDTH });
+    command.exitOverride().configureOutput({
+      outputError: () => undefined,
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
+    });
   });
   return program;
 }
@@ -67,7 +86,9 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     const word = words[i]!;
     if (word === '--') break;
     if (word.startsWith('-')) {
-      const option = [command, ...ancestors(command)].flatMap((c) => c.options).find((o) => o.long === word || o.short === word);
+      const option = [command, ...ancestors(command)]
+        .flatMap((c) => c.options)
+        .find((o) => o.long === word || o.short === word);
       if (option?.required === true || option?.optional === true) i += 1;
       continue;
     }
@@ -80,7 +101,8 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     }
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (next === undefined) {
-      if (asksHelp(words)) throw new UsageError(`unknown command '${word}'`, { hint: `see \`${commandPath(command)} --help\`` });
+      if (asksHelp(words))
+        throw new UsageError(`unknown command '${word}'`, { hint: `see \`${commandPath(command)} --help\`` });
       break;
     }
     command = next;

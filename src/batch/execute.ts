@@ -50,7 +50,11 @@ export interface BatchSummary {
 }
 
 export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
-  const summary: BatchSummary = { counts: { created: 0, existing: 0, failed: 0, skipped: 0 }, notReached: 0, spent: '0.000000' };
+  const summary: BatchSummary = {
+    counts: { created: 0, existing: 0, failed: 0, skipped: 0 },
+    notReached: 0,
+    spent: '0.000000',
+  };
   // Price rises are paid from the room between the planned total and the cap, never beyond it.
   let room = subtractAmounts(run.cap, run.plan.total);
   const reprice = (from: string, to: string): boolean => {
@@ -65,7 +69,8 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
     async (line) => {
       const result = await placeLine(run, line, reprice);
       summary.counts[result.status] += 1;
-      if (result.status === 'created' && result.order !== null) summary.spent = addAmounts(summary.spent, result.order.total_trx);
+      if (result.status === 'created' && result.order !== null)
+        summary.spent = addAmounts(summary.spent, result.order.total_trx);
       await run.onResult(result);
     },
     run.stopped,
@@ -75,7 +80,11 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
   return summary;
 }
 
-async function placeLine(run: BatchRun, line: BatchLine, reprice: (from: string, to: string) => boolean): Promise<LineResult> {
+async function placeLine(
+  run: BatchRun,
+  line: BatchLine,
+  reprice: (from: string, to: string) => boolean,
+): Promise<LineResult> {
   const id = lineRequestId(run.source, line);
   const plan = run.plan.lines.get(line.line);
   const result = (status: LineStatus, fields: Partial<LineResult> = {}): LineResult => ({
@@ -97,7 +106,13 @@ async function placeLine(run: BatchRun, line: BatchLine, reprice: (from: string,
   }
 }
 
-async function send(run: BatchRun, line: BatchLine, id: string, plan: Exclude<LinePlan, { kind: 'skip' }>, reprice: (from: string, to: string) => boolean) {
+async function send(
+  run: BatchRun,
+  line: BatchLine,
+  id: string,
+  plan: Exclude<LinePlan, { kind: 'skip' }>,
+  reprice: (from: string, to: string) => boolean,
+) {
   if (plan.kind === 'resend') return sendJournaled(run.sender, plan.record);
   try {
     return await sendAt(run, line, id, plan.total);
@@ -105,14 +120,23 @@ async function send(run: BatchRun, line: BatchLine, id: string, plan: Exclude<Li
     if (!(error instanceof ApiError && error.problem?.code === 'PRICE_CHANGED')) throw error;
     const quote = await run.client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
     if (!reprice(plan.total, quote.total_trx)) {
-      throw new CliError(`the price moved from ${plan.total} to ${quote.total_trx} TRX, beyond the total consented to: not placed`, ExitCode.conflict);
+      throw new CliError(
+        `the price moved from ${plan.total} to ${quote.total_trx} TRX, beyond the total consented to: not placed`,
+        ExitCode.conflict,
+      );
     }
     return sendAt(run, line, id, quote.total_trx);
   }
 }
 
 async function sendAt(run: BatchRun, line: BatchLine, id: string, total: string) {
-  const body = orderRequestBody({ client_request_id: id, address: line.address, energy: line.energy, duration_hours: line.hours, expected_total_trx: total });
+  const body = orderRequestBody({
+    client_request_id: id,
+    address: line.address,
+    energy: line.energy,
+    duration_hours: line.hours,
+    expected_total_trx: total,
+  });
   // Not fresh: another run journaled this id a moment ago; its bytes are the ones to send.
   const { record } = await run.journal.begin(id, body);
   return sendJournaled(run.sender, record);

@@ -21,9 +21,12 @@ export async function* readLines(input: AsyncIterable<Uint8Array>, source: strin
   const take = (text: string): PhysicalLine => {
     number += 1;
     if (text.endsWith('\r')) {
-      throw new UsageError(`${source}, line ${number}: ends with a carriage return (Windows line endings): nothing was bought`, {
-        hint: 'convert the file to plain newlines first, e.g. `dos2unix FILE` or `tr -d "\\r" < FILE > FILE.unix`',
-      });
+      throw new UsageError(
+        `${source}, line ${number}: ends with a carriage return (Windows line endings): nothing was bought`,
+        {
+          hint: 'convert the file to plain newlines first, e.g. `dos2unix FILE` or `tr -d "\\r" < FILE > FILE.unix`',
+        },
+      );
     }
     return { number, text };
   };

@@ -71,7 +71,8 @@ export class LineParser {
       this.#columns = header(cells, fail);
       return undefined;
     }
-    if (cells.length !== this.#columns.length) throw fail(`${cells.length} fields, but the header has ${this.#columns.length}`);
+    if (cells.length !== this.#columns.length)
+      throw fail(`${cells.length} fields, but the header has ${this.#columns.length}`);
     return Object.fromEntries(this.#columns.map((column, i) => [column, cells[i]]));
   }
 
@@ -86,16 +87,20 @@ export class LineParser {
 
   #energy(value: unknown, fail: (problem: string) => UsageError): number {
     const energy = positiveInteger(value);
-    if (energy === undefined) throw fail(`energy must be a positive whole number, not ${printable(String(value ?? '(missing)'), 40)}`);
+    if (energy === undefined)
+      throw fail(`energy must be a positive whole number, not ${printable(String(value ?? '(missing)'), 40)}`);
     if (energy > this.rules.maxEnergy) throw fail(`energy ${energy} is too large: at most ${this.rules.maxEnergy}`);
-    if (energy % this.rules.energyPerPortion !== 0) throw fail(`energy ${energy} is not a multiple of the portion, ${this.rules.energyPerPortion}`);
+    if (energy % this.rules.energyPerPortion !== 0)
+      throw fail(`energy ${energy} is not a multiple of the portion, ${this.rules.energyPerPortion}`);
     return energy;
   }
 
   #hours(value: unknown, fail: (problem: string) => UsageError): number {
     const hours = positiveInteger(value);
     if (hours === undefined || !this.rules.hours.includes(hours)) {
-      throw fail(`hours ${printable(String(value ?? '(missing)'), 20)} is not offered: use one of ${this.rules.hours.join(', ')}`);
+      throw fail(
+        `hours ${printable(String(value ?? '(missing)'), 20)} is not offered: use one of ${this.rules.hours.join(', ')}`,
+      );
     }
     return hours;
   }
@@ -104,11 +109,13 @@ export class LineParser {
 function header(cells: string[], fail: (problem: string) => UsageError): Column[] {
   const columns = cells.map((cell) => cell.trim());
   for (const column of columns) {
-    if (!(COLUMNS as readonly string[]).includes(column)) throw fail(`unknown column "${printable(column, 40)}" in the header: use ${COLUMNS.join(',')}`);
+    if (!(COLUMNS as readonly string[]).includes(column))
+      throw fail(`unknown column "${printable(column, 40)}" in the header: use ${COLUMNS.join(',')}`);
   }
   if (new Set(columns).size !== columns.length) throw fail('a column appears twice in the header');
   const missing = REQUIRED.filter((column) => !columns.includes(column));
-  if (missing.length > 0) throw fail(`the header lacks ${missing.join(', ')} (expected address,energy,hours[,client_request_id])`);
+  if (missing.length > 0)
+    throw fail(`the header lacks ${missing.join(', ')} (expected address,energy,hours[,client_request_id])`);
   return columns as Column[];
 }
 
@@ -121,7 +128,8 @@ function ndjsonFields(text: string, fail: (problem: string) => UsageError): Part
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('not a JSON object');
   for (const key of Object.keys(value)) {
-    if (!(COLUMNS as readonly string[]).includes(key)) throw fail(`unknown key "${printable(key, 40)}": use ${COLUMNS.join(', ')}`);
+    if (!(COLUMNS as readonly string[]).includes(key))
+      throw fail(`unknown key "${printable(key, 40)}": use ${COLUMNS.join(', ')}`);
   }
   return value as Partial<Record<Column, unknown>>;
 }

@@ -25,7 +25,12 @@ export interface BatchPlan {
   counts: Record<LinePlan['kind'], number>;
 }
 
-export async function planBatch(source: BatchSource, client: EnergyClient, journal: Journal, concurrency: number): Promise<BatchPlan> {
+export async function planBatch(
+  source: BatchSource,
+  client: EnergyClient,
+  journal: Journal,
+  concurrency: number,
+): Promise<BatchPlan> {
   const plan: BatchPlan = { lines: new Map(), total: '0.000000', counts: { skip: 0, resend: 0, new: 0 } };
   await runPool(batchLines(source), concurrency, async (line) => {
     const linePlan = await planLine(source, client, journal, line);
@@ -36,7 +41,12 @@ export async function planBatch(source: BatchSource, client: EnergyClient, journ
   return plan;
 }
 
-async function planLine(source: BatchSource, client: EnergyClient, journal: Journal, line: BatchLine): Promise<LinePlan> {
+async function planLine(
+  source: BatchSource,
+  client: EnergyClient,
+  journal: Journal,
+  line: BatchLine,
+): Promise<LinePlan> {
   const id = lineRequestId(source, line);
   const record = journal.find(id);
   if (record !== undefined && (hasOrder(record) || record.outcome === null)) {
@@ -57,6 +67,9 @@ async function planLine(source: BatchSource, client: EnergyClient, journal: Jour
     return { kind: 'new', total: quote.total_trx };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    throw new CliError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error.exitCode, { cause: error, hint: error.hint });
+    throw new CliError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error.exitCode, {
+      cause: error,
+      hint: error.hint,
+    });
   }
 }

@@ -5,7 +5,12 @@
  * taking new items once `stopped()` is true (the items in progress finish). The first failure of `work`
  * or of the item source stops the rest and is rethrown once everything in progress has ended.
  */
-export async function runPool<T>(items: AsyncIterable<T>, concurrency: number, work: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
+export async function runPool<T>(
+  items: AsyncIterable<T>,
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<void> {
   const iterator = items[Symbol.asyncIterator]();
   let failed = false;
   let failure: unknown;

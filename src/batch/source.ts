@@ -25,13 +25,19 @@ export interface BatchSource {
 }
 
 /** A readable path for `spec` (`-` is standard input, spooled into `spoolDir`) and how to clean up after. */
-export async function openInput(spec: string, stdin: Readable, spoolDir: string): Promise<{ path: string; label: string; cleanup: () => void }> {
+export async function openInput(
+  spec: string,
+  stdin: Readable,
+  spoolDir: string,
+): Promise<{ path: string; label: string; cleanup: () => void }> {
   if (spec !== '-') {
     try {
       if (!statSync(spec).isFile()) throw new UsageError(`${spec} is not a file`);
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      throw new UsageError(`cannot read ${spec}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable'}`);
+      throw new UsageError(
+        `cannot read ${spec}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable'}`,
+      );
     }
     return { path: spec, label: spec, cleanup: () => undefined };
   }
@@ -44,7 +50,12 @@ export async function openInput(spec: string, stdin: Readable, spoolDir: string)
  * Checks every line before anything is bought: the format, each field against the API's options, and
  * that no client_request_id appears twice. Throws a UsageError naming the first bad line.
  */
-export async function checkBatch(path: string, label: string, rules: BatchRules, format: BatchFormat | undefined): Promise<BatchSource> {
+export async function checkBatch(
+  path: string,
+  label: string,
+  rules: BatchRules,
+  format: BatchFormat | undefined,
+): Promise<BatchSource> {
   const hash = createHash('sha256');
   const seen = new Map<string, number>();
   let parser: LineParser | undefined;
@@ -57,7 +68,9 @@ export async function checkBatch(path: string, label: string, rules: BatchRules,
     if (line.clientRequestId !== undefined) {
       const earlier = seen.get(line.clientRequestId);
       if (earlier !== undefined) {
-        throw new UsageError(`${label}, line ${line.line}: client_request_id ${line.clientRequestId} is already on line ${earlier}: nothing was bought`);
+        throw new UsageError(
+          `${label}, line ${line.line}: client_request_id ${line.clientRequestId} is already on line ${earlier}: nothing was bought`,
+        );
       }
       seen.set(line.clientRequestId, line.line);
     }
@@ -80,7 +93,10 @@ export function lineRequestId(source: BatchSource, line: BatchLine): string {
   return line.clientRequestId ?? `batch-${source.digest.slice(0, 24)}-${line.line}`;
 }
 
-async function* hashing(chunks: AsyncIterable<Uint8Array>, hash: ReturnType<typeof createHash>): AsyncGenerator<Uint8Array> {
+async function* hashing(
+  chunks: AsyncIterable<Uint8Array>,
+  hash: ReturnType<typeof createHash>,
+): AsyncGenerator<Uint8Array> {
   for await (const chunk of chunks) {
     hash.update(chunk);
     yield chunk;

@@ -26,7 +26,8 @@ export function parseBaseUrl(text: string, what = 'base URL'): URL {
       hint: 'plain http is allowed only for localhost, 127.0.0.0/8 and [::1]',
     });
   }
-  if (url.username !== '' || url.password !== '') throw new UsageError(`the ${what} must not contain a user name or password`);
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError(`the ${what} must not contain a user name or password`);
   if (url.search !== '' || url.hash !== '') throw new UsageError(`the ${what} must not contain a query or a fragment`);
   // The spec writes paths as /v1/…; a base URL that already ends in /v1 would send /v1/v1/… and get 404s.
   const prefix = url.pathname.replace(/\/+$/, '');

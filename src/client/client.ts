@@ -56,25 +56,41 @@ export class EnergyClient {
 
   /** GET /v1/time (anonymous). */
   async time(): Promise<TimeResponse> {
-    return (await this.transport.send({ method: 'GET', path: '/v1/time', auth: false, check: schema.timeResponse })).data;
+    return (await this.transport.send({ method: 'GET', path: '/v1/time', auth: false, check: schema.timeResponse }))
+      .data;
   }
 
   /** GET /v1/balance. */
   async balance(): Promise<BalanceResponse> {
-    return (await this.transport.send({ method: 'GET', path: '/v1/balance', auth: true, check: schema.balanceResponse })).data;
+    return (
+      await this.transport.send({ method: 'GET', path: '/v1/balance', auth: true, check: schema.balanceResponse })
+    ).data;
   }
 
   /** GET /v1/energy/options; `duration_hours` items sent as strings come back as integers. */
   async options(): Promise<OptionsResponse> {
-    return (await this.transport.send({ method: 'GET', path: '/v1/energy/options', auth: true, check: schema.optionsResponse }))
-      .data;
+    return (
+      await this.transport.send({
+        method: 'GET',
+        path: '/v1/energy/options',
+        auth: true,
+        check: schema.optionsResponse,
+      })
+    ).data;
   }
 
   /** POST /v1/energy/quotes. */
   async quote(request: QuoteRequest): Promise<QuoteResponse> {
     const body = { address: request.address, energy: request.energy, duration_hours: request.duration_hours };
-    return (await this.transport.send({ method: 'POST', path: '/v1/energy/quotes', body, auth: true, check: schema.quoteResponse }))
-      .data;
+    return (
+      await this.transport.send({
+        method: 'POST',
+        path: '/v1/energy/quotes',
+        body,
+        auth: true,
+        check: schema.quoteResponse,
+      })
+    ).data;
   }
 
   /**
@@ -91,8 +107,17 @@ export class EnergyClient {
    */
   async sendOrderBody(body: string): Promise<CreatedOrder> {
     const asked = JSON.parse(body) as CreateOrderRequest;
-    const { status, data } = await this.transport.send({ method: 'POST', path: '/v1/energy/orders', body, auth: true, check: schema.order });
-    const mismatch = status !== 200 && status !== 201 ? `HTTP ${status}; the spec allows only 200 or 201` : await orderMismatch(data, asked);
+    const { status, data } = await this.transport.send({
+      method: 'POST',
+      path: '/v1/energy/orders',
+      body,
+      auth: true,
+      check: schema.order,
+    });
+    const mismatch =
+      status !== 200 && status !== 201
+        ? `HTTP ${status}; the spec allows only 200 or 201`
+        : await orderMismatch(data, asked);
     if (mismatch !== undefined) {
       // Something was accepted, but not what we asked for: it may be an order, so say so.
       const error = new ResponseShapeError(`POST /v1/energy/orders answered with ${mismatch}`);
@@ -126,7 +151,15 @@ export class EnergyClient {
   /** GET /v1/energy/orders: one page. */
   async listOrders(params: ListOrdersParams = {}): Promise<OrderList> {
     const query = { limit: params.limit, cursor: params.cursor };
-    return (await this.transport.send({ method: 'GET', path: '/v1/energy/orders', query, auth: true, check: schema.orderList })).data;
+    return (
+      await this.transport.send({
+        method: 'GET',
+        path: '/v1/energy/orders',
+        query,
+        auth: true,
+        check: schema.orderList,
+      })
+    ).data;
   }
 
   /** Every order from `cursor` on, page by page; only one page is held in memory at a time. */
@@ -154,7 +187,10 @@ export class EnergyClient {
   }
 
   /** One page at the first of `sizes` the server accepts (400 means it refused that size). */
-  async #firstAcceptedPage(sizes: readonly (number | undefined)[], cursor: string | undefined): Promise<{ list: OrderList; sizeIndex: number }> {
+  async #firstAcceptedPage(
+    sizes: readonly (number | undefined)[],
+    cursor: string | undefined,
+  ): Promise<{ list: OrderList; sizeIndex: number }> {
     for (let index = 0; ; index += 1) {
       try {
         return { list: await this.listOrders({ limit: sizes[index], cursor }), sizeIndex: index };
@@ -186,7 +222,8 @@ export function orderRequestBody(request: CreateOrderRequest): string {
  */
 async function orderMismatch(order: Order, asked: CreateOrderRequest): Promise<string | undefined> {
   for (const key of ['client_request_id', 'address', 'energy', 'duration_hours'] as const) {
-    if (order[key] !== asked[key]) return `an order whose ${key} is ${JSON.stringify(order[key])}, not ${JSON.stringify(asked[key])}`;
+    if (order[key] !== asked[key])
+      return `an order whose ${key} is ${JSON.stringify(order[key])}, not ${JSON.stringify(asked[key])}`;
   }
   const { compareAmounts } = await import('../money.js');
   if (compareAmounts(order.total_trx, asked.expected_total_trx) > 0) {

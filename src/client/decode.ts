@@ -37,23 +37,34 @@ export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label:
   try {
     data = JSON.parse(response.text);
   } catch {
-    throw new ResponseShapeError(`${label} answered HTTP ${response.status} with a body that is not valid JSON (truncated?)`);
+    throw new ResponseShapeError(
+      `${label} answered HTTP ${response.status} with a body that is not valid JSON (truncated?)`,
+    );
   }
   try {
     return check(data, '');
   } catch (error) {
     if (!(error instanceof ShapeMismatch)) throw error;
-    throw new ResponseShapeError(`${label} answered HTTP ${response.status} with a body that breaks the spec: ${error.message}`);
+    throw new ResponseShapeError(
+      `${label} answered HTTP ${response.status} with a body that breaks the spec: ${error.message}`,
+    );
   }
 }
 
 /** Builds the typed error for a non-2xx response, keeping the Problem Details body when there is one. */
-export function decodeFailure(response: HttpResponse, label: string, retryAfterSeconds?: number, note?: string): ApiError | AuthError {
+export function decodeFailure(
+  response: HttpResponse,
+  label: string,
+  retryAfterSeconds?: number,
+  note?: string,
+): ApiError | AuthError {
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
   const message = `${label} failed: ${summary}${note === undefined ? '' : `; ${note}`}`;
   if (response.status === 401) return new AuthError(message, { hint: SIGNATURE_HINT, ...(problem && { problem }) });
-  return new ApiError(response.status, message, problem, { ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) });
+  return new ApiError(response.status, message, problem, {
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+  });
 }
 
 function readProblem(response: HttpResponse): ProblemDetails | undefined {

@@ -34,7 +34,15 @@ export interface HttpTimeouts {
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
 
 /** Failures that happen before a connection exists: the request cannot have reached the server. */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PROXY_REFUSED']);
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'PROXY_REFUSED',
+]);
 
 /** Failures that will be the same on the next attempt: a host that does not exist, a server that does not speak TLS. */
 const PERMANENT_CODES = new Set(['ENOTFOUND', 'TLS_MISMATCH']);
@@ -93,7 +101,9 @@ export class HttpConnection {
 
   async exchange(request: HttpRequest): Promise<HttpResponse> {
     // https (and TLS) is loaded only for https origins.
-    this.#module ??= (this.#url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as HttpModule;
+    this.#module ??= (
+      this.#url.protocol === 'https:' ? await import('node:https') : await import('node:http')
+    ) as HttpModule;
     this.#agent ??= await this.#makeAgent(this.#module);
     const options: RequestOptions = {
       host: this.#url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -117,7 +127,9 @@ export class HttpConnection {
       );
       watchConnect(req, this.#timeouts.connectMs, fail);
       // The proxy tunnel fails with its own HttpFailure, or an AuthError for a 407: keep them as they are.
-      req.on('error', (error) => fail(error instanceof HttpFailure || error instanceof CliError ? error : toHttpFailure(error)));
+      req.on('error', (error) =>
+        fail(error instanceof HttpFailure || error instanceof CliError ? error : toHttpFailure(error)),
+      );
       req.on('response', (response) => {
         readBody(response).then(
           (text) => {
@@ -149,7 +161,10 @@ function watchConnect(req: ClientRequest, connectMs: number, fail: (failure: Htt
   req.on('socket', (socket) => {
     // A reused keep-alive socket is already connected.
     if (!socket.connecting) return;
-    const timer = setTimeout(() => fail(new HttpFailure(`connection timed out after ${connectMs} ms`, 'CONNECT_TIMEOUT')), connectMs);
+    const timer = setTimeout(
+      () => fail(new HttpFailure(`connection timed out after ${connectMs} ms`, 'CONNECT_TIMEOUT')),
+      connectMs,
+    );
     socket.once('connect', () => clearTimeout(timer));
     socket.once('close', () => clearTimeout(timer));
   });
@@ -168,7 +183,9 @@ function readBody(response: IncomingMessage): Promise<string> {
     });
     // Decode once at the end, so that a multi-byte character split across chunks stays whole.
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('aborted', () => reject(new HttpFailure('the server closed the connection mid-response', 'ECONNRESET')));
+    response.on('aborted', () =>
+      reject(new HttpFailure('the server closed the connection mid-response', 'ECONNRESET')),
+    );
     response.on('error', reject);
   });
 }
@@ -177,7 +194,8 @@ export function toHttpFailure(error: unknown): HttpFailure {
   const message = error instanceof Error ? error.message : String(error);
   let code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
   // OpenSSL's text for "that was not a TLS handshake" runs over several lines; one cause, one line.
-  if (code === 'EPROTO' || code.startsWith('ERR_SSL_') || /wrong version number|packet length too long/i.test(message)) code = 'TLS_MISMATCH';
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL_') || /wrong version number|packet length too long/i.test(message))
+    code = 'TLS_MISMATCH';
   return new HttpFailure(describeNetworkCode(code, message) ?? message, code, { cause: error });
 }
 
@@ -186,7 +204,9 @@ function describeNetworkCode(code: string, message: string): string | undefined 
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ECONNRESET':
-      return message === 'socket hang up' ? 'the server closed the connection before answering' : 'connection reset by the server';
+      return message === 'socket hang up'
+        ? 'the server closed the connection before answering'
+        : 'connection reset by the server';
     case 'ENOTFOUND':
       return 'host not found';
     case 'EAI_AGAIN':

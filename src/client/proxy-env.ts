@@ -18,7 +18,10 @@ export function proxyFor(origin: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
   const variable = names.find((name) => (env[name] ?? '').trim() !== '');
   if (variable === undefined) return undefined;
   const host = bareHost(origin.hostname);
-  if (isLoopback(host) || bypassed(host, origin.port || (origin.protocol === 'https:' ? '443' : '80'), env.NO_PROXY ?? env.no_proxy ?? '')) {
+  if (
+    isLoopback(host) ||
+    bypassed(host, origin.port || (origin.protocol === 'https:' ? '443' : '80'), env.NO_PROXY ?? env.no_proxy ?? '')
+  ) {
     return undefined;
   }
   return { url: parseProxyUrl(env[variable]!.trim(), variable), variable };
@@ -30,7 +33,9 @@ function parseProxyUrl(text: string, variable: string): URL {
     // "proxy.corp:3128" without a scheme means http://, as curl and Go read it.
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
-    throw new UsageError(`${variable} is not a valid proxy URL`, { hint: `use the form http://host:port (or http://user:password@host:port)` });
+    throw new UsageError(`${variable} is not a valid proxy URL`, {
+      hint: `use the form http://host:port (or http://user:password@host:port)`,
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${variable} uses ${url.protocol.slice(0, -1)}://, which energy does not support`, {
@@ -47,7 +52,10 @@ export function redactProxyUrl(url: URL): string {
 }
 
 function bareHost(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  return hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 function isLoopback(host: string): boolean {

@@ -13,13 +13,21 @@ import { HttpFailure, toHttpFailure } from './http.js';
 import { redactProxyUrl, type ProxyChoice } from './proxy-env.js';
 
 export function tunnelAgent(target: URL, proxy: ProxyChoice, connectMs: number): http.Agent {
-  const open = (host: string, port: number) => openTunnel(proxy, `${host.includes(':') ? `[${host}]` : host}:${port}`, connectMs);
+  const open = (host: string, port: number) =>
+    openTunnel(proxy, `${host.includes(':') ? `[${host}]` : host}:${port}`, connectMs);
   if (target.protocol === 'https:') {
     return new (class extends https.Agent {
-      override createConnection(options: https.RequestOptions, callback?: (error: Error | null, stream: Duplex) => void): undefined {
+      override createConnection(
+        options: https.RequestOptions,
+        callback?: (error: Error | null, stream: Duplex) => void,
+      ): undefined {
         const { host, port } = endpoint(options, 443);
         open(host, port).then(
-          (socket) => callback?.(null, tls.connect({ ...(options as tls.ConnectionOptions), socket, servername: options.servername ?? host })),
+          (socket) =>
+            callback?.(
+              null,
+              tls.connect({ ...(options as tls.ConnectionOptions), socket, servername: options.servername ?? host }),
+            ),
           (error: Error) => callback?.(error, undefined as never),
         );
         return undefined;
@@ -27,7 +35,10 @@ export function tunnelAgent(target: URL, proxy: ProxyChoice, connectMs: number):
     })({ keepAlive: true });
   }
   return new (class extends http.Agent {
-    override createConnection(options: http.ClientRequestArgs, callback?: (error: Error | null, stream: Duplex) => void): undefined {
+    override createConnection(
+      options: http.ClientRequestArgs,
+      callback?: (error: Error | null, stream: Duplex) => void,
+    ): undefined {
       const { host, port } = endpoint(options, 80);
       open(host, port).then(
         (socket) => callback?.(null, socket),
@@ -75,15 +86,28 @@ function openTunnel(proxy: ProxyChoice, authority: string, connectMs: number): P
       socket.destroy();
       if (response.statusCode === 407) {
         const had = url.username !== '' ? 'refused the user name and password' : 'asks for a user name and password';
-        reject(new AuthError(`the proxy ${shown} (from ${variable}) ${had} (HTTP 407)`, { hint: `set them in ${variable}: http://user:password@host:port` }));
+        reject(
+          new AuthError(`the proxy ${shown} (from ${variable}) ${had} (HTTP 407)`, {
+            hint: `set them in ${variable}: http://user:password@host:port`,
+          }),
+        );
         return;
       }
-      reject(new HttpFailure(`the proxy ${shown} refused the tunnel to ${authority} (HTTP ${response.statusCode ?? 0})`, 'PROXY_REFUSED'));
+      reject(
+        new HttpFailure(
+          `the proxy ${shown} refused the tunnel to ${authority} (HTTP ${response.statusCode ?? 0})`,
+          'PROXY_REFUSED',
+        ),
+      );
     });
     request.once('error', (error) => {
       clearTimeout(timer);
       const failure = toHttpFailure(error);
-      reject(new HttpFailure(`cannot reach the proxy ${shown} (from ${variable}): ${failure.message}`, failure.code, { cause: error }));
+      reject(
+        new HttpFailure(`cannot reach the proxy ${shown} (from ${variable}): ${failure.message}`, failure.code, {
+          cause: error,
+        }),
+      );
     });
     request.end();
   });

@@ -20,7 +20,9 @@ export function scrubSecretsDeep(value: unknown, secrets: readonly (string | und
   if (typeof value === 'string') return scrubSecrets(value, secrets);
   if (Array.isArray(value)) return value.map((item) => scrubSecretsDeep(item, secrets));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [scrubSecrets(key, secrets), scrubSecretsDeep(item, secrets)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [scrubSecrets(key, secrets), scrubSecretsDeep(item, secrets)]),
+    );
   }
   return value;
 }

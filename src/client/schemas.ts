@@ -1,6 +1,17 @@
 /** The spec's response shapes as checks: every body is run through one before anything uses it. */
 import type { ProblemDetails, ProblemError } from '../errors.js';
-import { amount, arrayOf, boolean, integer, looseInteger, nullable, object, string, uuid, type Check } from './shape.js';
+import {
+  amount,
+  arrayOf,
+  boolean,
+  integer,
+  looseInteger,
+  nullable,
+  object,
+  string,
+  uuid,
+  type Check,
+} from './shape.js';
 import type {
   BalanceResponse,
   Order,
@@ -58,7 +69,11 @@ export const orderList: Check<OrderList> = object<OrderList>({
   next_cursor: nullable(string),
 });
 
-const problemError: Check<ProblemError> = object<ProblemError>({ code: string, field: nullable(string), message: string });
+const problemError: Check<ProblemError> = object<ProblemError>({
+  code: string,
+  field: nullable(string),
+  message: string,
+});
 
 /**
  * Problem Details: the five required keys, plus `field` and `errors` when present. Returns undefined for a

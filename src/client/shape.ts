@@ -11,11 +11,11 @@ export class ShapeMismatch extends Error {
 
 export type Check<T> = (value: unknown, path: string) => T;
 
-
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`}`;
 }
 
@@ -23,7 +23,8 @@ function fail(path: string, expected: string, value: unknown): never {
   throw new ShapeMismatch(`${path} should be ${expected}, got ${describe(value)}`);
 }
 
-export const string: Check<string> = (value, path) => (typeof value === 'string' ? value : fail(path, 'a string', value));
+export const string: Check<string> = (value, path) =>
+  typeof value === 'string' ? value : fail(path, 'a string', value);
 
 export const boolean: Check<boolean> = (value, path) =>
   typeof value === 'boolean' ? value : fail(path, 'true or false', value);
@@ -47,9 +48,7 @@ export const amount: Check<string> = (value, path) =>
     : fail(path, 'an amount with six decimals such as "1.500000"', value);
 
 export const uuid: Check<string> = (value, path) =>
-  typeof value === 'string' && UUID_TEXT.test(value)
-    ? value
-    : fail(path, 'a UUID', value);
+  typeof value === 'string' && UUID_TEXT.test(value) ? value : fail(path, 'a UUID', value);
 
 export function nullable<T>(check: Check<T>): Check<T | null> {
   return (value, path) => (value === null ? null : check(value, path));

@@ -8,7 +8,14 @@ import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
-import { DEFAULT_TIMEOUTS, HttpConnection, HttpFailure, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
+import {
+  DEFAULT_TIMEOUTS,
+  HttpConnection,
+  HttpFailure,
+  type HttpResponse,
+  type HttpTimeouts,
+  type LookupFunction,
+} from './http.js';
 import { redactAuthorization } from './redact.js';
 import { loggedExchange } from './logged-exchange.js';
 import { Retrier } from './retrier.js';
@@ -89,7 +96,11 @@ export class Transport {
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.#http = new HttpConnection(options.baseUrl.origin, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, { env: options.env, log: options.log, lookup: options.lookup });
+    this.#http = new HttpConnection(
+      options.baseUrl.origin,
+      { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+      { env: options.env, log: options.log, lookup: options.lookup },
+    );
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
   }
 
@@ -99,7 +110,10 @@ export class Transport {
   }
 
   async send<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
-    const body = call.body === undefined ? undefined : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
+    const body =
+      call.body === undefined
+        ? undefined
+        : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
     let clockChecked = false;
@@ -137,9 +151,12 @@ export class Transport {
         if (await retrier.afterFailure(outcome)) continue;
         const attempts = retrier.attempts;
         throw marked(
-          new NetworkError(`${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
-            cause: outcome,
-          }),
+          new NetworkError(
+            `${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`,
+            {
+              cause: outcome,
+            },
+          ),
         );
       }
       const { status } = outcome;
@@ -158,7 +175,10 @@ export class Transport {
         if (await this.#clockWasWrong()) continue;
       }
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
-      const retryAfterMs = parseRetryAfter(retryAfterHeader(outcome), this.clock.localMs() + this.clock.offsetSeconds * 1000);
+      const retryAfterMs = parseRetryAfter(
+        retryAfterHeader(outcome),
+        this.clock.localMs() + this.clock.offsetSeconds * 1000,
+      );
       if (await retrier.afterStatus(status, retryAfterMs)) continue;
       const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
       const tooLong =
@@ -184,14 +204,21 @@ export class Transport {
           hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
         });
       }
-      Object.assign(headers, signRequest({ method: call.method, path, query, body, timestamp: this.clock.timestamp(), ...credentials }));
+      Object.assign(
+        headers,
+        signRequest({ method: call.method, path, query, body, timestamp: this.clock.timestamp(), ...credentials }),
+      );
     }
-    return loggedExchange(this.#http, { method: call.method, pathAndQuery: path + query, headers, body }, {
-      origin: this.#options.baseUrl.origin,
-      log: this.#options.log,
-      redactHeader: (name, value) => (name === 'authorization' ? redactAuthorization(value) : value),
-      nowMs: () => this.clock.localMs(),
-    });
+    return loggedExchange(
+      this.#http,
+      { method: call.method, pathAndQuery: path + query, headers, body },
+      {
+        origin: this.#options.baseUrl.origin,
+        log: this.#options.log,
+        redactHeader: (name, value) => (name === 'authorization' ? redactAuthorization(value) : value),
+        nowMs: () => this.clock.localMs(),
+      },
+    );
   }
 
   /** Reads the server clock after a 401; true when ours was off and has been corrected. */
@@ -199,14 +226,19 @@ export class Transport {
     const sentAt = this.clock.localMs();
     let serverTime: number;
     try {
-      const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false, check: timeResponse }, '', undefined);
+      const response = await this.#attempt(
+        { method: 'GET', path: '/v1/time', auth: false, check: timeResponse },
+        '',
+        undefined,
+      );
       if (response.status !== 200) return false;
       serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
     } catch {
       return false;
     }
     const corrected = this.clock.adopt(serverTime, sentAt, this.clock.localMs());
-    if (corrected) this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
+    if (corrected)
+      this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
     return corrected;
   }
 

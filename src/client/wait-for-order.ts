@@ -40,7 +40,9 @@ export async function waitUntilFinal(client: EnergyClient, initial: Order, optio
   let order = initial;
   while (!isFinal(order)) {
     if (now() >= deadline) {
-      throw new WaitTimeoutError(`order ${order.id} was not final within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`);
+      throw new WaitTimeoutError(
+        `order ${order.id} was not final within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`,
+      );
     }
     await (options.sleepMs ?? sleep)(options.intervalMs);
     const next = await client.getOrder(order.id);

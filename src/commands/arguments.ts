@@ -14,7 +14,8 @@ const WHOLE_NUMBER = /^[1-9]\d*$/;
 export function positiveInteger(text: string): number {
   const trimmed = text.trim();
   if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number');
-  if (!Number.isSafeInteger(Number(trimmed))) throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
+  if (!Number.isSafeInteger(Number(trimmed)))
+    throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
   return Number(trimmed);
 }
 
@@ -32,15 +33,18 @@ export function signedInteger(text: string): number {
 /** A TCP port: 0 (any free port) to 65535. */
 export function portNumber(text: string): number {
   const trimmed = text.trim();
-  if (!/^\d+$/.test(trimmed)) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
-  if (trimmed.length > 5 || Number(trimmed) > 65_535) throw new InvalidArgumentError('too large: a port is at most 65535');
+  if (!/^\d+$/.test(trimmed))
+    throw new InvalidArgumentError('must be a port number from 0 to 65535 (0: any free port)');
+  if (trimmed.length > 5 || Number(trimmed) > 65_535)
+    throw new InvalidArgumentError('too large: a port is at most 65535');
   return Number(trimmed);
 }
 
 /** `--concurrency`: 1 to 32, enough to saturate a service without becoming a flood. */
 export function concurrency(text: string): number {
   const trimmed = text.trim();
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 32');
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1)
+    throw new InvalidArgumentError('must be a whole number from 1 to 32');
   if (trimmed.length > 2 || Number(trimmed) > 32) throw new InvalidArgumentError('too large: at most 32');
   return Number(trimmed);
 }
@@ -54,10 +58,18 @@ export function retryCount(text: string): number {
 }
 
 export function tronAddress(text: string): string {
-  if (text === '') throw new InvalidArgumentError('the address is missing (empty): give a TRON address, T… (34 characters)');
+  if (text === '')
+    throw new InvalidArgumentError('the address is missing (empty): give a TRON address, T… (34 characters)');
   const stray = /[\s\u0000-\u001f\u007f]/u.exec(text)?.[0];
   if (stray !== undefined) {
-    const what = stray === '\r' ? 'a carriage return (a file with Windows line endings?)' : stray === '\n' ? 'a line break' : /\s/u.test(stray) ? 'white space' : 'a control character';
+    const what =
+      stray === '\r'
+        ? 'a carriage return (a file with Windows line endings?)'
+        : stray === '\n'
+          ? 'a line break'
+          : /\s/u.test(stray)
+            ? 'white space'
+            : 'a control character';
     throw new InvalidArgumentError(`not a TRON address: "${printable(text, 60)}" contains ${what}`);
   }
   const check = checkTronAddress(text);
@@ -74,10 +86,10 @@ export function trxAmount(text: string): string {
 }
 
 export function orderId(text: string): string {
-  if (!UUID_TEXT.test(text)) throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
+  if (!UUID_TEXT.test(text))
+    throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
   return text.toLowerCase();
 }
-
 
 export function clientRequestId(text: string): string {
   if (!CLIENT_REQUEST_ID_TEXT.test(text)) {

@@ -23,11 +23,18 @@ export function completionCommand(ctx: Context): Command {
     .action(async (shell: 'bash' | 'zsh' | 'fish' | undefined, options: { profiles?: boolean }, command: Command) => {
       if (options.profiles === true) {
         const { profileNames } = await import('../config/profile-names.js');
-        await ctx.printer.write(profileNames(configDir(ctx.terminal.env)).map((name) => `${name}\n`).join(''));
+        await ctx.printer.write(
+          profileNames(configDir(ctx.terminal.env))
+            .map((name) => `${name}\n`)
+            .join(''),
+        );
         return;
       }
       if (shell === undefined) throw new UsageError('which shell?', { hint: 'energy completion bash, zsh or fish' });
-      const [{ completionTree }, { completionScript }] = await Promise.all([import('../output/completion-tree.js'), import('../output/completion-script.js')]);
+      const [{ completionTree }, { completionScript }] = await Promise.all([
+        import('../output/completion-tree.js'),
+        import('../output/completion-script.js'),
+      ]);
       let root = command;
       while (root.parent !== null) root = root.parent;
       await ctx.printer.write(completionScript(shell, completionTree(root, SETTING_NAMES)));

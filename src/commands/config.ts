@@ -2,7 +2,13 @@
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import { SETTING_NAMES, credentialProblem, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
+import {
+  SETTING_NAMES,
+  credentialProblem,
+  isSecretSetting,
+  parseSettingName,
+  type SettingName,
+} from '../config/names.js';
 import { environmentVariableFor } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
@@ -22,22 +28,33 @@ export function configCommand(ctx: Context): Command {
 
   config
     .command('set')
-    .description('store a setting in the profile; secrets (api-secret, tron-api-key) and api-key without a value are read from stdin or a prompt')
+    .description(
+      'store a setting in the profile; secrets (api-secret, tron-api-key) and api-key without a value are read from stdin or a prompt',
+    )
     .argument('<name>', SETTING_NAMES.join(' | '))
     .argument('[value]')
     .action(async (nameText: string, valueArg: string | undefined) => {
       const name = parseSettingName(nameText);
-      if (isSecretSetting(name) && valueArg !== undefined) throw new UsageError(`refusing ${name} as a command-line value`, { hint: secretOnArgv(name) });
+      if (isSecretSetting(name) && valueArg !== undefined)
+        throw new UsageError(`refusing ${name} as a command-line value`, { hint: secretOnArgv(name) });
       const value = valueArg ?? (await readValue(ctx, name));
       if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
       const isUrl = name === 'base-url' || name === 'tron-node';
       const problem = isUrl ? undefined : credentialProblem(name, value.trim());
-      if (problem !== undefined) throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });
-      const stored = isUrl ? parseBaseUrl(value.trim(), name === 'tron-node' ? 'TRON node URL' : 'base URL').toString().replace(/\/$/, '') : value.trim();
+      if (problem !== undefined)
+        throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });
+      const stored = isUrl
+        ? parseBaseUrl(value.trim(), name === 'tron-node' ? 'TRON node URL' : 'base URL')
+            .toString()
+            .replace(/\/$/, '')
+        : value.trim();
       const profile = ctx.profileName();
       await ctx.store.set(profile, name, stored);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: shown(name, stored) });
-      else ctx.printer.note(`energy: ${name} set in profile ${profile}${isSecretSetting(name) ? ` (${maskSecret(stored)})` : ''}`);
+      else
+        ctx.printer.note(
+          `energy: ${name} set in profile ${profile}${isSecretSetting(name) ? ` (${maskSecret(stored)})` : ''}`,
+        );
     });
 
   config
@@ -82,7 +99,12 @@ export function configCommand(ctx: Context): Command {
         ['profile', `${settings.profile} (${settings.profileSource})`],
         ...rows.map(
           ({ name, value, source }) =>
-            [name, value === null ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})` : `${value} (${source})`] as const,
+            [
+              name,
+              value === null
+                ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})`
+                : `${value} (${source})`,
+            ] as const,
         ),
       ]);
     });
@@ -101,15 +123,19 @@ export function configCommand(ctx: Context): Command {
     .command('path')
     .description('print the config file path')
     .action(async () => {
-      await (ctx.printer.jsonMode ? ctx.printer.json({ path: ctx.store.path }) : ctx.printer.write(`${ctx.store.path}\n`));
+      await (ctx.printer.jsonMode
+        ? ctx.printer.json({ path: ctx.store.path })
+        : ctx.printer.write(`${ctx.store.path}\n`));
     });
 
   return config;
 }
 
 async function readValue(ctx: Context, name: SettingName): Promise<string> {
-  if (name === 'base-url') throw new UsageError('give the base URL, e.g. energy config set base-url https://api.example.com');
-  if (name === 'tron-node') throw new UsageError('give the TRON node URL, e.g. energy config set tron-node https://nile.trongrid.io');
+  if (name === 'base-url')
+    throw new UsageError('give the base URL, e.g. energy config set base-url https://api.example.com');
+  if (name === 'tron-node')
+    throw new UsageError('give the TRON node URL, e.g. energy config set tron-node https://nile.trongrid.io');
   // A person at the keyboard is enough for a hidden prompt, even with stderr redirected.
   return ctx.terminal.stdin.isTTY === true ? askHidden(ctx.terminal, `${name}: `) : readAllStdin(ctx.terminal);
 }

@@ -114,13 +114,17 @@ export class Context {
 
   /** The API base URL, or the reason there is none (an unknown profile, a missing setting). */
   async #baseUrl(settings: Settings): Promise<URL> {
-    if (settings.profileFound === false && settings.profileSource !== 'default') throw await this.#unknownProfile(settings);
+    if (settings.profileFound === false && settings.profileSource !== 'default')
+      throw await this.#unknownProfile(settings);
     const baseUrlText = settings.values['base-url'].value;
     if (baseUrlText === undefined) {
       const profileOption = settings.profile === 'default' ? '' : ` --profile ${settings.profile}`;
-      throw new UsageError(`no API base URL${settings.profile === 'default' ? '' : ` in profile ${settings.profile}`}`, {
-        hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
-      });
+      throw new UsageError(
+        `no API base URL${settings.profile === 'default' ? '' : ` in profile ${settings.profile}`}`,
+        {
+          hint: `run \`energy${profileOption} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
+        },
+      );
     }
     return parseBaseUrl(baseUrlText);
   }
@@ -133,13 +137,20 @@ export class Context {
       const { value, source } = settings.values[name];
       const problem = value === undefined ? undefined : credentialProblem(name, value);
       if (problem === undefined) continue;
-      const where = source === 'environment' ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+      const where =
+        source === 'environment' ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
       throw new AuthError(`${problem} (from ${where})`, {
-        hint: source === 'environment' ? `set ${environmentVariableFor(name)} again` : `set it again: energy --profile ${settings.profile} config set ${name}`,
+        hint:
+          source === 'environment'
+            ? `set ${environmentVariableFor(name)} again`
+            : `set it again: energy --profile ${settings.profile} config set ${name}`,
       });
     }
     // Loaded here, not at the top: the HTTP stack is the heaviest import, and `config` or `--help` never need it.
-    const [{ EnergyClient }, { OffsetFile }] = await Promise.all([import('../client/client.js'), import('../config/offset-file.js')]);
+    const [{ EnergyClient }, { OffsetFile }] = await Promise.all([
+      import('../client/client.js'),
+      import('../config/offset-file.js'),
+    ]);
     const verbose = this.globals.verbose === true;
     const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
     this.#client = new EnergyClient({
@@ -166,12 +177,15 @@ export class Context {
     if (problem !== undefined) {
       // Refused here: a header with a line break would be refused by node:http as a bug-like crash.
       const where = source === 'environment' ? 'the ENERGY_TRON_API_KEY variable' : `profile ${settings.profile}`;
-      throw new AuthError(`${problem} (from ${where})`, { hint: `set it again: energy --profile ${settings.profile} config set tron-api-key` });
+      throw new AuthError(`${problem} (from ${where})`, {
+        hint: `set it again: energy --profile ${settings.profile} config set tron-api-key`,
+      });
     }
     const { TronNode } = await import('../tron/tron-node.js');
     // `ensure` has up to 16 node requests in flight, each listening for Ctrl-C: more than Node's default
     // of 10 listeners per signal, which is not a leak here.
-    if (this.terminal.interrupt !== undefined) process.getBuiltinModule('node:events').setMaxListeners(64, this.terminal.interrupt);
+    if (this.terminal.interrupt !== undefined)
+      process.getBuiltinModule('node:events').setMaxListeners(64, this.terminal.interrupt);
     const verbose = this.globals.verbose === true;
     const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
     this.#tronNode = new TronNode({
@@ -183,7 +197,10 @@ export class Context {
       log: verbose ? (line) => say(line) : undefined,
       onRetry: verbose || this.terminal.stderr.isTTY === true ? (line) => say(`energy: ${line}`) : undefined,
     });
-    if (verbose) say(`energy: TRON node ${nodeUrl.origin} (${settings.values['tron-node'].source})${apiKey === undefined ? ', no API key' : ''}`);
+    if (verbose)
+      say(
+        `energy: TRON node ${nodeUrl.origin} (${settings.values['tron-node'].source})${apiKey === undefined ? ', no API key' : ''}`,
+      );
     return this.#tronNode;
   }
 
@@ -236,7 +253,9 @@ export class Context {
     }
     if (count === 0) return;
     const orders = count === 1 ? '1 order request' : `${count} order requests`;
-    this.printer.note(`energy: ${orders} sent from this machine never got an answer; see \`${this.invocation('order', 'pending')}\`, settle with \`${this.invocation('order', 'recover')}\``);
+    this.printer.note(
+      `energy: ${orders} sent from this machine never got an answer; see \`${this.invocation('order', 'pending')}\`, settle with \`${this.invocation('order', 'recover')}\``,
+    );
   }
 
   /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
@@ -254,7 +273,9 @@ export class Context {
     const via = settings.profileSource === 'option' ? '--profile' : 'ENERGY_PROFILE';
     return new UsageError(
       `unknown profile "${settings.profile}" (from ${via}): ${known.length === 0 ? 'the config file has no profiles' : `known profiles: ${known.join(', ')}`}`,
-      { hint: `create it with \`energy --profile ${settings.profile} config set base-url https://…\`, or see \`energy config profiles\`` },
+      {
+        hint: `create it with \`energy --profile ${settings.profile} config set base-url https://…\`, or see \`energy config profiles\``,
+      },
     );
   }
 

@@ -5,24 +5,53 @@
 const A = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  energy: ['energy sandbox            # a local test server, in a second terminal', 'energy --profile sandbox balance', `energy quote ${A} --energy 65000 --hours 1`],
+  energy: [
+    'energy sandbox            # a local test server, in a second terminal',
+    'energy --profile sandbox balance',
+    `energy quote ${A} --energy 65000 --hours 1`,
+  ],
   'energy time': ['energy time', 'energy time --json | jq .skew_seconds'],
   'energy balance': ['energy balance', 'energy --profile prod balance --json | jq -r .available_trx'],
   'energy options': ['energy options', "energy options --json | jq '.duration_hours | max'"],
-  'energy quote': [`energy quote ${A} --energy 65000 --hours 1`, `energy quote "$ADDR" --energy 65000 --hours 1 --json | jq -r .total_trx`],
-  'energy order': ['energy order list', 'energy order pending', 'energy order wait 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70'],
+  'energy quote': [
+    `energy quote ${A} --energy 65000 --hours 1`,
+    `energy quote "$ADDR" --energy 65000 --hours 1 --json | jq -r .total_trx`,
+  ],
+  'energy order': [
+    'energy order list',
+    'energy order pending',
+    'energy order wait 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70',
+  ],
   'energy order create': [
     'energy order create "$ADDR" --energy 65000 --hours 1 --wait',
     'energy order create "$ADDR" --energy 65000 --hours 1 --max-total 5 --yes',
     'energy order create "$ADDR" --energy 65000 --hours 1 --expected-total 3.7',
   ],
-  'energy order get': ['energy order get 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70', 'energy order get "$ID" --json | jq -r .status'],
-  'energy order wait': ['energy order wait 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70', 'energy order wait "$ID" --wait-timeout 120 --json | jq -r .status'],
+  'energy order get': [
+    'energy order get 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70',
+    'energy order get "$ID" --json | jq -r .status',
+  ],
+  'energy order wait': [
+    'energy order wait 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70',
+    'energy order wait "$ID" --wait-timeout 120 --json | jq -r .status',
+  ],
   'energy order pending': ['energy order pending', "energy order pending --json | jq -r '.items[].client_request_id'"],
-  'energy order recover': ['energy order recover', 'energy order recover topup-2026112309', 'energy order recover --yes --json    # in a script'],
-  'energy order batch': ['energy order batch payouts.csv --max-total 500 --yes', 'energy order batch orders.ndjson --dry-run', 'energy order batch pay.csv --yes --json | jq -c \'select(.status=="failed")\''],
+  'energy order recover': [
+    'energy order recover',
+    'energy order recover topup-2026112309',
+    'energy order recover --yes --json    # in a script',
+  ],
+  'energy order batch': [
+    'energy order batch payouts.csv --max-total 500 --yes',
+    'energy order batch orders.ndjson --dry-run',
+    'energy order batch pay.csv --yes --json | jq -c \'select(.status=="failed")\'',
+  ],
   'energy order list': ['energy order list --limit 50', 'energy order list --all --json > orders.json'],
-  'energy config': ['energy config list', 'energy config set base-url https://api.example.com', 'energy --profile prod config list'],
+  'energy config': [
+    'energy config list',
+    'energy config set base-url https://api.example.com',
+    'energy --profile prod config list',
+  ],
   'energy config set': [
     'energy config set base-url https://api.example.com',
     'energy config set api-key ak_live_1234',
@@ -33,7 +62,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy config list': ['energy config list', 'energy --profile prod config list --json'],
   'energy config profiles': ['energy config profiles'],
   'energy config path': ['energy config path'],
-  'energy address': [`energy address ${A}`, 'energy address "$ADDR" --json | jq .energy_available', 'energy --tron-node https://nile.trongrid.io address "$ADDR"'],
+  'energy address': [
+    `energy address ${A}`,
+    'energy address "$ADDR" --json | jq .energy_available',
+    'energy --tron-node https://nile.trongrid.io address "$ADDR"',
+  ],
   'energy estimate': ['energy estimate transfer --from "$ADDR" --to "$TO"'],
   'energy estimate transfer': [
     'energy estimate transfer --from "$ADDR" --to "$TO"',
@@ -45,8 +78,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy ensure "$A1" "$A2" --energy 131000 --hours 24 --max-total 50 --yes',
     'energy ensure "$ADDR" --energy 65000 --hours 1 --dry-run --json',
   ],
-  'energy completion': ['source <(energy completion bash)', "echo 'source <(energy completion zsh)' >> ~/.zshrc", 'energy completion fish > ~/.config/fish/completions/energy.fish'],
-  'energy sandbox': ['energy sandbox            # then, in another terminal:', 'energy --profile sandbox balance', 'energy sandbox --port 0 --no-save --json'],
+  'energy completion': [
+    'source <(energy completion bash)',
+    "echo 'source <(energy completion zsh)' >> ~/.zshrc",
+    'energy completion fish > ~/.config/fish/completions/energy.fish',
+  ],
+  'energy sandbox': [
+    'energy sandbox            # then, in another terminal:',
+    'energy --profile sandbox balance',
+    'energy sandbox --port 0 --no-save --json',
+  ],
 };
 
 /** The help text block for a command path such as `energy order create`, or undefined when none. */

@@ -25,18 +25,36 @@ const WIDTHS = [6, 20, 8, 36, 20] as const;
 export function orderBatchCommand(ctx: Context): Command {
   return new Command('batch')
     .summary('many orders from a CSV or NDJSON file')
-    .description('place one order per line of a CSV file (header address,energy,hours[,client_request_id]) or NDJSON file; re-running the same file never buys a line twice')
+    .description(
+      'place one order per line of a CSV file (header address,energy,hours[,client_request_id]) or NDJSON file; re-running the same file never buys a line twice',
+    )
     .addArgument(new Argument('<file>', 'the file, or - for standard input'))
-    .addOption(new Option('--format <format>', 'csv or ndjson (default: from the name, or the first line)').choices(['csv', 'ndjson']))
+    .addOption(
+      new Option('--format <format>', 'csv or ndjson (default: from the name, or the first line)').choices([
+        'csv',
+        'ndjson',
+      ]),
+    )
     .addOption(new Option('--concurrency <n>', 'orders in flight at once, 1 to 32').argParser(concurrency).default(4))
     .option('-y, --yes', 'consent to the sum of the quotes without a prompt')
-    .addOption(new Option('--max-total <trx>', 'refuse (exit 5, nothing bought) when the sum is above this').argParser(trxAmount))
+    .addOption(
+      new Option('--max-total <trx>', 'refuse (exit 5, nothing bought) when the sum is above this').argParser(
+        trxAmount,
+      ),
+    )
     .option('--dry-run', 'check and quote every line, print the plan and its total; buy nothing')
     .action(async (file: string, options: BatchOptions) => {
       // Requests in flight when a signal comes are let finish, so that their outcome is known and journaled.
       const client = await ctx.client({ finishInFlight: true });
       const journal = await ctx.journal();
-      const [{ openInput, checkBatch }, { planBatch }, { executeBatch }, { requireConsent, refuseAboveMax }, { addAmounts }, os] = await Promise.all([
+      const [
+        { openInput, checkBatch },
+        { planBatch },
+        { executeBatch },
+        { requireConsent, refuseAboveMax },
+        { addAmounts },
+        os,
+      ] = await Promise.all([
         import('../batch/source.js'),
         import('../batch/plan.js'),
         import('../batch/execute.js'),
@@ -45,7 +63,11 @@ export function orderBatchCommand(ctx: Context): Command {
         import('node:os'),
       ]);
       const catalog = await client.options();
-      const rules = { energyPerPortion: catalog.energy_per_portion, maxEnergy: catalog.max_energy, hours: catalog.duration_hours };
+      const rules = {
+        energyPerPortion: catalog.energy_per_portion,
+        maxEnergy: catalog.max_energy,
+        hours: catalog.duration_hours,
+      };
       const input = await openInput(file, ctx.terminal.stdin, os.tmpdir());
       try {
         const source = await checkBatch(input.path, input.label, rules, options.format);
@@ -56,7 +78,9 @@ export function orderBatchCommand(ctx: Context): Command {
         await requireConsent({
           terminal: ctx.terminal,
           given: options.yes === true || toSend === 0,
-          details: [`${source.label}: ${source.orderCount} lines: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`],
+          details: [
+            `${source.label}: ${source.orderCount} lines: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
+          ],
           question: `Place ${toSend} orders for ${plan.total} TRX in all?`,
           refusal: `not placing ${toSend} orders for ${plan.total} TRX without consent`,
           hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it)',
@@ -93,10 +117,18 @@ export function orderBatchCommand(ctx: Context): Command {
         const rerun = `re-run the same file to finish (no line is bought twice): ${ctx.invocation('order', 'batch', file, '--yes')}${file === '-' ? ' < the same input' : ''}`;
         const interrupted = ctx.terminal.interrupt?.reason as CliError | undefined;
         if (ctx.terminal.interrupt?.aborted === true && interrupted instanceof CliError) {
-          throw new CliError(`${interrupted.message}: the orders in flight finished and are journaled; ${summary.notReached} lines not reached`, interrupted.exitCode, { hint: rerun });
+          throw new CliError(
+            `${interrupted.message}: the orders in flight finished and are journaled; ${summary.notReached} lines not reached`,
+            interrupted.exitCode,
+            { hint: rerun },
+          );
         }
         if (counts.failed > 0) {
-          throw new CliError(`${counts.failed} of ${source.orderCount} lines failed (the others stand)`, ExitCode.someFailed, { hint: rerun });
+          throw new CliError(
+            `${counts.failed} of ${source.orderCount} lines failed (the others stand)`,
+            ExitCode.someFailed,
+            { hint: rerun },
+          );
         }
       } finally {
         ctx.printer.clearStatus();
@@ -170,6 +202,13 @@ async function printPlan(ctx: Context, source: BatchSource, plan: BatchPlan): Pr
     if (ctx.printer.jsonMode) await ctx.printer.write(`${JSON.stringify(item)}\n`);
     else rows.push([String(item.line), item.client_request_id, item.plan, item.address, item.total_trx ?? '']);
   }
-  if (!ctx.printer.jsonMode) await ctx.printer.table({ head: ['LINE', 'CLIENT_REQUEST_ID', 'PLAN', 'ADDRESS', 'TOTAL TRX'], widths: [6, 20, 6, 34, 14], rows });
-  ctx.printer.note(`energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all; nothing was bought`);
+  if (!ctx.printer.jsonMode)
+    await ctx.printer.table({
+      head: ['LINE', 'CLIENT_REQUEST_ID', 'PLAN', 'ADDRESS', 'TOTAL TRX'],
+      widths: [6, 20, 6, 34, 14],
+      rows,
+    });
+  ctx.printer.note(
+    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all; nothing was bought`,
+  );
 }

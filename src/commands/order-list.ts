@@ -34,13 +34,18 @@ export function orderListCommand(ctx: Context): Command {
         const pages = client.orderPages({ ...params, pageSizes: ALL_PAGE_SIZES, signal: stop });
         let complete: boolean;
         try {
-          complete = await (ctx.printer.jsonMode ? streamOrdersJson(ctx.printer, pages, progress) : streamOrdersTable(ctx.printer, pages, progress));
+          complete = await (ctx.printer.jsonMode
+            ? streamOrdersJson(ctx.printer, pages, progress)
+            : streamOrdersTable(ctx.printer, pages, progress));
         } catch (error) {
-          throw progress.ordersWritten === 0 || !(error instanceof CliError) ? error : explainPartial(error, progress.resumeCursor, options, ctx.globals);
+          throw progress.ordersWritten === 0 || !(error instanceof CliError)
+            ? error
+            : explainPartial(error, progress.resumeCursor, options, ctx.globals);
         }
         if (!complete) {
           const reason: unknown = stop.reason;
-          const error = reason instanceof CliError ? reason : new CliError('the listing was stopped', ExitCode.internal);
+          const error =
+            reason instanceof CliError ? reason : new CliError('the listing was stopped', ExitCode.internal);
           throw explainPartial(error, progress.resumeCursor, options, ctx.globals);
         }
         return;
@@ -51,7 +56,8 @@ export function orderListCommand(ctx: Context): Command {
         return;
       }
       if (page.items.length === 0) ctx.printer.note('no orders');
-      else await ctx.printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells) });
+      else
+        await ctx.printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells) });
       if (page.next_cursor !== null) ctx.printer.note(`more: ${listCommand(page.next_cursor, options, ctx.globals)}`);
     });
 }
@@ -59,10 +65,24 @@ export function orderListCommand(ctx: Context): Command {
 /** The command that reads on from `cursor` in the same account, output and page size. */
 function listCommand(cursorText: string, options: ListOptions, globals: GlobalOptions, all = false): string {
   const limit = options.limit === undefined ? [] : ['--limit', String(options.limit)];
-  return ['energy', ...contextWords(globals), 'order', 'list', ...(all ? ['--all'] : []), ...limit, '--cursor', shellQuote(cursorText)].join(' ');
+  return [
+    'energy',
+    ...contextWords(globals),
+    'order',
+    'list',
+    ...(all ? ['--all'] : []),
+    ...limit,
+    '--cursor',
+    shellQuote(cursorText),
+  ].join(' ');
 }
 
-function explainPartial(error: CliError, resumeCursor: string | null, options: ListOptions, globals: GlobalOptions): CliError {
+function explainPartial(
+  error: CliError,
+  resumeCursor: string | null,
+  options: ListOptions,
+  globals: GlobalOptions,
+): CliError {
   return new CliError(`${error.message} (after the orders already printed)`, error.exitCode, {
     cause: error,
     hint: resumeCursor === null ? undefined : `read on with: ${listCommand(resumeCursor, options, globals, true)}`,

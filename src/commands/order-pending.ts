@@ -8,13 +8,24 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
 
-const COLUMNS = ['CLIENT_REQUEST_ID', 'JOURNALED', 'ADDRESS', 'ENERGY', 'HOURS', 'TOTAL TRX', 'API', 'LAST ERROR'] as const;
+const COLUMNS = [
+  'CLIENT_REQUEST_ID',
+  'JOURNALED',
+  'ADDRESS',
+  'ENERGY',
+  'HOURS',
+  'TOTAL TRX',
+  'API',
+  'LAST ERROR',
+] as const;
 const WIDTHS = [20, 24, 34, 9, 5, 14, 24, 20] as const;
 
 export function orderPendingCommand(ctx: Context): Command {
   return new Command('pending')
     .summary('order requests whose outcome is unknown')
-    .description('list order requests sent from this machine whose outcome is unknown (settle them with `order recover`)')
+    .description(
+      'list order requests sent from this machine whose outcome is unknown (settle them with `order recover`)',
+    )
     .action(async () => {
       const [{ pendingRecordsIn }, { recordedOrder }, { stateDir }] = await Promise.all([
         import('../journal/journal.js'),
@@ -23,7 +34,11 @@ export function orderPendingCommand(ctx: Context): Command {
       ]);
       const journal = await ctx.journal().catch(() => undefined);
       const records = pendingRecordsIn(stateDir(ctx.terminal.env));
-      const items = records.map((record) => ({ record, order: recordedOrder(record), here: settleableHere(journal, record) }));
+      const items = records.map((record) => ({
+        record,
+        order: recordedOrder(record),
+        here: settleableHere(journal, record),
+      }));
       if (ctx.printer.jsonMode) {
         await ctx.printer.json({
           items: items.map(({ record, order, here }) => ({
@@ -60,7 +75,10 @@ export function orderPendingCommand(ctx: Context): Command {
       });
       const elsewhere = items.filter(({ here }) => here === false).length;
       ctx.printer.note(`settle them with: ${ctx.invocation('order', 'recover')}`);
-      if (elsewhere > 0) ctx.printer.note(`${elsewhere} of them went to another API or key: recover those with the --profile or --base-url they were sent with`);
+      if (elsewhere > 0)
+        ctx.printer.note(
+          `${elsewhere} of them went to another API or key: recover those with the --profile or --base-url they were sent with`,
+        );
     });
 }
 

@@ -22,7 +22,12 @@ export function orderRecoverCommand(ctx: Context): Command {
   return new Command('recover')
     .summary('settle pending requests (no second order)')
     .description('settle order requests whose outcome is unknown: resend their exact bytes (never a second order)')
-    .addArgument(new Argument('[id]', 'a client_request_id: settle only this one (default: every pending request of this API and key)').argParser(clientRequestId))
+    .addArgument(
+      new Argument(
+        '[id]',
+        'a client_request_id: settle only this one (default: every pending request of this API and key)',
+      ).argParser(clientRequestId),
+    )
     .option('-y, --yes', 'consent to placing the requests the server never received, without a prompt')
     .action(async (id: string | undefined, options: { yes?: boolean }) => {
       const client = await ctx.client();
@@ -30,35 +35,65 @@ export function orderRecoverCommand(ctx: Context): Command {
       const records = id === undefined ? journal.pending() : selectOne(journal.find(id), id);
       const elsewhere = journal.allPending().filter((record) => !journal.covers(record)).length;
       if (id === undefined && elsewhere > 0) {
-        ctx.printer.note(`energy: ${elsewhere} pending request(s) went to another API or key; recover them with the --profile or --base-url they were sent with`);
+        ctx.printer.note(
+          `energy: ${elsewhere} pending request(s) went to another API or key; recover them with the --profile or --base-url they were sent with`,
+        );
       }
       if (records.length === 0) {
         if (ctx.printer.jsonMode) await ctx.printer.json({ items: [] });
         else ctx.printer.note('energy: nothing to recover');
         return;
       }
-      const [{ findRecentOrders }, { sendJournaled }] = await Promise.all([import('../ordering/find-recent.js'), import('../ordering/send-journaled.js')]);
+      const [{ findRecentOrders }, { sendJournaled }] = await Promise.all([
+        import('../ordering/find-recent.js'),
+        import('../ordering/send-journaled.js'),
+      ]);
       const oldest = Math.min(...records.map((record) => Date.parse(record.journaled_at)));
-      const committed = await findRecentOrders(client, new Set(records.map((record) => record.client_request_id)), oldest);
-      await consentForUncommitted(ctx, records.filter((record) => !committed.has(record.client_request_id)), options.yes === true);
-      const sender = { client, journal, recoverCommand: (requestId: string) => ctx.invocation('order', 'recover', requestId) };
+      const committed = await findRecentOrders(
+        client,
+        new Set(records.map((record) => record.client_request_id)),
+        oldest,
+      );
+      await consentForUncommitted(
+        ctx,
+        records.filter((record) => !committed.has(record.client_request_id)),
+        options.yes === true,
+      );
+      const sender = {
+        client,
+        journal,
+        recoverCommand: (requestId: string) => ctx.invocation('order', 'recover', requestId),
+      };
       const items: RecoverItem[] = [];
       const failures: CliError[] = [];
       for (const record of records) {
         try {
           const { order, created } = await sendJournaled(sender, record);
-          items.push({ client_request_id: record.client_request_id, outcome: created ? 'created' : 'existing', order, error: null });
+          items.push({
+            client_request_id: record.client_request_id,
+            outcome: created ? 'created' : 'existing',
+            order,
+            error: null,
+          });
         } catch (error) {
           if (!(error instanceof CliError)) throw error;
           failures.push(error);
           const outcome = journal.find(record.client_request_id)?.outcome === null ? 'unknown' : 'refused';
-          items.push({ client_request_id: record.client_request_id, outcome, order: null, error: { exit_code: error.exitCode, message: error.message } });
+          items.push({
+            client_request_id: record.client_request_id,
+            outcome,
+            order: null,
+            error: { exit_code: error.exitCode, message: error.message },
+          });
         }
       }
       await printItems(ctx, items);
       if (failures.length === 1 && records.length === 1) throw failures[0];
       if (failures.length > 0) {
-        throw new CliError(`${failures.length} of ${records.length} requests could not be settled (see above)`, ExitCode.someFailed);
+        throw new CliError(
+          `${failures.length} of ${records.length} requests could not be settled (see above)`,
+          ExitCode.someFailed,
+        );
       }
     });
 }
@@ -80,12 +115,17 @@ async function consentForUncommitted(ctx: Context, uncommitted: JournalRecord[],
   const total = sumAmounts(orders.map(({ order }) => order.expected_total_trx));
   const n = uncommitted.length === 1 ? '1 request' : `${uncommitted.length} requests`;
   // Said before anything is sent, with or without a prompt: this may spend.
-  ctx.printer.note(`energy: the server's newest orders do not show ${n}; resending places each one that it never received`);
+  ctx.printer.note(
+    `energy: the server's newest orders do not show ${n}; resending places each one that it never received`,
+  );
   await requireConsent({
     terminal: ctx.terminal,
     given: yes,
     details: [
-      ...orders.map(({ record, order }) => `  ${record.client_request_id}  ${order.address}  ${order.energy} energy  ${order.duration_hours} h  ${order.expected_total_trx} TRX`),
+      ...orders.map(
+        ({ record, order }) =>
+          `  ${record.client_request_id}  ${order.address}  ${order.energy} energy  ${order.duration_hours} h  ${order.expected_total_trx} TRX`,
+      ),
     ],
     question: `Resend ${n}, at most ${total} TRX in all?`,
     refusal: `not resending ${n} (up to ${total} TRX) that may place orders now, without consent`,

@@ -43,7 +43,10 @@ export function sandboxCommand(ctx: Context): Command {
     .option('--no-rate-limit', 'never answer 429 (benchmarks)')
     .addOption(new Option('--balance <trx>', 'starting balance (default 1000)').argParser(trxAmount))
     .addOption(
-      new Option('--seed-address <spec>', "a TRON account on the sandbox's node (repeatable): ADDRESS[:energy=N,…] with energy, used, bandwidth-used, usdt (units), inactive")
+      new Option(
+        '--seed-address <spec>',
+        "a TRON account on the sandbox's node (repeatable): ADDRESS[:energy=N,…] with energy, used, bandwidth-used, usdt (units), inactive",
+      )
         .argParser(collectSeed)
         .default({}, 'none'),
     )
@@ -90,7 +93,11 @@ export function sandboxCommand(ctx: Context): Command {
           ['API secret', `${facts.api_secret}${options.save ? ` (saved in profile ${profile})` : ''}`],
           ['TRON node', `${sandbox.url}/wallet/…`],
         ]);
-        ctx.printer.note(options.save ? `energy: try \`energy --profile ${profile} balance\`; Ctrl-C stops the sandbox` : 'energy: Ctrl-C stops the sandbox');
+        ctx.printer.note(
+          options.save
+            ? `energy: try \`energy --profile ${profile} balance\`; Ctrl-C stops the sandbox`
+            : 'energy: Ctrl-C stops the sandbox',
+        );
       }
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       await sandbox.close();
@@ -102,10 +109,14 @@ function listenError(error: unknown, options: SandboxCommandOptions): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const where = `${options.host}:${options.port}`;
   if (code === 'EADDRINUSE') {
-    return new UsageError(`cannot listen on ${where}: the port is in use (another sandbox?)`, { hint: 'choose another with --port <n>, or --port 0 for any free port' });
+    return new UsageError(`cannot listen on ${where}: the port is in use (another sandbox?)`, {
+      hint: 'choose another with --port <n>, or --port 0 for any free port',
+    });
   }
   if (code === 'EACCES' || code === 'EPERM') {
-    return new UsageError(`cannot listen on ${where}: permission denied`, { hint: 'ports below 1024 need privileges: choose --port 1024 or above, or --port 0' });
+    return new UsageError(`cannot listen on ${where}: permission denied`, {
+      hint: 'ports below 1024 need privileges: choose --port 1024 or above, or --port 0',
+    });
   }
   if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${where}: no such address on this machine`);
   return error;

@@ -10,7 +10,11 @@ export function timeCommand(ctx: Context): Command {
       // Also remembers (or forgets) the offset, so that the next signed request uses the server's clock.
       const check = await (await ctx.client()).checkClock();
       if (ctx.printer.jsonMode) {
-        await ctx.printer.json({ unix_time: check.unix_time, local_unix_time: check.local_unix_time, skew_seconds: check.skew_seconds });
+        await ctx.printer.json({
+          unix_time: check.unix_time,
+          local_unix_time: check.local_unix_time,
+          skew_seconds: check.skew_seconds,
+        });
         return;
       }
       await ctx.printer.keyValue([

@@ -19,7 +19,9 @@ export function parseSettingName(text: string): SettingName {
   if ((SETTING_NAMES as readonly string[]).includes(text)) return text as SettingName;
   // Only up to a "=": `config set api-secret=VALUE` must not print the value.
   const shown = text.split('=')[0]!.slice(0, 40);
-  throw new UsageError(`unknown setting "${shown}${shown === text ? '' : '…'}": use one of ${SETTING_NAMES.join(', ')}`);
+  throw new UsageError(
+    `unknown setting "${shown}${shown === text ? '' : '…'}": use one of ${SETTING_NAMES.join(', ')}`,
+  );
 }
 
 // No dots: the store addresses nested keys by name, and a profile name should be safe in a file name.
@@ -27,7 +29,9 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export function parseProfileName(text: string): string {
   if (PROFILE_NAME.test(text)) return text;
-  throw new UsageError(`invalid profile name "${printable(text, 70)}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`);
+  throw new UsageError(
+    `invalid profile name "${printable(text, 70)}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`,
+  );
 }
 
 /**
@@ -35,7 +39,10 @@ export function parseProfileName(text: string): string {
  * TRON-PRO-API-KEY), so keys and secret are held to printable ASCII (the secret may contain spaces): a line break, a
  * control character or a non-ASCII letter is a paste accident, better refused when set than on every call.
  */
-export function credentialProblem(name: Exclude<SettingName, 'base-url' | 'tron-node'>, value: string): string | undefined {
+export function credentialProblem(
+  name: Exclude<SettingName, 'base-url' | 'tron-node'>,
+  value: string,
+): string | undefined {
   // Keys go in headers as one token; only the API secret (never sent, only used to sign) may hold spaces.
   const allowed = name === 'api-secret' ? /^[\x20-\x7e]$/ : /^[\x21-\x7e]$/;
   const chars = [...value];

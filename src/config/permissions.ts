@@ -18,7 +18,9 @@ export function ensurePrivateDir(dir: string, area: PrivateArea = 'config'): voi
   try {
     makeDirs(dir);
   } catch (error) {
-    throw new UsageError(`cannot create the ${area} folder ${dir}: ${describeFsError(error)}`, { hint: moveHint(area) });
+    throw new UsageError(`cannot create the ${area} folder ${dir}: ${describeFsError(error)}`, {
+      hint: moveHint(area),
+    });
   }
   assertPrivate(dir, 'folder', area);
 }
@@ -44,13 +46,18 @@ export function assertPrivate(path: string, kind: 'file' | 'folder', area: Priva
     mode = statSync(path).mode & 0o777;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new UsageError(`cannot read the ${area} ${kind} ${path}: ${describeFsError(error)}`, { hint: moveHint(area) });
+    throw new UsageError(`cannot read the ${area} ${kind} ${path}: ${describeFsError(error)}`, {
+      hint: moveHint(area),
+    });
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
-    throw new AuthError(`the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`, {
-      hint: `chmod ${wanted} '${path}'`,
-    });
+    throw new AuthError(
+      `the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`,
+      {
+        hint: `chmod ${wanted} '${path}'`,
+      },
+    );
   }
   return true;
 }

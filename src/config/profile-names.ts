@@ -13,7 +13,9 @@ export function profileNames(dir: string): string[] {
     const profiles = typeof data === 'object' && data !== null ? (data as { profiles?: unknown }).profiles : undefined;
     if (typeof profiles !== 'object' || profiles === null) return [];
     // Only names a command would accept: nothing odd reaches the shell.
-    return Object.keys(profiles).filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name)).sort();
+    return Object.keys(profiles)
+      .filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name))
+      .sort();
   } catch {
     return [];
   }

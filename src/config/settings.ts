@@ -51,12 +51,16 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-export function resolveProfileName(options: SettingsInput['options'], env: NodeJS.ProcessEnv): {
+export function resolveProfileName(
+  options: SettingsInput['options'],
+  env: NodeJS.ProcessEnv,
+): {
   profile: string;
   source: SettingSource;
 } {
   // `--profile "$ENV"` with the variable unset must not quietly fall back to the default account.
-  if (options.profile === '') throw new UsageError('--profile is empty: give a profile name, or leave the option out for "default"');
+  if (options.profile === '')
+    throw new UsageError('--profile is empty: give a profile name, or leave the option out for "default"');
   if (nonEmpty(options.profile)) return { profile: parseProfileName(options.profile!), source: 'option' };
   if (nonEmpty(env.ENERGY_PROFILE)) return { profile: parseProfileName(env.ENERGY_PROFILE!), source: 'environment' };
   return { profile: DEFAULT_PROFILE, source: 'default' };
@@ -66,7 +70,9 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfileName(input.options, input.env);
   const values = {} as Record<SettingName, ResolvedSetting>;
   for (const name of SETTING_NAMES) {
-    const fromOption = nonEmpty(name === 'base-url' ? input.options.baseUrl : name === 'tron-node' ? input.options.tronNode : undefined);
+    const fromOption = nonEmpty(
+      name === 'base-url' ? input.options.baseUrl : name === 'tron-node' ? input.options.tronNode : undefined,
+    );
     const fromEnv = nonEmpty(input.env[ENVIRONMENT[name]]);
     values[name] =
       fromOption !== undefined
@@ -86,7 +92,8 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   }
   for (const name of SETTING_NAMES) {
     const fallback = DEFAULTS[name];
-    if (values[name].value === undefined && fallback !== undefined) values[name] = { value: fallback, source: 'default' };
+    if (values[name].value === undefined && fallback !== undefined)
+      values[name] = { value: fallback, source: 'default' };
   }
   return { profile, profileSource, values, profileFound };
 }

@@ -61,7 +61,10 @@ export class ConfigStore {
   async #update(change: (profiles: Profiles) => boolean): Promise<boolean> {
     ensurePrivateDir(this.dir);
     // Loaded only to write: reading commands never pay for node:fs/promises and the lock.
-    const [{ LockTimeoutError, withFileLock }, { writeDurably }] = await Promise.all([import('../storage/file-lock.js'), import('../storage/durable-file.js')]);
+    const [{ LockTimeoutError, withFileLock }, { writeDurably }] = await Promise.all([
+      import('../storage/file-lock.js'),
+      import('../storage/durable-file.js'),
+    ]);
     try {
       return await withFileLock(`${this.path}.lock`, async () => {
         const profiles = this.#readChecked();
@@ -106,9 +109,14 @@ function parseProfiles(text: string, path: string): Profiles {
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw corrupt(path, 'not a JSON object');
   const profiles = (data as { profiles?: unknown }).profiles ?? {};
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw corrupt(path, '"profiles" is not an object');
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))
+    throw corrupt(path, '"profiles" is not an object');
   for (const values of Object.values(profiles)) {
-    if (typeof values !== 'object' || values === null || Object.values(values).some((value) => typeof value !== 'string')) {
+    if (
+      typeof values !== 'object' ||
+      values === null ||
+      Object.values(values).some((value) => typeof value !== 'string')
+    ) {
       throw corrupt(path, 'a profile is not an object of strings');
     }
   }
@@ -116,5 +124,7 @@ function parseProfiles(text: string, path: string): Profiles {
 }
 
 function corrupt(path: string, problem: string): UsageError {
-  return new UsageError(`cannot read the config file ${path}: ${problem}`, { hint: 'fix the file by hand, or move it away to start afresh' });
+  return new UsageError(`cannot read the config file ${path}: ${problem}`, {
+    hint: 'fix the file by hand, or move it away to start afresh',
+  });
 }

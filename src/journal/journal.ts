@@ -126,7 +126,9 @@ export class Journal {
   /** How many pending records this scope has, not counting `exceptId`: a readdir, no file is opened. */
   pendingCount(exceptId?: string): number {
     const skip = exceptId === undefined ? undefined : this.#fileName(exceptId);
-    return listJson(join(this.#root, 'pending')).filter((name) => name.startsWith(`${this.#scopePrefix}-`) && name !== skip).length;
+    return listJson(join(this.#root, 'pending')).filter(
+      (name) => name.startsWith(`${this.#scopePrefix}-`) && name !== skip,
+    ).length;
   }
 
   /**
@@ -170,7 +172,9 @@ export class Journal {
   #read(state: 'pending' | 'settled', clientRequestId: string): JournalRecord | undefined {
     const record = readRecord(this.#path(state, clientRequestId));
     // A hash collision or a hand-edited file must not pass as this id's record.
-    return record !== undefined && record.client_request_id === clientRequestId && this.#inScope(record) ? record : undefined;
+    return record !== undefined && record.client_request_id === clientRequestId && this.#inScope(record)
+      ? record
+      : undefined;
   }
 
   #path(state: 'pending' | 'settled', clientRequestId: string): string {
@@ -183,7 +187,8 @@ export class Journal {
 
   #ensureFolders(): void {
     if (this.#foldersReady) return;
-    for (const folder of [this.#root, join(this.#root, 'pending'), join(this.#root, 'settled')]) ensurePrivateDir(folder, 'state');
+    for (const folder of [this.#root, join(this.#root, 'pending'), join(this.#root, 'settled')])
+      ensurePrivateDir(folder, 'state');
     this.#foldersReady = true;
   }
 }

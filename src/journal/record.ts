@@ -41,7 +41,12 @@ export function keyIdOf(apiKey: string): string {
 
 export function recordedOrder(record: JournalRecord): RecordedOrder {
   const body = JSON.parse(record.body) as RecordedOrder;
-  return { address: body.address, energy: body.energy, duration_hours: body.duration_hours, expected_total_trx: body.expected_total_trx };
+  return {
+    address: body.address,
+    energy: body.energy,
+    duration_hours: body.duration_hours,
+    expected_total_trx: body.expected_total_trx,
+  };
 }
 
 /** An outcome as the caller states it; the journal adds the time. */

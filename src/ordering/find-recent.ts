@@ -15,7 +15,12 @@ export interface RecentSearch {
 }
 
 /** The orders found, by client_request_id; reads newest first and stops past `sinceMs` or `maxPages`. */
-export async function findRecentOrders(client: EnergyClient, ids: ReadonlySet<string>, sinceMs: number, options: RecentSearch = {}): Promise<Map<string, Order>> {
+export async function findRecentOrders(
+  client: EnergyClient,
+  ids: ReadonlySet<string>,
+  sinceMs: number,
+  options: RecentSearch = {},
+): Promise<Map<string, Order>> {
   const found = new Map<string, Order>();
   const oldest = sinceMs - (options.slackMs ?? 3_600_000);
   const maxPages = options.maxPages ?? 10;
@@ -25,12 +30,14 @@ export async function findRecentOrders(client: EnergyClient, ids: ReadonlySet<st
       for (const order of page.items) if (ids.has(order.client_request_id)) found.set(order.client_request_id, order);
       pages += 1;
       const last = page.items.at(-1);
-      if (found.size === ids.size || pages >= maxPages || last === undefined || timestampMs(last.created_at) < oldest) break;
+      if (found.size === ids.size || pages >= maxPages || last === undefined || timestampMs(last.created_at) < oldest)
+        break;
     }
   } catch (error) {
     // A server with a smaller page limit: the default page size still finds the newest orders.
     if (!(error instanceof ApiError && error.status === 400) || pages > 0) throw error;
-    for (const order of (await client.listOrders()).items) if (ids.has(order.client_request_id)) found.set(order.client_request_id, order);
+    for (const order of (await client.listOrders()).items)
+      if (ids.has(order.client_request_id)) found.set(order.client_request_id, order);
   }
   return found;
 }

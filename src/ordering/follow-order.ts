@@ -36,10 +36,14 @@ export async function followToFinal(follower: Follower, order: Order, timeoutSec
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     await follower.print(last);
-    throw new CliError(`order ${last.id} was placed (client_request_id ${last.client_request_id}), but following it failed: ${error.message}`, error.exitCode, {
-      cause: error,
-      hint: `do not order again; follow it with: ${follower.waitCommand(last.id)}`,
-    });
+    throw new CliError(
+      `order ${last.id} was placed (client_request_id ${last.client_request_id}), but following it failed: ${error.message}`,
+      error.exitCode,
+      {
+        cause: error,
+        hint: `do not order again; follow it with: ${follower.waitCommand(last.id)}`,
+      },
+    );
   }
   await follower.print(final);
   assertDelivered(final);
@@ -49,6 +53,9 @@ export async function followToFinal(follower: Follower, order: Order, timeoutSec
 /** Exit 8 for a final order that did not deliver: a failure, or a lifecycle that ended first. */
 export function assertDelivered(order: Order): void {
   if (!endedUndelivered(order)) return;
-  const reason = order.failure === null ? `it ended (status ${printable(order.status, 40)}) without delivery` : `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`;
+  const reason =
+    order.failure === null
+      ? `it ended (status ${printable(order.status, 40)}) without delivery`
+      : `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`;
   throw new CliError(`order ${order.id} failed: ${reason}`, ExitCode.orderFailed);
 }

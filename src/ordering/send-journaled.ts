@@ -20,7 +20,8 @@ export async function sendJournaled(sender: OrderSender, record: JournalRecord):
   try {
     const result = await sender.client.sendOrderBody(record.body);
     // A resend of a settled record keeps its first outcome: "created" stays the truth about that request.
-    if (record.outcome === null) await sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
+    if (record.outcome === null)
+      await sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
     return result;
   } catch (error) {
     throw await recordFailure(sender, record, error);
@@ -36,7 +37,11 @@ async function recordFailure(sender: OrderSender, record: JournalRecord, error: 
   }
   if (error instanceof InterruptedError || error.outcomeUncertain) {
     await sender.journal.markUncertain(record, error.message);
-    return new OrderOutcomeUnknownError(record.client_request_id, error, sender.recoverCommand(record.client_request_id));
+    return new OrderOutcomeUnknownError(
+      record.client_request_id,
+      error,
+      sender.recoverCommand(record.client_request_id),
+    );
   }
   if (error instanceof ApiError) {
     await sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });

@@ -23,7 +23,10 @@ function bashScript(tree: CompletionTree, zsh: boolean): string {
     .map((c) => `      ${quote(c.path)}) cmdpath=${quote(c.path)} ;;`)
     .join('\n');
   const wordCases = tree.commands
-    .map((c) => `    ${quote(c.path)}) candidates=${quote(words([...c.subcommands, ...c.arguments, ...c.options, ...tree.globalOptions]))} ;;`)
+    .map(
+      (c) =>
+        `    ${quote(c.path)}) candidates=${quote(words([...c.subcommands, ...c.arguments, ...c.options, ...tree.globalOptions]))} ;;`,
+    )
     .join('\n');
   return `# energy ${zsh ? 'zsh' : 'bash'} completion (energy completion ${zsh ? 'zsh' : 'bash'})
 ${zsh ? 'autoload -U +X bashcompinit && bashcompinit\n' : ''}_energy_completion() {
@@ -59,16 +62,23 @@ function fishScript(tree: CompletionTree): string {
   for (const command of tree.commands) {
     const parts = command.path === '' ? [] : command.path.split(' ');
     const seen = parts.map((p) => `__fish_seen_subcommand_from ${p}`);
-    const here = [...seen, ...(command.subcommands.length > 0 ? [`not __fish_seen_subcommand_from ${words(command.subcommands)}`] : [])];
+    const here = [
+      ...seen,
+      ...(command.subcommands.length > 0 ? [`not __fish_seen_subcommand_from ${words(command.subcommands)}`] : []),
+    ];
     const condition = parts.length === 0 ? `not __fish_seen_subcommand_from ${words(topLevel)}` : here.join('; and ');
     for (const sub of command.subcommands) lines.push(`complete -c energy -n ${quote(condition)} -a ${sub}`);
-    if (command.arguments.length > 0) lines.push(`complete -c energy -n ${quote(condition)} -a ${quote(words(command.arguments))}`);
+    if (command.arguments.length > 0)
+      lines.push(`complete -c energy -n ${quote(condition)} -a ${quote(words(command.arguments))}`);
     for (const option of command.optionSpecs) lines.push(fishOption(option, seen.join('; and ')));
   }
   return `${lines.join('\n')}\n`;
 }
 
-function fishOption(option: { long: string; short?: string | undefined; takesValue: boolean }, condition: string): string {
+function fishOption(
+  option: { long: string; short?: string | undefined; takesValue: boolean },
+  condition: string,
+): string {
   const short = option.short === undefined ? '' : ` -s ${option.short.replace(/^-/, '')}`;
   return `complete -c energy${condition === '' ? '' : ` -n ${quote(condition)}`} -l ${option.long.replace(/^--/, '')}${short}${option.takesValue ? ' -r' : ''}`;
 }

@@ -47,7 +47,10 @@ export function completionTree(root: Command, settingNames: readonly string[]): 
     commands.push({
       path,
       subcommands: visible.map((c) => c.name()),
-      arguments: [...(takesSetting ? settingNames : []), ...command.registeredArguments.flatMap((a) => a.argChoices ?? [])],
+      arguments: [
+        ...(takesSetting ? settingNames : []),
+        ...command.registeredArguments.flatMap((a) => a.argChoices ?? []),
+      ],
       options: specs.flatMap((s) => (s.short === undefined ? [s.long] : [s.long, s.short])),
       optionSpecs: specs,
     });

@@ -22,10 +22,19 @@ export interface JsonErrorReport {
   error: { exit_code: ExitCode; message: string; hint: string | null; problem: unknown };
 }
 
-export function writeErrorReport(terminal: Terminal, report: ErrorReport, options: { json: boolean; verbose: boolean }): void {
+export function writeErrorReport(
+  terminal: Terminal,
+  report: ErrorReport,
+  options: { json: boolean; verbose: boolean },
+): void {
   if (options.json) {
     const body: JsonErrorReport = {
-      error: { exit_code: report.exitCode, message: report.message, hint: report.hint ?? null, problem: report.problem ?? null },
+      error: {
+        exit_code: report.exitCode,
+        message: report.message,
+        hint: report.hint ?? null,
+        problem: report.problem ?? null,
+      },
     };
     terminal.stderr.write(`${JSON.stringify(body)}\n`);
     return;

@@ -17,7 +17,11 @@ export interface ListingProgress {
 }
 
 /** Resolves true when every page was written, false when `progress.stop` ended the listing early. */
-export async function streamOrdersJson(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<boolean> {
+export async function streamOrdersJson(
+  printer: Printer,
+  pages: AsyncIterable<OrderList>,
+  progress: ListingProgress,
+): Promise<boolean> {
   let buffer = '{"items":[';
   const close = (cursor: string | null) => printer.write(`${buffer}],"next_cursor":${JSON.stringify(cursor)}}\n`);
   try {
@@ -43,10 +47,19 @@ export async function streamOrdersJson(printer: Printer, pages: AsyncIterable<Or
 }
 
 /** The readable form: one header, then each page's rows as it arrives (columns line up across pages). */
-export async function streamOrdersTable(printer: Printer, pages: AsyncIterable<OrderList>, progress: ListingProgress): Promise<boolean> {
+export async function streamOrdersTable(
+  printer: Printer,
+  pages: AsyncIterable<OrderList>,
+  progress: ListingProgress,
+): Promise<boolean> {
   for await (const page of pages) {
     if (page.items.length > 0) {
-      await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells), showHead: progress.ordersWritten === 0 });
+      await printer.table({
+        head: ORDER_COLUMNS,
+        widths: ORDER_COLUMN_WIDTHS,
+        rows: page.items.map(orderCells),
+        showHead: progress.ordersWritten === 0,
+      });
     }
     progress.ordersWritten += page.items.length;
     progress.resumeCursor = page.next_cursor;

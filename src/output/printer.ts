@@ -43,7 +43,12 @@ export class Printer {
     // longer value, an amount above all, is shown whole rather than cut.
     const { bold } = styles(this.colorLevel);
     await this.write(
-      renderTable({ head: spec.showHead === false ? undefined : spec.head, widths: spec.widths, rows: spec.rows, styleHead: bold }),
+      renderTable({
+        head: spec.showHead === false ? undefined : spec.head,
+        widths: spec.widths,
+        rows: spec.rows,
+        styleHead: bold,
+      }),
     );
   }
 

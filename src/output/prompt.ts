@@ -47,5 +47,7 @@ export async function askHidden(terminal: Terminal, question: string): Promise<s
 export async function readAllStdin(terminal: Terminal): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of terminal.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

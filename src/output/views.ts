@@ -48,7 +48,8 @@ export function orderRows(order: Order): Row[] {
     ['Created', formatTimestamp(order.created_at)],
     ['Updated', formatTimestamp(order.updated_at)],
   ];
-  if (order.failure !== null) rows.push(['Failure', `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`]);
+  if (order.failure !== null)
+    rows.push(['Failure', `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`]);
   return rows;
 }
 
@@ -65,7 +66,9 @@ export function orderCells(order: Order): string[] {
     formatInteger(order.energy),
     String(order.duration_hours),
     order.total_trx,
-    order.failure === null ? printable(order.status, 40) : `${printable(order.status, 40)} (${printable(order.failure.code, 60)})`,
+    order.failure === null
+      ? printable(order.status, 40)
+      : `${printable(order.status, 40)} (${printable(order.failure.code, 60)})`,
     final,
   ];
 }

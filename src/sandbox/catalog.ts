@@ -40,4 +40,6 @@ export const SANDBOX_FAILING_ADDRESS: string = sandboxAddress('sandbox-always-fa
 export const SANDBOX_UNDELIVERABLE_ADDRESS: string = sandboxAddress('sandbox-never-starts');
 
 /** Targets of seeded orders; few, so that seeding does not spend its time on base58. */
-export const SEED_ADDRESSES: readonly string[] = Array.from({ length: 8 }, (_, i) => sandboxAddress(`sandbox-seed-order-${i}`));
+export const SEED_ADDRESSES: readonly string[] = Array.from({ length: 8 }, (_, i) =>
+  sandboxAddress(`sandbox-seed-order-${i}`),
+);

@@ -3,7 +3,8 @@ export class SandboxClock {
   constructor(private offsetSeconds: number) {}
 
   setOffset(seconds: number): void {
-    if (!Number.isFinite(seconds)) throw new RangeError(`clock offset must be a finite number of seconds, got ${seconds}`);
+    if (!Number.isFinite(seconds))
+      throw new RangeError(`clock offset must be a finite number of seconds, got ${seconds}`);
     this.offsetSeconds = seconds;
   }
 

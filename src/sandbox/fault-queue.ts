@@ -14,8 +14,12 @@ export class FaultQueue {
   inject(fault: Fault): void {
     if (!KINDS.has(fault.kind)) throw new RangeError(`unknown fault kind ${JSON.stringify(fault.kind)}`);
     const times = fault.times ?? 1;
-    if (!Number.isInteger(times) || times < 1) throw new RangeError(`fault times must be a positive integer, got ${times}`);
-    if ((fault.kind === 'status' || fault.kind === 'raw') && !(Number.isInteger(fault.status) && fault.status >= 100 && fault.status <= 599)) {
+    if (!Number.isInteger(times) || times < 1)
+      throw new RangeError(`fault times must be a positive integer, got ${times}`);
+    if (
+      (fault.kind === 'status' || fault.kind === 'raw') &&
+      !(Number.isInteger(fault.status) && fault.status >= 100 && fault.status <= 599)
+    ) {
       throw new RangeError(`fault status must be an HTTP status, got ${fault.status}`);
     }
     if (fault.kind === 'delay' && !(fault.ms >= 0)) throw new RangeError(`fault delay must be ≥ 0 ms, got ${fault.ms}`);
@@ -33,8 +37,10 @@ export class FaultQueue {
   take(method: string, path: string): Fault | undefined {
     const index = this.queue.findIndex(({ fault }) => {
       const match = fault.match ?? {};
-      return (match.method === undefined || match.method.toUpperCase() === method.toUpperCase()) &&
-        (match.path === undefined || match.path === path);
+      return (
+        (match.method === undefined || match.method.toUpperCase() === method.toUpperCase()) &&
+        (match.path === undefined || match.path === path)
+      );
     });
     const queued = this.queue[index];
     if (queued === undefined) return undefined;

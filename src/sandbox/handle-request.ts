@@ -106,7 +106,11 @@ async function answer(req: IncomingMessage, core: SandboxCore, received: Receive
   const read = await received.body;
   if (read.kind === 'aborted') return undefined;
   if (read.kind === 'too-large') {
-    const reply = problemReply(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${core.options.bodyLimitBytes} bytes.`);
+    const reply = problemReply(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      `The body is larger than ${core.options.bodyLimitBytes} bytes.`,
+    );
     // The rest of the body is discarded, not parsed: this connection cannot carry another request.
     reply.headers.connection = 'close';
     return reply;

@@ -21,7 +21,8 @@ export interface ResolvedOptions {
 }
 
 function count(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
   return value;
 }
 
@@ -37,7 +38,8 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
   const apiSecret = options.apiSecret ?? randomBytes(32).toString('base64url');
   if (apiSecret === '') throw new RangeError('apiSecret must not be empty');
   const startingBalance = options.startingBalance ?? '1000.000000';
-  if (!isApiAmount(startingBalance)) throw new RangeError(`startingBalance must have six decimals, got ${startingBalance}`);
+  if (!isApiAmount(startingBalance))
+    throw new RangeError(`startingBalance must have six decimals, got ${startingBalance}`);
   const port = count('port', options.port ?? 0, 0);
   if (port > 65_535) throw new RangeError(`port must be at most 65535, got ${port}`);
   return {

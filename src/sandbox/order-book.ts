@@ -66,7 +66,8 @@ export class OrderBook {
   delegatedEnergy(address: string, nowMs: number): number {
     let total = 0;
     for (const record of this.records) {
-      if (record.address === address && !record.fails && advance(record, this.timing, nowMs) === 2) total += record.energy;
+      if (record.address === address && !record.fails && advance(record, this.timing, nowMs) === 2)
+        total += record.energy;
     }
     return total;
   }

@@ -39,7 +39,8 @@ const FAILURES: Record<'at-delivery' | 'before-delivery', OrderFailure> = {
   },
   'before-delivery': {
     code: 'ORDER_ABORTED',
-    message: 'The sandbox never starts delivery to SANDBOX_UNDELIVERABLE_ADDRESS; the held amount was returned to the balance.',
+    message:
+      'The sandbox never starts delivery to SANDBOX_UNDELIVERABLE_ADDRESS; the held amount was returned to the balance.',
   },
 };
 

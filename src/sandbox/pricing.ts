@@ -4,14 +4,18 @@ import { addAmounts, compareAmounts, isApiAmount, multiplyAmount } from '../mone
 import { ACTIVATION_TRX, DEFAULT_RATES, DURATIONS } from './catalog.js';
 
 export class Pricing {
-  private readonly rates = new Map<number, string>(DURATIONS.map((hours) => [hours, DEFAULT_RATES[hours] ?? '0.000000']));
+  private readonly rates = new Map<number, string>(
+    DURATIONS.map((hours) => [hours, DEFAULT_RATES[hours] ?? '0.000000']),
+  );
 
   /** Merges new per-unit rates; a duration that is not offered or a malformed amount is a programming error. */
   setRates(rates: Record<number, string>): void {
     const entries = Object.entries(rates).map(([hours, rate]) => [Number(hours), rate] as const);
     for (const [hours, rate] of entries) {
-      if (!DURATIONS.includes(hours)) throw new RangeError(`no ${hours} h duration is offered (${DURATIONS.join(', ')})`);
-      if (!isApiAmount(rate)) throw new RangeError(`rate for ${hours} h must have six decimals, got ${JSON.stringify(rate)}`);
+      if (!DURATIONS.includes(hours))
+        throw new RangeError(`no ${hours} h duration is offered (${DURATIONS.join(', ')})`);
+      if (!isApiAmount(rate))
+        throw new RangeError(`rate for ${hours} h must have six decimals, got ${JSON.stringify(rate)}`);
     }
     for (const [hours, rate] of entries) this.rates.set(hours, rate);
   }

@@ -40,10 +40,15 @@ export function problemReply(status: number, code: string, detail: string, extra
 /** 400 listing every field problem at once; `field` names the first one so single-field clients still see it. */
 export function validationReply(errors: ProblemError[]): Reply {
   const noun = errors.length === 1 ? 'problem' : 'problems';
-  return problemReply(400, 'VALIDATION_FAILED', `${errors.length} ${noun}: ${errors.map((e) => e.message).join('; ')}`, {
-    field: errors[0]?.field ?? null,
-    errors,
-  });
+  return problemReply(
+    400,
+    'VALIDATION_FAILED',
+    `${errors.length} ${noun}: ${errors.map((e) => e.message).join('; ')}`,
+    {
+      field: errors[0]?.field ?? null,
+      errors,
+    },
+  );
 }
 
 export function tooManyRequests(code: string, detail: string, retryAfterSeconds: number): Reply {

@@ -47,5 +47,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     id = match[1];
   }
   const route = routes.find((candidate) => candidate.method === method);
-  return route === undefined ? { kind: 'wrong-method', allowed: routes.map((r) => r.method) } : { kind: 'found', route, id };
+  return route === undefined
+    ? { kind: 'wrong-method', allowed: routes.map((r) => r.method) }
+    : { kind: 'found', route, id };
 }

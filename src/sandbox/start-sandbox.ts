@@ -16,7 +16,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const server = createServer((req, res) => {
     handleRequest(req, res, core).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      send(res, problemReply(500, 'INTERNAL_ERROR', `Sandbox bug: ${error instanceof Error ? error.message : String(error)}`));
+      send(
+        res,
+        problemReply(500, 'INTERNAL_ERROR', `Sandbox bug: ${error instanceof Error ? error.message : String(error)}`),
+      );
     });
   });
   // Tracked so that close() can end idle keep-alive connections instead of waiting for their timeout.

@@ -65,7 +65,10 @@ const ORDER_FIELDS: Readonly<Record<string, FieldCheck>> = {
   expected_total_trx: expectedTotal,
 };
 
-function validateObject(value: unknown, fields: Readonly<Record<string, FieldCheck>>): Validated<Record<string, unknown>> {
+function validateObject(
+  value: unknown,
+  fields: Readonly<Record<string, FieldCheck>>,
+): Validated<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, errors: [problem('INVALID_BODY', null, 'the body must be a JSON object')] };
   }
@@ -74,7 +77,8 @@ function validateObject(value: unknown, fields: Readonly<Record<string, FieldChe
   for (const [field, check] of Object.entries(fields)) {
     const item = record[field];
     // The schema marks some of these null-able, but every one is required for the request to mean anything.
-    const error = item === undefined || item === null ? problem('REQUIRED', field, `${field} is required`) : check(item, field);
+    const error =
+      item === undefined || item === null ? problem('REQUIRED', field, `${field} is required`) : check(item, field);
     if (error !== undefined) errors.push(error);
   }
   for (const key of Object.keys(record)) {

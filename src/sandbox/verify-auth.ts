@@ -62,7 +62,10 @@ export function verifyAuth(input: AuthInput): AuthOutcome {
 
   const timestamp = SECONDS.test(timestampHeader) ? Number(timestampHeader) : Number.NaN;
   if (!Number.isSafeInteger(timestamp)) {
-    return unauthorized('AUTH_TIMESTAMP', `X-Request-Timestamp must be integer Unix seconds; server time is ${input.serverSeconds}.`);
+    return unauthorized(
+      'AUTH_TIMESTAMP',
+      `X-Request-Timestamp must be integer Unix seconds; server time is ${input.serverSeconds}.`,
+    );
   }
   if (Math.abs(timestamp - input.serverSeconds) > MAX_SKEW_SECONDS) {
     return unauthorized(

@@ -26,7 +26,11 @@ export interface DurableWriteOptions {
  * Asynchronous, so that the fsyncs of concurrent writers (a batch's workers) run side by side on libuv's
  * threads, where the file system can commit them together, instead of blocking the event loop in turn.
  */
-export async function writeDurably(path: string, data: string | Buffer, options: DurableWriteOptions = {}): Promise<boolean> {
+export async function writeDurably(
+  path: string,
+  data: string | Buffer,
+  options: DurableWriteOptions = {},
+): Promise<boolean> {
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const file = await open(temporary, 'wx', options.mode ?? PRIVATE_FILE_MODE);
   try {

@@ -24,7 +24,11 @@ export class LockTimeoutError extends Error {
 }
 
 /** Runs `work` while holding the lock at `lockPath`; the lock is released however `work` ends. */
-export async function withFileLock<T>(lockPath: string, work: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  lockPath: string,
+  work: () => T | Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   const token = await acquire(lockPath, options.timeoutMs ?? 10_000, options.staleMs ?? 30_000);
   try {
     return await work();
@@ -80,7 +84,12 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
 function readHolder(lockPath: string): Holder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(lockPath, 'utf8')) as Partial<Holder>;
-    if (typeof parsed.host === 'string' && Number.isSafeInteger(parsed.pid) && Number.isSafeInteger(parsed.since) && typeof parsed.token === 'string') {
+    if (
+      typeof parsed.host === 'string' &&
+      Number.isSafeInteger(parsed.pid) &&
+      Number.isSafeInteger(parsed.since) &&
+      typeof parsed.token === 'string'
+    ) {
       return parsed as Holder;
     }
   } catch {

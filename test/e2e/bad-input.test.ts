@@ -15,7 +15,17 @@ afterAll(async () => world.close());
 
 const ID = '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f';
 const quote = (...rest: string[]) => ['quote', ADDRESS, '--energy', '65000', '--hours', '1', ...rest];
-const create = (...rest: string[]) => ['order', 'create', ADDRESS, '--energy', '65000', '--hours', '1', '--yes', ...rest];
+const create = (...rest: string[]) => [
+  'order',
+  'create',
+  ADDRESS,
+  '--energy',
+  '65000',
+  '--hours',
+  '1',
+  '--yes',
+  ...rest,
+];
 
 const CASES: [label: string, args: string[], reason: RegExp][] = [
   ['energy 0', ['quote', ADDRESS, '--energy', '0', '--hours', '1'], /--energy.*positive whole number/],
@@ -27,10 +37,18 @@ const CASES: [label: string, args: string[], reason: RegExp][] = [
   ['energy missing', ['quote', ADDRESS, '--hours', '1'], /--energy.*not specified/],
   ['hours text', ['quote', ADDRESS, '--energy', '65000', '--hours', 'one'], /--hours/],
   ['hours 0', ['quote', ADDRESS, '--energy', '65000', '--hours', '0'], /--hours/],
-  ['address bad checksum', ['quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '--energy', '1000', '--hours', '1'], /checksum/],
+  [
+    'address bad checksum',
+    ['quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '--energy', '1000', '--hours', '1'],
+    /checksum/,
+  ],
   ['address too short', ['quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzg', '--energy', '1000', '--hours', '1'], /length/],
   ['address non-base58', ['quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj0t', '--energy', '1000', '--hours', '1'], /base58/],
-  ['address Ethereum', ['quote', '0x52908400098527886E0F7030069857D2E4169EE7', '--energy', '1000', '--hours', '1'], /not a TRON address/],
+  [
+    'address Ethereum',
+    ['quote', '0x52908400098527886E0F7030069857D2E4169EE7', '--energy', '1000', '--hours', '1'],
+    /not a TRON address/,
+  ],
   ['address missing', ['quote', '--energy', '1000', '--hours', '1'], /missing required argument/],
   ['expected total exponent', create('--expected-total', '1e3'), /not a TRX amount/],
   ['expected total negative', create('--expected-total', '-1'), /not a TRX amount|--expected-total/],

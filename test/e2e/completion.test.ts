@@ -15,17 +15,31 @@ function complete(...typed: string[]): string[] {
   const words = typed.map((w) => `'${w}'`).join(' ');
   const out = execFileSync(
     'bash',
-    ['--norc', '--noprofile', '-c', `source "$1"; COMP_WORDS=(${words}); COMP_CWORD=${typed.length - 1}; _energy_completion; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', bashScript],
+    [
+      '--norc',
+      '--noprofile',
+      '-c',
+      `source "$1"; COMP_WORDS=(${words}); COMP_CWORD=${typed.length - 1}; _energy_completion; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      'bash',
+      bashScript,
+    ],
     { env, encoding: 'utf8' },
   );
-  return out.split('\n').filter((line) => line !== '').sort();
+  return out
+    .split('\n')
+    .filter((line) => line !== '')
+    .sort();
 }
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'energy-completion-'));
   configDir = join(home, 'config');
   mkdirSync(configDir, { mode: 0o700 });
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { prod: { 'api-key': 'k' }, staging: {}, default: {} } }), { mode: 0o600 });
+  writeFileSync(
+    join(configDir, 'config.json'),
+    JSON.stringify({ profiles: { prod: { 'api-key': 'k' }, staging: {}, default: {} } }),
+    { mode: 0o600 },
+  );
   // `energy` on PATH, as the scripts call it for profile names.
   const binDir = join(home, 'bin');
   mkdirSync(binDir);
@@ -55,7 +69,9 @@ describe('energy completion bash, sourced in bash', () => {
     // A value that happens to be a command name is still a value.
     expect(complete('energy', '--profile', 'config', 'ba')).toEqual(['balance']);
     expect(complete('energy', 'order', 'list', '--l')).toEqual(['--limit']);
-    expect(complete('energy', 'config', 'set', '')).toEqual(expect.arrayContaining(['api-key', 'api-secret', 'base-url']));
+    expect(complete('energy', 'config', 'set', '')).toEqual(
+      expect.arrayContaining(['api-key', 'api-secret', 'base-url']),
+    );
     expect(complete('energy', 'config', 'set', 'api-')).toEqual(['api-key', 'api-secret']);
     expect(complete('energy', 'quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--e')).toEqual(['--energy']);
     expect(complete('energy', 'balance', '--j')).toEqual(['--json']);
@@ -71,7 +87,10 @@ describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () =
     const script = join(home, 'energy.fish');
     writeFileSync(script, (await runCli(['completion', 'fish'], { env })).stdout);
     const fish = (line: string) =>
-      execFileSync('fish', ['--no-config', '-c', `source '${script}'; complete -C '${line}'`], { env, encoding: 'utf8' })
+      execFileSync('fish', ['--no-config', '-c', `source '${script}'; complete -C '${line}'`], {
+        env,
+        encoding: 'utf8',
+      })
         .split('\n')
         .map((l) => l.split('\t')[0])
         .filter((l) => l !== '')
@@ -87,7 +106,11 @@ describe.runIf(hasShell('zsh'))('energy completion zsh', () => {
   it('registers the completion through bashcompinit', async () => {
     const script = join(home, 'energy.zsh');
     writeFileSync(script, (await runCli(['completion', 'zsh'], { env })).stdout);
-    const out = execFileSync('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -D; source '${script}'; print -r -- $_comps[energy]`], { env, encoding: 'utf8' });
+    const out = execFileSync(
+      'zsh',
+      ['-f', '-c', `autoload -U compinit && compinit -u -D; source '${script}'; print -r -- $_comps[energy]`],
+      { env, encoding: 'utf8' },
+    );
     expect(out.trim()).toBe('_bash_complete -F _energy_completion');
   });
 });
@@ -106,7 +129,9 @@ describe('energy completion', () => {
   });
 
   it('completes no profile, and fails nothing, when the config file is missing or corrupt', async () => {
-    expect((await runCli(['completion', '--profiles'], { env: { ...env, ENERGY_CONFIG_DIR: join(home, 'none') } })).stdout).toBe('');
+    expect(
+      (await runCli(['completion', '--profiles'], { env: { ...env, ENERGY_CONFIG_DIR: join(home, 'none') } })).stdout,
+    ).toBe('');
     const corrupt = join(home, 'corrupt');
     mkdirSync(corrupt, { mode: 0o700 });
     writeFileSync(join(corrupt, 'config.json'), '{"profiles":', { mode: 0o600 });

@@ -16,13 +16,16 @@ function freshConfig(): { dir: string; env: Record<string, string> } {
 }
 
 const profilesIn = (dir: string) =>
-  (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
+  (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> })
+    .profiles;
 
 describe('parallel config set', () => {
   it('keeps all 20 values written at once to 20 profiles', async () => {
     const { dir, env } = freshConfig();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => runCli(['--profile', `p${i}`, 'config', 'set', 'api-key', `k${i}`], { env })),
+      Array.from({ length: 20 }, (_, i) =>
+        runCli(['--profile', `p${i}`, 'config', 'set', 'api-key', `k${i}`], { env }),
+      ),
     );
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     const profiles = profilesIn(dir);
@@ -49,7 +52,12 @@ describe('parallel config set', () => {
     expect((await runCli(['--profile', 'other', 'config', 'set', 'api-key', 'first'], { env })).code).toBe(0);
     const lockPath = join(dir, 'config.json.lock');
     // This test process holds the lock, as another `energy config set` in the middle of its write would.
-    const lock = { host: (await import('node:os')).hostname(), pid: process.pid, since: Date.now(), token: 'test-holder' };
+    const lock = {
+      host: (await import('node:os')).hostname(),
+      pid: process.pid,
+      since: Date.now(),
+      token: 'test-holder',
+    };
     writeFileSync(lockPath, JSON.stringify(lock), { mode: 0o600 });
     const running = spawnCli(['config', 'set', 'api-key', 'mine'], { env });
     let exited = false;
@@ -57,7 +65,9 @@ describe('parallel config set', () => {
     await sleep(1000);
     expect(exited).toBe(false);
     // The holder's write lands, then it lets go.
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { other: { 'api-key': 'second' } } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { other: { 'api-key': 'second' } } }), {
+      mode: 0o600,
+    });
     rmSync(lockPath);
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);

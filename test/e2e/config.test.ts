@@ -90,16 +90,24 @@ describe('energy config get and list', () => {
   it('lists each setting with its source (profile) and the secret masked', async () => {
     const result = await bare(['config', 'list']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^base-url\\s+${world.sandbox.url.replace(/\./g, '\\.')} \\(profile\\)$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^base-url\\s+${world.sandbox.url.replace(/\./g, '\\.')} \\(profile\\)$`, 'm'),
+    );
     expect(result.stdout).toMatch(new RegExp(`^api-key\\s+${world.sandbox.apiKey} \\(profile\\)$`, 'm'));
-    expect(result.stdout).toMatch(new RegExp(`^api-secret\\s+\\*{4}${secret.slice(-2).replace(/[-]/g, '\\-')} \\(profile\\)$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^api-secret\\s+\\*{4}${secret.slice(-2).replace(/[-]/g, '\\-')} \\(profile\\)$`, 'm'),
+    );
     expectSecretAbsent(result);
   });
 
   it('lists option, environment and profile sources as JSON with the secret masked', async () => {
-    const result = await bare(['config', 'list', '--json', '--base-url', world.sandbox.url], { env: { ENERGY_API_KEY: 'env-key-123' } });
+    const result = await bare(['config', 'list', '--json', '--base-url', world.sandbox.url], {
+      env: { ENERGY_API_KEY: 'env-key-123' },
+    });
     expect(result.code).toBe(0);
-    const body = json<{ profile: string; settings: { name: string; value: string | null; source: string | null }[] }>(result);
+    const body = json<{ profile: string; settings: { name: string; value: string | null; source: string | null }[] }>(
+      result,
+    );
     expect(body.profile).toBe('default');
     expect(body.settings).toEqual([
       { name: 'base-url', value: world.sandbox.url, source: 'option' },
@@ -115,7 +123,11 @@ describe('energy config get and list', () => {
     const result = await world.run(['config', 'list', '--json']);
     expect(result.code).toBe(0);
     const body = json<{ settings: { name: string; value: string | null; source: string | null }[] }>(result);
-    expect(body.settings.find((s) => s.name === 'api-secret')).toEqual({ name: 'api-secret', value: mask, source: 'environment' });
+    expect(body.settings.find((s) => s.name === 'api-secret')).toEqual({
+      name: 'api-secret',
+      value: mask,
+      source: 'environment',
+    });
     expectSecretAbsent(result);
   });
 });
@@ -162,7 +174,9 @@ describe('precedence: option, then environment, then profile', () => {
   });
 
   it('uses the profile base URL when nothing else is given (here a dead port: exit 7)', async () => {
-    const result = await world.run(['balance', '--profile', 'dead', '--retries', '0'], { env: { ENERGY_BASE_URL: undefined } });
+    const result = await world.run(['balance', '--profile', 'dead', '--retries', '0'], {
+      env: { ENERGY_BASE_URL: undefined },
+    });
     expect(result.code).toBe(7);
   });
 
@@ -174,14 +188,19 @@ describe('precedence: option, then environment, then profile', () => {
   });
 
   it('lets --base-url beat ENERGY_BASE_URL and the profile', async () => {
-    const result = await world.run(['balance', '--json', '--profile', 'dead', '--retries', '0', '--base-url', world.sandbox.url], {
-      env: { ENERGY_BASE_URL: DEAD_URL },
-    });
+    const result = await world.run(
+      ['balance', '--json', '--profile', 'dead', '--retries', '0', '--base-url', world.sandbox.url],
+      {
+        env: { ENERGY_BASE_URL: DEAD_URL },
+      },
+    );
     expect(result.code).toBe(0);
   });
 
   it('lets ENERGY_API_SECRET beat the profile secret', async () => {
-    const result = await bare(['balance', '--retries', '0'], { env: { ENERGY_API_SECRET: 'a-wrong-secret-from-the-environment' } });
+    const result = await bare(['balance', '--retries', '0'], {
+      env: { ENERGY_API_SECRET: 'a-wrong-secret-from-the-environment' },
+    });
     expect(result.code).toBe(3);
   });
 });
@@ -246,7 +265,9 @@ describe('unsafe or broken config', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'energy-e2e-corrupt-')), 'config');
     try {
       mkdirSync(dir, { mode: 0o700 });
-      writeFileSync(join(dir, 'config.json'), '{"profiles":{"default":{"api-secret":SUPERSECRET-0123456789"}}', { mode: 0o600 });
+      writeFileSync(join(dir, 'config.json'), '{"profiles":{"default":{"api-secret":SUPERSECRET-0123456789"}}', {
+        mode: 0o600,
+      });
       const result = await bare(['balance'], { env: { ENERGY_CONFIG_DIR: dir, HOME: dir } });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/not valid JSON/);
@@ -261,7 +282,9 @@ describe('unsafe or broken config', () => {
     try {
       const file = join(parent, 'a-file');
       writeFileSync(file, 'x');
-      const result = await bare(['config', 'set', 'api-key', 'k1234567'], { env: { ENERGY_CONFIG_DIR: join(file, 'config') } });
+      const result = await bare(['config', 'set', 'api-key', 'k1234567'], {
+        env: { ENERGY_CONFIG_DIR: join(file, 'config') },
+      });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/cannot create the config folder .*a-file\/config: a part of the path is a file/);
       expect(result.stderr).not.toMatch(/internal error/);
@@ -296,6 +319,8 @@ describe('a key and a secret from different places', () => {
     await bare(['config', 'set', 'api-secret', '--profile', 'mixed'], { input: 'a-secret-that-does-not-match-0000\n' });
     const result = await world.run(['--profile', 'mixed', 'balance'], { env: { ENERGY_API_SECRET: undefined } });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/the API key comes from the environment and the secret from the profile \(profile mixed\)/);
+    expect(result.stderr).toMatch(
+      /the API key comes from the environment and the secret from the profile \(profile mixed\)/,
+    );
   });
 });

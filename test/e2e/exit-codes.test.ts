@@ -89,7 +89,11 @@ describe('exit 3: authentication', () => {
 
 describe('exit 4: not found', () => {
   it("for the API's 404", async () => {
-    expectFailure(await world.run(['order', 'get', '00000000-0000-4000-8000-000000000000']), 4, /GET \/v1\/energy\/orders\/0{8}-.* failed: \w*NOT_FOUND/);
+    expectFailure(
+      await world.run(['order', 'get', '00000000-0000-4000-8000-000000000000']),
+      4,
+      /GET \/v1\/energy\/orders\/0{8}-.* failed: \w*NOT_FOUND/,
+    );
   });
 });
 
@@ -137,13 +141,21 @@ describe('exit 7: service or network', () => {
   });
 
   it('for a connection refused by a closed loopback port', async () => {
-    expectFailure(await world.run(['balance', '--retries', '0', '--base-url', DEAD_URL]), 7, /GET \/v1\/balance to http:\/\/127\.0\.0\.1:9: connection refused \(1 attempt\)/);
+    expectFailure(
+      await world.run(['balance', '--retries', '0', '--base-url', DEAD_URL]),
+      7,
+      /GET \/v1\/balance to http:\/\/127\.0\.0\.1:9: connection refused \(1 attempt\)/,
+    );
   });
 
   it('for a timeout', async () => {
     world.sandbox.inject({ kind: 'delay', ms: 3000, match: { path: '/v1/balance' } });
     try {
-      expectFailure(await world.run(['balance', '--retries', '0', '--timeout', '0.5']), 7, /GET \/v1\/balance to .*: timed out after 500 ms/);
+      expectFailure(
+        await world.run(['balance', '--retries', '0', '--timeout', '0.5']),
+        7,
+        /GET \/v1\/balance to .*: timed out after 500 ms/,
+      );
     } finally {
       world.sandbox.clearFaults();
     }
@@ -159,7 +171,11 @@ describe('exit 7: service or network', () => {
     });
     try {
       const result = await world.run(['balance']);
-      expectFailure(result, 7, /GET \/v1\/balance answered HTTP 200 with text\/html, not application\/json \(an HTML page/);
+      expectFailure(
+        result,
+        7,
+        /GET \/v1\/balance answered HTTP 200 with text\/html, not application\/json \(an HTML page/,
+      );
       expect(result.stdout).toBe('');
     } finally {
       world.sandbox.clearFaults();
@@ -169,7 +185,17 @@ describe('exit 7: service or network', () => {
 
 describe('exit 8: the order ended in failure', () => {
   it('with --wait on an order that fails', async () => {
-    const result = await world.run(['order', 'create', SANDBOX_FAILING_ADDRESS, '--energy', '65000', '--hours', '1', '--yes', '--wait']);
+    const result = await world.run([
+      'order',
+      'create',
+      SANDBOX_FAILING_ADDRESS,
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--yes',
+      '--wait',
+    ]);
     expectFailure(result, 8, /^energy: error: order [0-9a-f-]{36} failed: \w+: /);
   });
 });
@@ -193,7 +219,12 @@ describe('exit 1: an internal error (a bug)', () => {
         done();
       },
     });
-    const terminal: Terminal = { stdout, stderr, stdin: Readable.from([]), env: { ENERGY_CONFIG_DIR: configDir, NO_COLOR: '1' } };
+    const terminal: Terminal = {
+      stdout,
+      stderr,
+      stdin: Readable.from([]),
+      env: { ENERGY_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    };
     const code = await run(argv, terminal);
     return { code, stderr: errors.join('') };
   }

@@ -81,7 +81,11 @@ describe('the cron recipe: a fixed --client-request-id', () => {
     ]) {
       const result = await world.run([...change, '--yes', '--client-request-id', id]);
       expect(result.code).toBe(5);
-      expect(result.stderr).toMatch(new RegExp(`client_request_id ${id} was already used from this machine for ${address}, 65000 energy, 1 h: nothing was sent`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `client_request_id ${id} was already used from this machine for ${address}, 65000 energy, 1 h: nothing was sent`,
+        ),
+      );
     }
     expect(world.sandbox.requestCount(ORDERS) - posts).toBe(0);
     expect(world.sandbox.requestCount(QUOTES) - quotes).toBe(0);
@@ -101,15 +105,21 @@ describe('a run killed while its order is in flight', () => {
       const expectedCode = { SIGKILL: 137, SIGTERM: 143, SIGINT: 130, SIGHUP: 129 }[signal];
       expect(killed.code).toBe(expectedCode);
       if (signal !== 'SIGKILL') {
-        expect(killed.stderr).toMatch(new RegExp(`interrupted by ${signal}: the order with client_request_id ${id} may or may not have been placed`));
-        expect(killed.stderr).toContain(`settle it (this never places a second order) with: energy order recover ${id}`);
+        expect(killed.stderr).toMatch(
+          new RegExp(
+            `interrupted by ${signal}: the order with client_request_id ${id} may or may not have been placed`,
+          ),
+        );
+        expect(killed.stderr).toContain(
+          `settle it (this never places a second order) with: energy order recover ${id}`,
+        );
       }
 
       const pending = await world.run(['order', 'pending', '--json']);
       expect(pending.code).toBe(0);
-      expect(json<{ items: { client_request_id: string; address: string; settleable_here: boolean }[] }>(pending).items).toContainEqual(
-        expect.objectContaining({ client_request_id: id, address, settleable_here: true }),
-      );
+      expect(
+        json<{ items: { client_request_id: string; address: string; settleable_here: boolean }[] }>(pending).items,
+      ).toContainEqual(expect.objectContaining({ client_request_id: id, address, settleable_here: true }));
       // Another order command mentions it, once, with the command that settles it.
       const listed = await world.run(['order', 'list', '--limit', '1']);
       expect(listed.stderr.match(/never got an answer/g)).toHaveLength(1);
@@ -118,10 +128,14 @@ describe('a run killed while its order is in flight', () => {
       // Committed, so found among the newest orders: settled without a question, and no second order.
       const recovered = await world.run(['order', 'recover', id, '--json']);
       expect(recovered.code, recovered.stderr).toBe(0);
-      expect(json(recovered)).toMatchObject({ items: [{ client_request_id: id, outcome: 'existing', order: { id: ordersTo(address)[0]!.id } }] });
+      expect(json(recovered)).toMatchObject({
+        items: [{ client_request_id: id, outcome: 'existing', order: { id: ordersTo(address)[0]!.id } }],
+      });
       expect(ordersTo(address)).toHaveLength(1);
       const after = await world.run(['order', 'pending', '--json']);
-      expect(json<{ items: { client_request_id: string }[] }>(after).items.map((item) => item.client_request_id)).not.toContain(id);
+      expect(
+        json<{ items: { client_request_id: string }[] }>(after).items.map((item) => item.client_request_id),
+      ).not.toContain(id);
     });
   }
 
@@ -137,8 +151,12 @@ describe('a run killed while its order is in flight', () => {
 
     const refused = await world.run(['order', 'recover']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/newest orders do not show 1 request; resending places each one that it never received/);
-    expect(refused.stderr).toMatch(/not resending 1 request \(up to \d+\.\d{6} TRX\) that may place orders now, without consent/);
+    expect(refused.stderr).toMatch(
+      /newest orders do not show 1 request; resending places each one that it never received/,
+    );
+    expect(refused.stderr).toMatch(
+      /not resending 1 request \(up to \d+\.\d{6} TRX\) that may place orders now, without consent/,
+    );
     expect(ordersTo(address)).toHaveLength(0);
 
     const recovered = await world.run(['order', 'recover', '--yes', '--json']);
@@ -157,7 +175,9 @@ describe('concurrent runs', () => {
       const address = i < 8 ? shared : nextAddress();
       return { address, id: i < 8 ? `shared-${shared}` : `parallel-${address}` };
     });
-    const results = await Promise.all(runs.map(({ address, id }) => world.run([...rental(address), '--yes', '--client-request-id', id, '--json'])));
+    const results = await Promise.all(
+      runs.map(({ address, id }) => world.run([...rental(address), '--yes', '--client-request-id', id, '--json'])),
+    );
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     for (const { address } of runs) expect(ordersTo(address)).toHaveLength(1);
     expect(new Set(results.map((result) => json<Order>(result).id)).size).toBe(25);

@@ -27,14 +27,31 @@ function lines(count: number, energy = 65000, hours = 1): { address: string; ene
 }
 function csv(name: string, rows: { address: string; energy: number; hours: number }[], extra = ''): string {
   const path = join(dir, name);
-  writeFileSync(path, `address,energy,hours\n${rows.map((r) => `${r.address},${r.energy},${r.hours}`).join('\n')}\n${extra}`);
+  writeFileSync(
+    path,
+    `address,energy,hours\n${rows.map((r) => `${r.address},${r.energy},${r.hours}`).join('\n')}\n${extra}`,
+  );
   return path;
 }
 const ordersTo = (rows: { address: string }[]) => {
   const wanted = new Set(rows.map((r) => r.address));
   return world.sandbox.orders().filter((o) => wanted.has(o.address));
 };
-const results = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { line: number; status: string; client_request_id: string; order: Order | null; error: { exit_code: number; message: string } | null });
+const results = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          line: number;
+          status: string;
+          client_request_id: string;
+          order: Order | null;
+          error: { exit_code: number; message: string } | null;
+        },
+    );
 
 describe('order batch', () => {
   it('places one order per line, and a re-run of the same file places none', async () => {
@@ -42,7 +59,11 @@ describe('order batch', () => {
     const file = csv('rerun.csv', rows);
     const first = await world.run(['order', 'batch', file, '--yes', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    expect(results(first.stdout).map((r) => r.status).sort()).toEqual(Array(30).fill('created'));
+    expect(
+      results(first.stdout)
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual(Array(30).fill('created'));
     expect(ordersTo(rows)).toHaveLength(30);
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
     const again = await world.run(['order', 'batch', file, '--yes', '--json']);
@@ -75,8 +96,21 @@ describe('order batch', () => {
 
   it('one line refused (409) gives exit 9, and the other lines stand', async () => {
     const rows = lines(10);
-    world.sandbox.inject({ kind: 'status', status: 409, times: 1, match: { method: 'POST', path: '/v1/energy/orders' } });
-    const result = await world.run(['order', 'batch', csv('one-refused.csv', rows), '--yes', '--json', '--concurrency', '1']);
+    world.sandbox.inject({
+      kind: 'status',
+      status: 409,
+      times: 1,
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
+    const result = await world.run([
+      'order',
+      'batch',
+      csv('one-refused.csv', rows),
+      '--yes',
+      '--json',
+      '--concurrency',
+      '1',
+    ]);
     expect(result.code).toBe(9);
     const failed = results(result.stdout).filter((r) => r.status === 'failed');
     expect(failed).toHaveLength(1);
@@ -88,10 +122,30 @@ describe('order batch', () => {
 
   it('re-quotes a line refused for a changed price once, and places it', async () => {
     const rows = lines(3);
-    const problem = { type: 'about:blank', title: 'Conflict', status: 409, detail: 'price changed', code: 'PRICE_CHANGED' };
-    world.sandbox.inject({ kind: 'raw', status: 409, contentType: 'application/problem+json', body: JSON.stringify(problem), match: { method: 'POST', path: '/v1/energy/orders' } });
+    const problem = {
+      type: 'about:blank',
+      title: 'Conflict',
+      status: 409,
+      detail: 'price changed',
+      code: 'PRICE_CHANGED',
+    };
+    world.sandbox.inject({
+      kind: 'raw',
+      status: 409,
+      contentType: 'application/problem+json',
+      body: JSON.stringify(problem),
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
-    const result = await world.run(['order', 'batch', csv('reprice.csv', rows), '--yes', '--json', '--concurrency', '1']);
+    const result = await world.run([
+      'order',
+      'batch',
+      csv('reprice.csv', rows),
+      '--yes',
+      '--json',
+      '--concurrency',
+      '1',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(world.sandbox.requestCount('/v1/energy/quotes') - quotes).toBe(4);
     expect(ordersTo(rows)).toHaveLength(3);
@@ -99,7 +153,13 @@ describe('order batch', () => {
 
   it('rides out a 429 and places every line', async () => {
     const rows = lines(12);
-    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '1', times: 1, match: { method: 'POST', path: '/v1/energy/orders' } });
+    world.sandbox.inject({
+      kind: 'status',
+      status: 429,
+      retryAfter: '1',
+      times: 1,
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
     const result = await world.run(['order', 'batch', csv('rate.csv', rows), '--yes', '--json', '--concurrency', '6']);
     expect(result.code, result.stderr).toBe(0);
     expect(ordersTo(rows)).toHaveLength(12);
@@ -112,17 +172,45 @@ describe('order batch', () => {
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
     const result = await world.run(['order', 'batch', csv('bad57.csv', bad), '--yes']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/bad57\.csv, line 57: energy 65500 is not a multiple of the portion, 1000: nothing was bought/);
+    expect(result.stderr).toMatch(
+      /bad57\.csv, line 57: energy 65500 is not a multiple of the portion, 1000: nothing was bought/,
+    );
     expect(world.sandbox.requestCount('/v1/energy/quotes') - quotes).toBe(0);
     expect(ordersTo(rows)).toHaveLength(0);
   });
 
   it.each([
-    ['a CRLF file', (path: string, text: string) => writeFileSync(path, text.replace(/\n/g, '\r\n')), /line 1: ends with a carriage return/],
-    ['a BOM', (path: string, text: string) => writeFileSync(path, `\uFEFF${text}`), /line 1: starts with a UTF-8 byte order mark/],
-    ['a bad checksum', (path: string, text: string) => writeFileSync(path, text.replace(/(\n[A-Za-z0-9]{33})[A-Za-z0-9]/, '$1A')), /line 2: ".*" is not a TRON address/],
-    ['hours not offered', (path: string, text: string) => writeFileSync(path, text.replace(',65000,1\n', ',65000,2\n')), /line 2: hours 2 is not offered/],
-    ['a duplicate id', (path: string, text: string) => writeFileSync(path, text.replace('address,energy,hours\n', 'address,energy,hours,client_request_id\n').replace(/(,65000,1)\n/g, '$1,same\n')), /line 3: client_request_id same is already on line 2/],
+    [
+      'a CRLF file',
+      (path: string, text: string) => writeFileSync(path, text.replace(/\n/g, '\r\n')),
+      /line 1: ends with a carriage return/,
+    ],
+    [
+      'a BOM',
+      (path: string, text: string) => writeFileSync(path, `\uFEFF${text}`),
+      /line 1: starts with a UTF-8 byte order mark/,
+    ],
+    [
+      'a bad checksum',
+      (path: string, text: string) => writeFileSync(path, text.replace(/(\n[A-Za-z0-9]{33})[A-Za-z0-9]/, '$1A')),
+      /line 2: ".*" is not a TRON address/,
+    ],
+    [
+      'hours not offered',
+      (path: string, text: string) => writeFileSync(path, text.replace(',65000,1\n', ',65000,2\n')),
+      /line 2: hours 2 is not offered/,
+    ],
+    [
+      'a duplicate id',
+      (path: string, text: string) =>
+        writeFileSync(
+          path,
+          text
+            .replace('address,energy,hours\n', 'address,energy,hours,client_request_id\n')
+            .replace(/(,65000,1)\n/g, '$1,same\n'),
+        ),
+      /line 3: client_request_id same is already on line 2/,
+    ],
   ])('refuses %s with exit 2 naming the line, buying nothing', async (_what, write, message) => {
     const rows = lines(3);
     const path = join(dir, `bad-${next}.csv`);
@@ -138,11 +226,14 @@ describe('order batch', () => {
     const other = await createWorld({ startingBalance: '1000.000000' });
     try {
       const fromCsv = await world.run(['order', 'batch', csv('same.csv', rows), '--yes', '--json']);
-      const ndjson = rows.map((r) => JSON.stringify({ address: r.address, energy: r.energy, hours: r.hours })).join('\n');
+      const ndjson = rows
+        .map((r) => JSON.stringify({ address: r.address, energy: r.energy, hours: r.hours }))
+        .join('\n');
       const fromNdjson = await other.run(['order', 'batch', '-', '--yes', '--json'], { input: `${ndjson}\n` });
       expect(fromCsv.code, fromCsv.stderr).toBe(0);
       expect(fromNdjson.code, fromNdjson.stderr).toBe(0);
-      const shape = (orders: Order[]) => orders.map((o) => `${o.address} ${o.energy} ${o.duration_hours} ${o.total_trx}`).sort();
+      const shape = (orders: Order[]) =>
+        orders.map((o) => `${o.address} ${o.energy} ${o.duration_hours} ${o.total_trx}`).sort();
       const wanted = new Set(rows.map((r) => r.address));
       expect(shape(other.sandbox.orders().filter((o) => wanted.has(o.address)))).toEqual(shape(ordersTo(rows)));
     } finally {
@@ -158,9 +249,12 @@ describe('order batch', () => {
     expect(capped.stderr).toMatch(/the batch total 14\.800000 TRX is above --max-total 10\.000000/);
     const dry = await world.run(['order', 'batch', file, '--dry-run', '--json']);
     expect(dry.code).toBe(0);
-    expect(dry.stdout.trim().split('\n').map((line) => JSON.parse(line) as { plan: string; total_trx: string })).toEqual(
-      Array(4).fill(expect.objectContaining({ plan: 'order', total_trx: '3.700000' })),
-    );
+    expect(
+      dry.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { plan: string; total_trx: string }),
+    ).toEqual(Array(4).fill(expect.objectContaining({ plan: 'order', total_trx: '3.700000' })));
     expect(dry.stderr).toMatch(/14\.800000 TRX in all; nothing was bought/);
     expect(ordersTo(rows)).toHaveLength(0);
   });
@@ -184,8 +278,12 @@ describe('order batch', () => {
     const result = await running.result;
     world.sandbox.clearFaults();
     expect(result.code).toBe(143);
-    expect(result.stderr).toMatch(/interrupted by SIGTERM: the orders in flight finished and are journaled; \d+ lines not reached/);
-    expect(result.stderr).toMatch(/re-run the same file to finish \(no line is bought twice\): energy order batch .*term\.csv --yes/);
+    expect(result.stderr).toMatch(
+      /interrupted by SIGTERM: the orders in flight finished and are journaled; \d+ lines not reached/,
+    );
+    expect(result.stderr).toMatch(
+      /re-run the same file to finish \(no line is bought twice\): energy order batch .*term\.csv --yes/,
+    );
     // Every order the server has was reported on stdout: nothing was left in doubt.
     expect(results(result.stdout).filter((r) => r.status === 'created')).toHaveLength(ordersTo(rows).length);
     const pending = await world.run(['order', 'pending', '--json']);

@@ -75,7 +75,13 @@ describe('energy order create: consent', () => {
     expect(result.code).toBe(0);
     const order = json<Order>(result);
     expect(Object.keys(order).sort()).toEqual(ORDER_FIELDS);
-    expect(order).toMatchObject({ address: target, energy: 65000, duration_hours: 1, total_trx: FIRST_PRICE, failure: null });
+    expect(order).toMatchObject({
+      address: target,
+      energy: 65000,
+      duration_hours: 1,
+      total_trx: FIRST_PRICE,
+      failure: null,
+    });
     expect(order.id).toMatch(UUID);
     expect(order.client_request_id).toMatch(UUID);
     expect(typeof order.created_at).toBe('number');
@@ -112,7 +118,16 @@ describe('energy order create: --max-total', () => {
 
   it('places the order when the quote is within --max-total', async () => {
     const target = address();
-    const result = await world.run(['order', 'create', target, ...RENTAL, '--yes', '--max-total', '3.700000', '--json']);
+    const result = await world.run([
+      'order',
+      'create',
+      target,
+      ...RENTAL,
+      '--yes',
+      '--max-total',
+      '3.700000',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(json<Order>(result).total_trx).toBe(FIRST_PRICE);
     expect(ordersTo(target)).toHaveLength(1);
@@ -123,7 +138,17 @@ describe('energy order create: client_request_id', () => {
   it('returns the existing order (200) for a reused id with the same parameters, says so, and places no second one', async () => {
     const target = address();
     const id = `e2e-${randomUUID()}`;
-    const args = ['order', 'create', target, ...RENTAL, '--expected-total', FIRST_PRICE, '--client-request-id', id, '--json'];
+    const args = [
+      'order',
+      'create',
+      target,
+      ...RENTAL,
+      '--expected-total',
+      FIRST_PRICE,
+      '--client-request-id',
+      id,
+      '--json',
+    ];
     const first = await world.run(args);
     expect(first.code).toBe(0);
     expect(first.stderr).not.toMatch(/answered 200 \(not 201 Created\) with the order/);
@@ -149,7 +174,18 @@ describe('energy order create: client_request_id', () => {
       expected_total_trx: FIRST_PRICE,
     });
     expect(original.status).toBe(201);
-    const result = await world.run(['order', 'create', target, '--energy', '66000', '--hours', '1', '--yes', '--client-request-id', id]);
+    const result = await world.run([
+      'order',
+      'create',
+      target,
+      '--energy',
+      '66000',
+      '--hours',
+      '1',
+      '--yes',
+      '--client-request-id',
+      id,
+    ]);
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/client_request_id|IDEMPOTENCY/);
     expect(ordersWithId(id)).toHaveLength(1);
@@ -240,7 +276,15 @@ describe('energy order create --wait', () => {
   it('exits 8 when the order ends in failure, prints the order with its failure, and names the code on stderr', async () => {
     await allDelivered(world);
     const before = await balanceOf(world);
-    const result = await world.run(['order', 'create', SANDBOX_FAILING_ADDRESS, ...RENTAL, '--yes', '--wait', '--json']);
+    const result = await world.run([
+      'order',
+      'create',
+      SANDBOX_FAILING_ADDRESS,
+      ...RENTAL,
+      '--yes',
+      '--wait',
+      '--json',
+    ]);
     expect(result.code).toBe(8);
     const order = json<Order>(result);
     expect(order.address).toBe(SANDBOX_FAILING_ADDRESS);

@@ -162,7 +162,18 @@ describe('order list --all when a page fails midway', () => {
     const path = '/v1/energy/orders';
     world.sandbox.inject({ kind: 'delay', ms: 0, match: { method: 'GET', path } });
     world.sandbox.inject({ kind: 'status', status: 503, times: 3, match: { method: 'GET', path } });
-    const failed = await world.run(['--base-url', world.sandbox.url, 'order', 'list', '--all', '--json', '--limit', '100', '--retries', '0']);
+    const failed = await world.run([
+      '--base-url',
+      world.sandbox.url,
+      'order',
+      'list',
+      '--all',
+      '--json',
+      '--limit',
+      '100',
+      '--retries',
+      '0',
+    ]);
     world.sandbox.clearFaults();
     expect(failed.code).toBe(7);
     const partial = JSON.parse(failed.stdout) as { items: { id: string }[]; next_cursor: string | null };
@@ -171,7 +182,9 @@ describe('order list --all when a page fails midway', () => {
     const report = JSON.parse(failed.stderr) as { error: { hint: string } };
     const command = /^read on with: energy (.*)$/.exec(report.error.hint)?.[1];
     // The same account, output and page size: the command is runnable as printed.
-    expect(command).toBe(`--base-url ${world.sandbox.url} --json order list --all --limit 100 --cursor ${partial.next_cursor}`);
+    expect(command).toBe(
+      `--base-url ${world.sandbox.url} --json order list --all --limit 100 --cursor ${partial.next_cursor}`,
+    );
 
     const rest = await world.run(command!.split(' '));
     expect(rest.code).toBe(0);
@@ -181,7 +194,12 @@ describe('order list --all when a page fails midway', () => {
   });
 
   it('prints nothing on stdout when the first page already fails', async () => {
-    world.sandbox.inject({ kind: 'status', status: 503, times: 2, match: { method: 'GET', path: '/v1/energy/orders' } });
+    world.sandbox.inject({
+      kind: 'status',
+      status: 503,
+      times: 2,
+      match: { method: 'GET', path: '/v1/energy/orders' },
+    });
     const failed = await world.run(['order', 'list', '--all', '--json', '--retries', '0']);
     world.sandbox.clearFaults();
     expect(failed.code).toBe(7);

@@ -15,7 +15,13 @@ const rental = (address: string) => ['order', 'create', address, '--energy', '65
 
 describe('--wait and order wait end on any final state', () => {
   it('ends at once with exit 8 when the lifecycle ends without delivery (lifecycle_final, not delivery_final)', async () => {
-    const result = await world.run([...rental(SANDBOX_UNDELIVERABLE_ADDRESS), '--wait', '--wait-timeout', '20', '--json']);
+    const result = await world.run([
+      ...rental(SANDBOX_UNDELIVERABLE_ADDRESS),
+      '--wait',
+      '--wait-timeout',
+      '20',
+      '--json',
+    ]);
     // Before: polled until the timeout and ended with exit 7 "not delivered".
     expect(result.code, result.stderr).toBe(8);
     const order = json<Order>(result);
@@ -55,7 +61,8 @@ describe('SIGINT during order list --all --json', () => {
     world.sandbox.inject({ kind: 'delay', ms: 400, times: 100, match: { method: 'GET', path: '/v1/energy/orders' } });
     const running = world.spawn(['order', 'list', '--all', '--limit', '20', '--json']);
     const deadline = Date.now() + 15_000;
-    while (!running.output().stdout.includes('"id"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!running.output().stdout.includes('"id"') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     running.child.kill('SIGINT');
     const result = await running.result;
     world.sandbox.clearFaults();

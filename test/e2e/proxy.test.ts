@@ -2,7 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpConnection } from '../../src/client/http.js';
 import { expectNoStackTrace } from '../helpers/e2e.js';
-import { makeCertificates, startConnectProxy, startTlsFront, TEST_HOST, type Listening, type TestCertificates, type TestProxy } from '../helpers/proxy.js';
+import {
+  makeCertificates,
+  startConnectProxy,
+  startTlsFront,
+  TEST_HOST,
+  type Listening,
+  type TestCertificates,
+  type TestProxy,
+} from '../helpers/proxy.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
 const PASSWORD = 'pr0xy-Secret-pw';
@@ -34,19 +42,26 @@ afterAll(async () => {
 const balanceRequests = () => world.sandbox.requestCount('/v1/balance');
 
 describe('proxies from the environment', () => {
-  it.each(['HTTPS_PROXY', 'https_proxy'])('sends the signed request through a CONNECT tunnel named by %s', async (variable) => {
-    const [tunnels, requests] = [proxy.tunnels.length, balanceRequests()];
-    const result = await world.run(['balance', '--json'], { env: { ...env, [variable]: `http://127.0.0.1:${proxy.port}` } });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(json(result)).toMatchObject({ available_trx: expect.any(String) });
-    expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${front.port}`]);
-    expect(balanceRequests()).toBe(requests + 1);
-  });
+  it.each(['HTTPS_PROXY', 'https_proxy'])(
+    'sends the signed request through a CONNECT tunnel named by %s',
+    async (variable) => {
+      const [tunnels, requests] = [proxy.tunnels.length, balanceRequests()];
+      const result = await world.run(['balance', '--json'], {
+        env: { ...env, [variable]: `http://127.0.0.1:${proxy.port}` },
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(json(result)).toMatchObject({ available_trx: expect.any(String) });
+      expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${front.port}`]);
+      expect(balanceRequests()).toBe(requests + 1);
+    },
+  );
 
   it('speaks TLS to an https:// proxy, with credentials', async () => {
     const [tunnels, requests] = [tlsProxy.tunnels.length, balanceRequests()];
-    const result = await world.run(['balance', '--json'], { env: { ...env, HTTPS_PROXY: `https://alice:${PASSWORD}@127.0.0.1:${tlsProxy.port}` } });
+    const result = await world.run(['balance', '--json'], {
+      env: { ...env, HTTPS_PROXY: `https://alice:${PASSWORD}@127.0.0.1:${tlsProxy.port}` },
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(tlsProxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${front.port}`]);
@@ -55,14 +70,18 @@ describe('proxies from the environment', () => {
 
   it('keeps one tunnel for every page of order list --all', async () => {
     const tunnels = proxy.tunnels.length;
-    const result = await world.run(['order', 'list', '--all', '--json'], { env: { ...env, HTTPS_PROXY: `127.0.0.1:${proxy.port}` } });
+    const result = await world.run(['order', 'list', '--all', '--json'], {
+      env: { ...env, HTTPS_PROXY: `127.0.0.1:${proxy.port}` },
+    });
     expect(result.code).toBe(0);
     expect(proxy.tunnels.length - tunnels).toBe(1);
   });
 
   it('sends the proxy credentials and never shows them with --verbose', async () => {
     const tunnels = strictProxy.tunnels.length;
-    const result = await world.run(['--verbose', 'balance'], { env: { ...env, HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${strictProxy.port}` } });
+    const result = await world.run(['--verbose', 'balance'], {
+      env: { ...env, HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${strictProxy.port}` },
+    });
     expect(result.code).toBe(0);
     expect(strictProxy.tunnels.slice(tunnels)).toHaveLength(1);
     expect(result.stderr).toContain(`through the proxy http://[REDACTED]@127.0.0.1:${strictProxy.port} (HTTPS_PROXY)`);
@@ -72,9 +91,13 @@ describe('proxies from the environment', () => {
 
   it('exits 3 with a clear message when the proxy answers 407, without retrying or reaching the API', async () => {
     const [tunnels, requests] = [strictProxy.tunnels.length, balanceRequests()];
-    const result = await world.run(['balance'], { env: { ...env, HTTPS_PROXY: `http://alice:wrong-${PASSWORD}@127.0.0.1:${strictProxy.port}` } });
+    const result = await world.run(['balance'], {
+      env: { ...env, HTTPS_PROXY: `http://alice:wrong-${PASSWORD}@127.0.0.1:${strictProxy.port}` },
+    });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/proxy http:\/\/\[REDACTED\]@127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused the user name and password \(HTTP 407\)/);
+    expect(result.stderr).toMatch(
+      /proxy http:\/\/\[REDACTED\]@127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused the user name and password \(HTTP 407\)/,
+    );
     expect(result.stderr).not.toContain(PASSWORD);
     expect(strictProxy.tunnels.length - tunnels).toBe(1);
     expect(balanceRequests()).toBe(requests);
@@ -82,9 +105,13 @@ describe('proxies from the environment', () => {
   });
 
   it('says when a proxy asks for credentials that were not given (exit 3)', async () => {
-    const result = await world.run(['balance', '--json'], { env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` } });
+    const result = await world.run(['balance', '--json'], {
+      env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` },
+    });
     expect(result.code).toBe(3);
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { exit_code: 3, message: expect.stringContaining('asks for a user name and password (HTTP 407)') } });
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      error: { exit_code: 3, message: expect.stringContaining('asks for a user name and password (HTTP 407)') },
+    });
   });
 
   it.each([
@@ -96,7 +123,12 @@ describe('proxies from the environment', () => {
     const [tunnels, requests] = [proxy.tunnels.length, balanceRequests()];
     const result = await world.run(['balance', '--json'], {
       // Going direct, the CLI itself must resolve the name: a test-only preload maps it to 127.0.0.1.
-      env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${proxy.port}`, [variable]: list, NODE_OPTIONS: `--require ${RESOLVE_TEST_HOSTS}` },
+      env: {
+        ...env,
+        HTTPS_PROXY: `http://127.0.0.1:${proxy.port}`,
+        [variable]: list,
+        NODE_OPTIONS: `--require ${RESOLVE_TEST_HOSTS}`,
+      },
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -107,33 +139,55 @@ describe('proxies from the environment', () => {
   it('never sends loopback through a proxy', async () => {
     const [tunnels, requests] = [proxy.tunnels.length, balanceRequests()];
     const viaProxy = `http://127.0.0.1:${proxy.port}`;
-    const result = await world.run(['balance', '--json'], { env: { ...world.env, HTTP_PROXY: viaProxy, HTTPS_PROXY: viaProxy } });
+    const result = await world.run(['balance', '--json'], {
+      env: { ...world.env, HTTP_PROXY: viaProxy, HTTPS_PROXY: viaProxy },
+    });
     expect(result.code).toBe(0);
     expect(proxy.tunnels.length).toBe(tunnels);
     expect(balanceRequests()).toBe(requests + 1);
   });
 
   it('exits 7 naming the proxy when it cannot be reached', async () => {
-    const result = await world.run(['balance', '--retries', '0'], { env: { ...env, HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:1` } });
+    const result = await world.run(['balance', '--retries', '0'], {
+      env: { ...env, HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:1` },
+    });
     expect(result.code).toBe(7);
-    expect(result.stderr).toContain('cannot reach the proxy http://[REDACTED]@127.0.0.1:1 (from HTTPS_PROXY): connection refused');
+    expect(result.stderr).toContain(
+      'cannot reach the proxy http://[REDACTED]@127.0.0.1:1 (from HTTPS_PROXY): connection refused',
+    );
     expect(result.stderr).not.toContain(PASSWORD);
   });
 
   it('tunnels plain http:// through HTTP_PROXY too (for clients of other services, e.g. a TRON node)', async () => {
     const tunnels = proxy.tunnels.length;
     const origin = `http://${TEST_HOST}:${new URL(world.sandbox.url).port}`;
-    const connection = new HttpConnection(origin, { connectMs: 2000, requestMs: 5000 }, { env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` } });
+    const connection = new HttpConnection(
+      origin,
+      { connectMs: 2000, requestMs: 5000 },
+      { env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` } },
+    );
     try {
-      const first = await connection.exchange({ method: 'GET', pathAndQuery: '/v1/time', headers: {}, body: undefined });
-      const second = await connection.exchange({ method: 'GET', pathAndQuery: '/v1/time', headers: {}, body: undefined });
+      const first = await connection.exchange({
+        method: 'GET',
+        pathAndQuery: '/v1/time',
+        headers: {},
+        body: undefined,
+      });
+      const second = await connection.exchange({
+        method: 'GET',
+        pathAndQuery: '/v1/time',
+        headers: {},
+        body: undefined,
+      });
       expect([first.status, second.status]).toEqual([200, 200]);
       expect(JSON.parse(first.text)).toMatchObject({ unix_time: expect.any(Number) });
     } finally {
       await connection.close();
     }
     // One tunnel, kept alive for both requests.
-    expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([`${TEST_HOST}:${new URL(world.sandbox.url).port}`]);
+    expect(proxy.tunnels.slice(tunnels).map((t) => t.target)).toEqual([
+      `${TEST_HOST}:${new URL(world.sandbox.url).port}`,
+    ]);
   });
 
   it('refuses a proxy scheme it does not speak with exit 2', async () => {

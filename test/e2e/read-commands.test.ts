@@ -30,7 +30,9 @@ describe('energy time', () => {
   });
 
   it('needs no credentials', async () => {
-    const result = await world.run(['time', '--json'], { env: { ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined } });
+    const result = await world.run(['time', '--json'], {
+      env: { ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined },
+    });
     expect(result.code).toBe(0);
   });
 });
@@ -103,7 +105,12 @@ describe('energy quote', () => {
     const result = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '2', '--json']);
     expect(result.code).toBe(2);
     const { error } = JSON.parse(result.stderr) as {
-      error: { exit_code: number; message: string; hint: string | null; problem: { status: number; errors: { field: string }[] } };
+      error: {
+        exit_code: number;
+        message: string;
+        hint: string | null;
+        problem: { status: number; errors: { field: string }[] };
+      };
     };
     expect(Object.keys(error)).toEqual(['exit_code', 'message', 'hint', 'problem']);
     expect(error.exit_code).toBe(2);

@@ -76,7 +76,10 @@ describe('no order placed twice', () => {
     expect(world.sandbox.requestCount('/v1/energy/orders') - before).toBe(2);
     expect(ordersWith('drop-after-commit-1')).toHaveLength(1);
     expect(ordersHere()).toHaveLength(1);
-    expect(json(result)).toMatchObject({ client_request_id: 'drop-after-commit-1', id: ordersWith('drop-after-commit-1')[0]!.id });
+    expect(json(result)).toMatchObject({
+      client_request_id: 'drop-after-commit-1',
+      id: ordersWith('drop-after-commit-1')[0]!.id,
+    });
     expect(result.stderr.match(/answered 200 \(not 201 Created\) with the order/g)).toHaveLength(1);
   });
 
@@ -97,12 +100,28 @@ describe('no order placed twice', () => {
 
   it('re-running a timed-out order with its id returns the same order', async () => {
     world.sandbox.inject({ kind: 'delay', ms: 1500, match: { method: 'POST', path: '/v1/energy/orders' } });
-    const first = await world.run([...ORDER, '--yes', '--timeout', '0.5', '--retries', '0', '--client-request-id', 'timeout-1']);
+    const first = await world.run([
+      ...ORDER,
+      '--yes',
+      '--timeout',
+      '0.5',
+      '--retries',
+      '0',
+      '--client-request-id',
+      'timeout-1',
+    ]);
     expect(first.code).toBe(7);
     expect(first.stderr).toMatch(/timed out/);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const [placed] = ordersWith('timeout-1');
-    const second = await world.run([...ORDER, '--expected-total', placed!.total_trx, '--client-request-id', 'timeout-1', '--json']);
+    const second = await world.run([
+      ...ORDER,
+      '--expected-total',
+      placed!.total_trx,
+      '--client-request-id',
+      'timeout-1',
+      '--json',
+    ]);
     expect(second.stderr).toMatch(/answered 200 \(not 201 Created\) with the order/);
     expect(second.code).toBe(0);
     expect(ordersWith('timeout-1')).toHaveLength(1);
@@ -113,7 +132,12 @@ describe('no order placed twice', () => {
 describe('an order whose outcome is in doubt is never reported as "nothing placed"', () => {
   it('keeps the doubt from an earlier attempt when a later one fails otherwise (drop, then 429)', async () => {
     world.sandbox.inject({ kind: 'drop-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
-    world.sandbox.inject({ kind: 'status', status: 429, retryAfter: '3600', match: { method: 'POST', path: '/v1/energy/orders' } });
+    world.sandbox.inject({
+      kind: 'status',
+      status: 429,
+      retryAfter: '3600',
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
     const result = await world.run([...ORDER, '--yes', '--client-request-id', 'doubt-429']);
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/client_request_id doubt-429 may or may not have been placed/);
@@ -123,18 +147,46 @@ describe('an order whose outcome is in doubt is never reported as "nothing place
 
   it('gives the profile and base URL of the run in the safe retry command', async () => {
     world.sandbox.inject({ kind: 'drop-after-commit', times: 2, match: { method: 'POST', path: '/v1/energy/orders' } });
-    const result = await world.run(['--profile', 'ops', '--base-url', world.sandbox.url, ...ORDER, '--yes', '--retries', '1', '--client-request-id', 'doubt-globals']);
+    const result = await world.run([
+      '--profile',
+      'ops',
+      '--base-url',
+      world.sandbox.url,
+      ...ORDER,
+      '--yes',
+      '--retries',
+      '1',
+      '--client-request-id',
+      'doubt-globals',
+    ]);
     expect(result.code).toBe(7);
-    expect(result.stderr).toContain(`with: energy --profile ops --base-url ${world.sandbox.url} order recover doubt-globals`);
+    expect(result.stderr).toContain(
+      `with: energy --profile ops --base-url ${world.sandbox.url} order recover doubt-globals`,
+    );
   });
 
   it('refuses a created order that is not the one asked for, and says it may exist', async () => {
     const stranger = {
-      id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f', client_request_id: 'someone-else', address, energy: 65000,
-      duration_hours: 1, total_trx: '2.600000', status: 'pending', lifecycle_final: false, delivery_final: false,
-      created_at: 1, updated_at: 1, failure: null,
+      id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
+      client_request_id: 'someone-else',
+      address,
+      energy: 65000,
+      duration_hours: 1,
+      total_trx: '2.600000',
+      status: 'pending',
+      lifecycle_final: false,
+      delivery_final: false,
+      created_at: 1,
+      updated_at: 1,
+      failure: null,
     };
-    world.sandbox.inject({ kind: 'raw', status: 201, contentType: 'application/json', body: JSON.stringify(stranger), match: { method: 'POST', path: '/v1/energy/orders' } });
+    world.sandbox.inject({
+      kind: 'raw',
+      status: 201,
+      contentType: 'application/json',
+      body: JSON.stringify(stranger),
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
     const result = await world.run([...ORDER, '--yes', '--client-request-id', 'doubt-stranger']);
     expect(result.code).toBe(7);
     expect(result.stdout).toBe('');
@@ -144,7 +196,16 @@ describe('an order whose outcome is in doubt is never reported as "nothing place
 
   it('prints the placed order and says so when following it fails (--wait)', async () => {
     world.sandbox.inject({ kind: 'status', status: 503, times: 5, match: { method: 'GET' } });
-    const result = await world.run([...ORDER, '--yes', '--wait', '--json', '--retries', '0', '--client-request-id', 'doubt-wait']);
+    const result = await world.run([
+      ...ORDER,
+      '--yes',
+      '--wait',
+      '--json',
+      '--retries',
+      '0',
+      '--client-request-id',
+      'doubt-wait',
+    ]);
     expect(result.code).toBe(7);
     const printed = json<{ id: string; client_request_id: string }>(result);
     expect(printed.client_request_id).toBe('doubt-wait');
@@ -166,7 +227,10 @@ describe('clock skew', () => {
       const first = await world.run(['balance', '--json']);
       expect(first.code).toBe(0);
       expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(1);
-      const saved = JSON.parse(readFileSync(join(world.configDir, 'clock-offset.json'), 'utf8')) as Record<string, { offset_seconds: number }>;
+      const saved = JSON.parse(readFileSync(join(world.configDir, 'clock-offset.json'), 'utf8')) as Record<
+        string,
+        { offset_seconds: number }
+      >;
       expect(Math.abs(saved[world.sandbox.url]!.offset_seconds - offset)).toBeLessThanOrEqual(1);
 
       const second = await world.run(['balance', '--json']);
@@ -196,22 +260,49 @@ describe('clock skew', () => {
 
 describe('responses that break the spec', () => {
   it.each([
-    ['an HTML page from a proxy', 200, 'text/html', '<!DOCTYPE html><html><body>502 Bad Gateway</body></html>', /text\/html.*HTML page/],
+    [
+      'an HTML page from a proxy',
+      200,
+      'text/html',
+      '<!DOCTYPE html><html><body>502 Bad Gateway</body></html>',
+      /text\/html.*HTML page/,
+    ],
     ['truncated JSON', 200, 'application/json', '{"available_trx":"1.000000","he', /not valid JSON/],
-    ['a wrong content type', 200, 'text/plain', '{"available_trx":"1.000000","held_trx":"0.000000","status":"active"}', /text\/plain/],
-    ['a missing required key', 200, 'application/json', '{"available_trx":"1.000000","status":"active"}', /held_trx is missing/],
-    ['an amount without six digits', 200, 'application/json', '{"available_trx":"1.5","held_trx":"0.000000","status":"active"}', /available_trx should be an amount/],
+    [
+      'a wrong content type',
+      200,
+      'text/plain',
+      '{"available_trx":"1.000000","held_trx":"0.000000","status":"active"}',
+      /text\/plain/,
+    ],
+    [
+      'a missing required key',
+      200,
+      'application/json',
+      '{"available_trx":"1.000000","status":"active"}',
+      /held_trx is missing/,
+    ],
+    [
+      'an amount without six digits',
+      200,
+      'application/json',
+      '{"available_trx":"1.5","held_trx":"0.000000","status":"active"}',
+      /available_trx should be an amount/,
+    ],
     ['an HTML 502 page', 502, 'text/html', '<html>bad gateway</html>', /HTTP 502/],
-  ])('%s: exit 7, one line naming it and the status, nothing on stdout', async (_label, status, contentType, body, message) => {
-    world.sandbox.inject({ kind: 'raw', status, contentType, body, times: 4, match: { path: '/v1/balance' } });
-    const result = await world.run(['balance', '--retries', '0']);
-    expect(result.code).toBe(7);
-    expect(result.stdout).toBe('');
-    const [line, ...rest] = result.stderr.trim().split('\n');
-    expect(line).toMatch(message);
-    expect(line).toMatch(new RegExp(`HTTP ${status}`));
-    expect(rest.filter((l) => !l.startsWith('hint:'))).toEqual([]);
-  });
+  ])(
+    '%s: exit 7, one line naming it and the status, nothing on stdout',
+    async (_label, status, contentType, body, message) => {
+      world.sandbox.inject({ kind: 'raw', status, contentType, body, times: 4, match: { path: '/v1/balance' } });
+      const result = await world.run(['balance', '--retries', '0']);
+      expect(result.code).toBe(7);
+      expect(result.stdout).toBe('');
+      const [line, ...rest] = result.stderr.trim().split('\n');
+      expect(line).toMatch(message);
+      expect(line).toMatch(new RegExp(`HTTP ${status}`));
+      expect(rest.filter((l) => !l.startsWith('hint:'))).toEqual([]);
+    },
+  );
 });
 
 describe('timeouts', () => {

@@ -10,7 +10,10 @@ const root = mkdtempSync(join(tmpdir(), 'energy-sandbox-cmd-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function startSandboxCommand(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Record<string, unknown>));
     child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
@@ -32,7 +35,7 @@ describe('energy sandbox', () => {
     expect(await sandbox.stopped).toBe(0);
   });
 
-  it('seeds TRON accounts with --seed-address and saves itself as the profile\'s tron-node', async () => {
+  it("seeds TRON accounts with --seed-address and saves itself as the profile's tron-node", async () => {
     const env = { ...baseEnv(join(root, 'd')), ENERGY_PROFILE: 'chain' };
     const address = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
     const sandbox = startSandboxCommand(['--seed-address', `${address}:energy=65000,used=20000`], env);
@@ -40,19 +43,28 @@ describe('energy sandbox', () => {
     expect(facts.tron_node).toBe(facts.base_url);
     const result = await runCli(['address', address, '--json'], { env });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ activated: true, energy_available: 45_000, energy_limit: 65_000 });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      activated: true,
+      energy_available: 45_000,
+      energy_limit: 65_000,
+    });
     sandbox.child.kill('SIGTERM');
     expect(await sandbox.stopped).toBe(0);
   });
 
   it('refuses a malformed --seed-address before starting (exit 2)', async () => {
-    const result = await runCli(['sandbox', '--port', '0', '--seed-address', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7:energy=lots'], { env: baseEnv(join(root, 'e')) });
+    const result = await runCli(
+      ['sandbox', '--port', '0', '--seed-address', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7:energy=lots'],
+      { env: baseEnv(join(root, 'e')) },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/cannot read "energy=lots"/);
   });
 
   it('refuses an invalid --profile before starting', async () => {
-    const result = await runCli(['--profile', 'bad name!', 'sandbox', '--port', '0'], { env: baseEnv(join(root, 'b')) });
+    const result = await runCli(['--profile', 'bad name!', 'sandbox', '--port', '0'], {
+      env: baseEnv(join(root, 'b')),
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/invalid profile name/);
   });

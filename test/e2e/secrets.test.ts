@@ -23,7 +23,12 @@ beforeAll(async () => {
   const key = await world.run(['config', 'set', 'api-key', world.sandbox.apiKey]);
   const secret = await world.run(['config', 'set', 'api-secret'], { input: `${world.sandbox.apiSecret}\n` });
   if (key.code !== 0 || secret.code !== 0) throw new Error(`config set failed: ${key.stderr}${secret.stderr}`);
-  world.sandbox.inject({ kind: 'status', status: 503, times: 1000, match: { path: `/v1/energy/orders/${UNAVAILABLE_ID}` } });
+  world.sandbox.inject({
+    kind: 'status',
+    status: 503,
+    times: 1000,
+    match: { path: `/v1/energy/orders/${UNAVAILABLE_ID}` },
+  });
 });
 afterAll(async () => world.close());
 
@@ -75,7 +80,9 @@ const CASES: Case[] = [
   { name: 'a 503 failure', args: () => ['order', 'get', UNAVAILABLE_ID, '--retries', '0'], code: 7, sends: 'signed' },
 ];
 
-const RUNS = CASES.flatMap((c) => MODES.map(([mode, flags], index) => [`${c.name} (${mode})`, { ...c, flags, index }] as const));
+const RUNS = CASES.flatMap((c) =>
+  MODES.map(([mode, flags], index) => [`${c.name} (${mode})`, { ...c, flags, index }] as const),
+);
 
 describe('the api secret never shows', () => {
   it.for(RUNS)('%s', async ([, { args, flags, index, code, sends, options }], { expect: local }) => {
@@ -98,7 +105,17 @@ describe('the api secret never shows', () => {
 
 describe('the --verbose request log', () => {
   it('names every request line and redacts each signature', async () => {
-    const result = await world.run(['order', 'create', freshAddress(9100), '--energy', '65000', '--hours', '1', '--yes', '--verbose']);
+    const result = await world.run([
+      'order',
+      'create',
+      freshAddress(9100),
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--yes',
+      '--verbose',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/energy\/quotes$/m);
     expect(result.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/energy\/orders$/m);

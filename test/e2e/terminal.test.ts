@@ -16,7 +16,9 @@ describe('consent prompt on a terminal', () => {
     const before = world.sandbox.orders().length;
     const result = await runInTerminal(ORDER, world.env, [{ when: /\[y\/N\] /, type: 'y\r' }]);
     expect(result.code).toBe(0);
-    expect(result.screen).toMatch(/Quote:[\s\S]*Total\s+\d+\.\d{6} TRX[\s\S]*Place this order for \d+\.\d{6} TRX\? \[y\/N\]/);
+    expect(result.screen).toMatch(
+      /Quote:[\s\S]*Total\s+\d+\.\d{6} TRX[\s\S]*Place this order for \d+\.\d{6} TRX\? \[y\/N\]/,
+    );
     expect(world.sandbox.orders().length).toBe(before + 1);
   });
 
@@ -52,7 +54,9 @@ describe('secret entry on a terminal', () => {
   it('reads api-secret at a hidden prompt, never echoing it', async () => {
     const secret = 'typed-at-the-prompt-secret-7f';
     const env = { ...world.env, ENERGY_API_SECRET: undefined, ENERGY_PROFILE: 'tty' };
-    const result = await runInTerminal(['config', 'set', 'api-secret'], env, [{ when: /api-secret: /, type: `${secret}\r` }]);
+    const result = await runInTerminal(['config', 'set', 'api-secret'], env, [
+      { when: /api-secret: /, type: `${secret}\r` },
+    ]);
     expect(result.code).toBe(0);
     expect(result.screen).not.toContain(secret);
     expect(result.screen).toMatch(/api-secret set in profile tty \(\*\*\*\*7f\)/);

@@ -34,13 +34,19 @@ export interface RunningCli {
 
 /** Like runCli, with the child in hand: for tests that send it signals mid-run. A signal death is 128 + n. */
 export function spawnCli(args: readonly string[], options: RunOptions = {}): RunningCli {
-  const env = Object.fromEntries(Object.entries(options.env ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const env = Object.fromEntries(Object.entries(options.env ?? {}).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-  const output = () => ({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+  const output = () => ({
+    stdout: Buffer.concat(stdout).toString('utf8'),
+    stderr: Buffer.concat(stderr).toString('utf8'),
+  });
   const result = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {

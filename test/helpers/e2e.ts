@@ -33,7 +33,12 @@ export function expectNoStackTrace(result: CliResult): void {
  * One signed request straight to the sandbox, over node:http and the signing module only (not the CLI's client),
  * for arranging and inspecting state without a spawn. Counts as one request in the sandbox.
  */
-export function signedCall(world: World, method: 'GET' | 'POST', path: string, body?: object): Promise<{ status: number; json: any }> {
+export function signedCall(
+  world: World,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: object,
+): Promise<{ status: number; json: any }> {
   const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
   const headers: Record<string, string> = {
     ...signRequest({
@@ -51,7 +56,9 @@ export function signedCall(world: World, method: 'GET' | 'POST', path: string, b
     const req = request(`${world.sandbox.url}${path}`, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -26,7 +26,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       seen.push(request);
       const handler = handlers.length > 1 ? handlers.shift()! : handlers[0];
       if (handler === undefined) res.writeHead(500).end();

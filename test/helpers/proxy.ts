@@ -28,13 +28,52 @@ export function makeCertificates(): TestCertificates {
   const at = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '2', '-subj', '/CN=energy test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign');
+  openssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=energy test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign',
+  );
   openssl('req', ...ec, '-keyout', at('leaf.key'), '-out', at('leaf.csr'), '-subj', `/CN=${TEST_HOST}`);
   // 127.0.0.1 too: the same certificate serves the HTTPS proxy.
-  writeFileSync(at('leaf.ext'), `subjectAltName=DNS:${TEST_HOST},IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-  openssl('x509', '-req', '-in', at('leaf.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('leaf.pem'), '-days', '2', '-extfile', at('leaf.ext'));
-  return { caFile: at('ca.pem'), key: readFileSync(at('leaf.key')), cert: readFileSync(at('leaf.pem')), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  writeFileSync(
+    at('leaf.ext'),
+    `subjectAltName=DNS:${TEST_HOST},IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    at('leaf.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    at('leaf.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    at('leaf.ext'),
+  );
+  return {
+    caFile: at('ca.pem'),
+    key: readFileSync(at('leaf.key')),
+    cert: readFileSync(at('leaf.pem')),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface Listening {
@@ -86,13 +125,16 @@ export async function startConnectProxy(credentials?: string, tls?: TestCertific
   const tunnels: TestProxy['tunnels'] = [];
   const sockets = new Set<Socket>();
   const refuse = (_req: unknown, res: { writeHead(status: number): { end(): void } }) => res.writeHead(405).end();
-  const server = tls === undefined ? createHttpServer(refuse) : createHttpsServer({ key: tls.key, cert: tls.cert }, refuse);
+  const server =
+    tls === undefined ? createHttpServer(refuse) : createHttpsServer({ key: tls.key, cert: tls.cert }, refuse);
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const authorization = req.headers['proxy-authorization'];
     tunnels.push({ target: req.url ?? '', authorization });
     client.on('error', () => undefined);
     if (credentials !== undefined && authorization !== `Basic ${Buffer.from(credentials).toString('base64')}`) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n',
+      );
       return;
     }
     const match = /^([^:]+):(\d+)$/.exec(req.url ?? '');

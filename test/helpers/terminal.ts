@@ -14,11 +14,21 @@ export interface TerminalStep {
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function runInTerminal(args: readonly string[], env: Record<string, string | undefined>, steps: TerminalStep[] = []) {
+export function runInTerminal(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  steps: TerminalStep[] = [],
+) {
   return new Promise<{ code: number; screen: string }>((resolve, reject) => {
     const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-    const cleanEnv = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...cleanEnv, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const cleanEnv = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...cleanEnv, TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let screen = '';
     const pending = [...steps];
     child.stdout.on('data', (chunk: Buffer) => {

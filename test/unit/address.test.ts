@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { checkTronAddress, encodeTronAddress } from '../../src/address.js';
 
 // Checked outside the project with Python's hashlib (double SHA-256 checksum, version byte 0x41).
-const VALID = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb'];
+const VALID = [
+  'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7',
+  'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
+];
 
 describe('checkTronAddress', () => {
   it.each(VALID)('accepts %s', (address) => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addAmounts, compareAmounts, isApiAmount, multiplyAmount, parseUserAmount, subtractAmounts } from '../../src/money.js';
+import {
+  addAmounts,
+  compareAmounts,
+  isApiAmount,
+  multiplyAmount,
+  parseUserAmount,
+  subtractAmounts,
+} from '../../src/money.js';
 
 describe('parseUserAmount', () => {
   it.each([
@@ -12,9 +19,12 @@ describe('parseUserAmount', () => {
     expect(parseUserAmount(input)).toBe(expected);
   });
 
-  it.each(['1e3', '-1', '1.1234567', '.5', '5.', '', 'abc', '0x10', '1,5', 'Infinity', 'NaN', '+1'])('refuses %j', (input) => {
-    expect(() => parseUserAmount(input)).toThrow(/not a TRX amount/);
-  });
+  it.each(['1e3', '-1', '1.1234567', '.5', '5.', '', 'abc', '0x10', '1,5', 'Infinity', 'NaN', '+1'])(
+    'refuses %j',
+    (input) => {
+      expect(() => parseUserAmount(input)).toThrow(/not a TRX amount/);
+    },
+  );
 
   it('keeps precision a float would lose', () => {
     expect(parseUserAmount('9007199254740993.000001')).toBe('9007199254740993.000001');
@@ -22,8 +32,12 @@ describe('parseUserAmount', () => {
 });
 
 describe('isApiAmount', () => {
-  it.each(['0.000000', '3.700000', '100000000000.000001'])('accepts %j', (text) => expect(isApiAmount(text)).toBe(true));
-  it.each(['3.7', '3.7000000', '-1.000000', '1e3', 3.7, null])('refuses %j', (value) => expect(isApiAmount(value)).toBe(false));
+  it.each(['0.000000', '3.700000', '100000000000.000001'])('accepts %j', (text) =>
+    expect(isApiAmount(text)).toBe(true),
+  );
+  it.each(['3.7', '3.7000000', '-1.000000', '1e3', 3.7, null])('refuses %j', (value) =>
+    expect(isApiAmount(value)).toBe(false),
+  );
 });
 
 describe('arithmetic', () => {

@@ -37,15 +37,24 @@ describe('LineParser', () => {
   ])('refuses the CSV line %s, naming file and line', (line, message) => {
     const parser = new LineParser('csv', 'f.csv', RULES);
     parse(parser, 'address,energy,hours', 1);
-    expect(() => parse(parser, line, 7)).toThrow(new RegExp(`^f\\.csv, line 7: .*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*: nothing was bought$`));
+    expect(() => parse(parser, line, 7)).toThrow(
+      new RegExp(`^f\\.csv, line 7: .*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*: nothing was bought$`),
+    );
   });
 
   it('reads NDJSON with integers or integer strings, and refuses unknown keys and non-objects', () => {
     const parser = new LineParser('ndjson', 'stdin', RULES);
-    expect(parse(parser, JSON.stringify({ address: A, energy: 2000, hours: '3' }))).toMatchObject({ energy: 2000, hours: 3 });
-    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000, hours: 1, memo: 'x' }))).toThrow('unknown key "memo"');
+    expect(parse(parser, JSON.stringify({ address: A, energy: 2000, hours: '3' }))).toMatchObject({
+      energy: 2000,
+      hours: 3,
+    });
+    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000, hours: 1, memo: 'x' }))).toThrow(
+      'unknown key "memo"',
+    );
     expect(() => parse(parser, '[1,2]')).toThrow('not a JSON object');
-    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000.5, hours: 1 }))).toThrow('energy must be a positive whole number');
+    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000.5, hours: 1 }))).toThrow(
+      'energy must be a positive whole number',
+    );
   });
 
   it('skips blank lines', () => {

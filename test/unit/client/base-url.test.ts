@@ -3,12 +3,16 @@ import { isLoopbackHost, parseBaseUrl } from '../../../src/client/base-url.js';
 import { ExitCode, UsageError } from '../../../src/errors.js';
 
 describe('parseBaseUrl', () => {
-  it.each(['https://api.example.com', 'https://api.example.com/prefix', 'http://localhost:8787', 'http://127.0.0.1:1', 'http://127.9.9.9', 'http://[::1]:8080'])(
-    'accepts %s',
-    (text) => {
-      expect(parseBaseUrl(text).href.startsWith(text.replace(/\/$/, ''))).toBe(true);
-    },
-  );
+  it.each([
+    'https://api.example.com',
+    'https://api.example.com/prefix',
+    'http://localhost:8787',
+    'http://127.0.0.1:1',
+    'http://127.9.9.9',
+    'http://[::1]:8080',
+  ])('accepts %s', (text) => {
+    expect(parseBaseUrl(text).href.startsWith(text.replace(/\/$/, ''))).toBe(true);
+  });
 
   it.each([
     ['http://example.com', /not loopback/],

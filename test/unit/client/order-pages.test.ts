@@ -5,7 +5,13 @@ import { ExitCode } from '../../../src/errors.js';
 import { Printer } from '../../../src/output/printer.js';
 import { streamOrdersJson, streamOrdersTable } from '../../../src/output/order-stream.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
-import { jsonReply, problemReply, startScriptedServer, type Handler, type ScriptedServer } from '../../helpers/http-server.js';
+import {
+  jsonReply,
+  problemReply,
+  startScriptedServer,
+  type Handler,
+  type ScriptedServer,
+} from '../../helpers/http-server.js';
 
 let server: ScriptedServer;
 let client: EnergyClient;
@@ -19,7 +25,11 @@ afterEach(async () => {
 });
 
 function makeClient(): EnergyClient {
-  client = new EnergyClient({ baseUrl: server.url, credentials: { apiKey: 'k_unit', apiSecret: 's-unit-0123456789' }, retryPolicy: { retries: 0 } });
+  client = new EnergyClient({
+    baseUrl: server.url,
+    credentials: { apiKey: 'k_unit', apiSecret: 's-unit-0123456789' },
+    retryPolicy: { retries: 0 },
+  });
   return client;
 }
 
@@ -30,7 +40,9 @@ function pagingServer(total: number, max: number): Handler {
     const limit = Number(query.get('limit') ?? 20);
     if (query.has('limit') && limit > max) return problemReply(400, 'INVALID_LIMIT')(request, response);
     const offset = Number((query.get('cursor') ?? 'c0').slice(1));
-    const items = Array.from({ length: Math.min(limit, total - offset) }, (_, i) => sampleOrder({ id: `00000000-0000-4000-8000-${String(offset + i).padStart(12, '0')}` }));
+    const items = Array.from({ length: Math.min(limit, total - offset) }, (_, i) =>
+      sampleOrder({ id: `00000000-0000-4000-8000-${String(offset + i).padStart(12, '0')}` }),
+    );
     const next = offset + items.length < total ? `c${offset + items.length}` : null;
     return jsonReply(200, { items, next_cursor: next })(request, response);
   };
@@ -42,14 +54,21 @@ function capture(): { printer: Printer; text: () => string } {
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return { printer: new Printer({ stdout, stderr: new PassThrough(), stdin: Readable.from([]), env: { NO_COLOR: '1' } }, false), text: () => text };
+  return {
+    printer: new Printer(
+      { stdout, stderr: new PassThrough(), stdin: Readable.from([]), env: { NO_COLOR: '1' } },
+      false,
+    ),
+    text: () => text,
+  };
 }
 
 describe('EnergyClient.orderPages with pageSizes', () => {
   it('keeps the first size the server accepts', async () => {
     server.script(pagingServer(2500, 1000));
     const pages = [];
-    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] })) pages.push(page.items.length);
+    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] }))
+      pages.push(page.items.length);
     expect(pages).toEqual([1000, 1000, 500]);
     expect(limits()).toEqual(['1000', '1000', '1000']);
   });
@@ -57,7 +76,8 @@ describe('EnergyClient.orderPages with pageSizes', () => {
   it('steps down on 400 and keeps the size that worked', async () => {
     server.script(pagingServer(250, 100));
     const pages = [];
-    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] })) pages.push(page.items.length);
+    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] }))
+      pages.push(page.items.length);
     expect(pages).toEqual([100, 100, 50]);
     expect(limits()).toEqual(['1000', '100', '100', '100']);
   });
@@ -65,7 +85,8 @@ describe('EnergyClient.orderPages with pageSizes', () => {
   it('ends at the server default when every size is refused', async () => {
     server.script(pagingServer(30, 10));
     const pages = [];
-    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] })) pages.push(page.items.length);
+    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] }))
+      pages.push(page.items.length);
     // No limit sent: this server's default (20) is above its own maximum, as a server may well have it.
     expect(limits()).toEqual(['1000', '100', null, null]);
     expect(pages).toEqual([20, 10]);
@@ -105,7 +126,10 @@ describe('stopping order list --all from outside', () => {
   it('reports a complete listing when not stopped, and the table has one header', async () => {
     server.script(pagingServer(250, 100));
     const { printer, text } = capture();
-    const complete = await streamOrdersTable(printer, makeClient().orderPages({ pageSizes: [100] }), { resumeCursor: null, ordersWritten: 0 });
+    const complete = await streamOrdersTable(printer, makeClient().orderPages({ pageSizes: [100] }), {
+      resumeCursor: null,
+      ordersWritten: 0,
+    });
     expect(complete).toBe(true);
     const lines = text().trimEnd().split('\n');
     expect(lines).toHaveLength(251);

@@ -43,7 +43,11 @@ describe('clock', () => {
 
   it('corrects and saves only beyond the tolerance', () => {
     const saved: number[] = [];
-    const clock = new RequestClock('http://x', { load: () => undefined, save: (_o, s) => saved.push(s) }, () => 1_000_400);
+    const clock = new RequestClock(
+      'http://x',
+      { load: () => undefined, save: (_o, s) => saved.push(s) },
+      () => 1_000_400,
+    );
     expect(clock.adopt(1003, 1_000_400, 1_000_400)).toBe(false);
     expect(saved).toEqual([]);
     expect(clock.adopt(1900, 1_000_400, 1_000_400)).toBe(true);
@@ -73,14 +77,20 @@ describe('response shapes', () => {
   const order = sampleOrder();
 
   it('normalises integer strings in duration_hours', () => {
-    const options = schema.optionsResponse({ energy_per_portion: 1, max_energy: 2, duration_hours: [1, '24', '-3'], intake_enabled: true }, '');
+    const options = schema.optionsResponse(
+      { energy_per_portion: 1, max_energy: 2, duration_hours: [1, '24', '-3'], intake_enabled: true },
+      '',
+    );
     expect(options.duration_hours).toEqual([1, 24, -3]);
   });
 
   it.each([['01'], ['1.5'], [''], ['1e3'], [1.5], [null]])('refuses the duration item %j', (item) => {
-    expect(() => schema.optionsResponse({ energy_per_portion: 1, max_energy: 2, duration_hours: [item], intake_enabled: true }, '')).toThrow(
-      /duration_hours\[0\] should be an integer/,
-    );
+    expect(() =>
+      schema.optionsResponse(
+        { energy_per_portion: 1, max_energy: 2, duration_hours: [item], intake_enabled: true },
+        '',
+      ),
+    ).toThrow(/duration_hours\[0\] should be an integer/);
   });
 
   it('requires null-able keys to be present', () => {
@@ -102,7 +112,14 @@ describe('response shapes', () => {
   });
 
   it('reads Problem Details, or gives undefined for another body', () => {
-    const problem = { type: 't', title: 'T', status: 400, detail: 'd', code: 'C', errors: [{ code: 'E', field: 'energy', message: 'm' }] };
+    const problem = {
+      type: 't',
+      title: 'T',
+      status: 400,
+      detail: 'd',
+      code: 'C',
+      errors: [{ code: 'E', field: 'energy', message: 'm' }],
+    };
     expect(schema.parseProblem(problem)).toEqual(problem);
     expect(schema.parseProblem({ message: 'nope' })).toBeUndefined();
     expect(schema.parseProblem('<html>')).toBeUndefined();

@@ -9,7 +9,9 @@ describe('proxyFor', () => {
     expect(chosen(api, { HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:2' })).toBe('http://a:1/');
     expect(chosen(api, { https_proxy: 'http://b:2' })).toBe('http://b:2/');
     expect(chosen(api, { HTTP_PROXY: 'http://c:3' })).toBeUndefined();
-    expect(chosen(new URL('http://node.example.com:8090'), { HTTP_PROXY: 'http://c:3', HTTPS_PROXY: 'http://a:1' })).toBe('http://c:3/');
+    expect(
+      chosen(new URL('http://node.example.com:8090'), { HTTP_PROXY: 'http://c:3', HTTPS_PROXY: 'http://a:1' }),
+    ).toBe('http://c:3/');
     expect(chosen(api, {})).toBeUndefined();
     expect(chosen(api, { HTTPS_PROXY: '  ' })).toBeUndefined();
   });

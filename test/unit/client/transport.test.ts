@@ -30,7 +30,9 @@ afterEach(async () => {
   server.seen.length = 0;
 });
 
-function makeClient(options: { nowMs?: () => number; offsetStore?: OffsetStore; retries?: number; requestMs?: number } = {}) {
+function makeClient(
+  options: { nowMs?: () => number; offsetStore?: OffsetStore; retries?: number; requestMs?: number } = {},
+) {
   const delays: number[] = [];
   const client = new EnergyClient({
     baseUrl: server.url,
@@ -107,7 +109,7 @@ describe('retries', () => {
     expect(delays).toEqual([2000]);
   });
 
-  it('holds back the next calls on the same client until a 429\'s Retry-After has passed', async () => {
+  it("holds back the next calls on the same client until a 429's Retry-After has passed", async () => {
     server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': '2' }), jsonReply(200, BALANCE));
     const now = Date.parse('2026-11-23T10:00:00Z');
     const { client, delays } = makeClient({ nowMs: () => now });
@@ -132,8 +134,14 @@ describe('retries', () => {
   it('reads a Retry-After date on the server clock, using the known offset', async () => {
     const localNow = Date.parse('2026-11-23T10:00:00Z');
     const serverNow = localNow + 900_000;
-    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': new Date(serverNow + 2000).toUTCString() }), jsonReply(200, BALANCE));
-    const { client, delays } = makeClient({ nowMs: () => localNow, offsetStore: { load: () => 900, save: () => undefined } });
+    server.script(
+      problemReply(429, 'RATE_LIMITED', { 'retry-after': new Date(serverNow + 2000).toUTCString() }),
+      jsonReply(200, BALANCE),
+    );
+    const { client, delays } = makeClient({
+      nowMs: () => localNow,
+      offsetStore: { load: () => 900, save: () => undefined },
+    });
     await client.balance();
     expect(delays).toEqual([2000]);
   });
@@ -158,14 +166,18 @@ describe('retries', () => {
 
   it.each([400, 404, 409, 413, 415])('never retries %i', async (status) => {
     server.script(problemReply(status, 'NOPE'));
-    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    const error = await makeClient()
+      .client.balance()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(server.seen).toHaveLength(1);
   });
 
   it('retries a dropped connection and then fails with exit 7', async () => {
     server.script((_req, res) => res.socket?.destroy());
-    const error = await makeClient({ retries: 1 }).client.balance().catch((e: unknown) => e);
+    const error = await makeClient({ retries: 1 })
+      .client.balance()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toMatch(/closed the connection.*2 attempts/);
     expect(server.seen).toHaveLength(2);
@@ -173,7 +185,9 @@ describe('retries', () => {
 
   it('times out a server that never answers', async () => {
     server.script(() => undefined);
-    const error = await makeClient({ retries: 0, requestMs: 200 }).client.balance().catch((e: unknown) => e);
+    const error = await makeClient({ retries: 0, requestMs: 200 })
+      .client.balance()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toMatch(/timed out after 200 ms/);
   });
@@ -187,7 +201,11 @@ describe('clock correction on 401', () => {
 
   it('reads the server clock, retries once on it, and saves the offset', async () => {
     const serverTime = Math.floor(Date.now() / 1000) + 900;
-    server.script(problemReply(401, 'AUTH_TIMESTAMP'), jsonReply(200, { unix_time: serverTime }), jsonReply(200, BALANCE));
+    server.script(
+      problemReply(401, 'AUTH_TIMESTAMP'),
+      jsonReply(200, { unix_time: serverTime }),
+      jsonReply(200, BALANCE),
+    );
     const store = memoryStore();
     await makeClient({ offsetStore: store }).client.balance();
     expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time', '/v1/balance']);
@@ -197,7 +215,9 @@ describe('clock correction on 401', () => {
 
   it('does not retry when the clock was right: the 401 is the answer', async () => {
     server.script(problemReply(401, 'AUTH_SIGNATURE'), jsonReply(200, { unix_time: Math.floor(Date.now() / 1000) }));
-    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    const error = await makeClient()
+      .client.balance()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).hint).toMatch(/Troubleshooting signature errors/);
     expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time']);
@@ -205,8 +225,14 @@ describe('clock correction on 401', () => {
 
   it('never loops on 401', async () => {
     const serverTime = () => Math.floor(Date.now() / 1000) + 900;
-    server.script(problemReply(401, 'AUTH_TIMESTAMP'), (_r, res) => jsonReply(200, { unix_time: serverTime() })(_r, res), problemReply(401, 'AUTH_TIMESTAMP'));
-    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    server.script(
+      problemReply(401, 'AUTH_TIMESTAMP'),
+      (_r, res) => jsonReply(200, { unix_time: serverTime() })(_r, res),
+      problemReply(401, 'AUTH_TIMESTAMP'),
+    );
+    const error = await makeClient()
+      .client.balance()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect(server.seen).toHaveLength(3);
   });
@@ -224,10 +250,17 @@ describe('responses that break the spec', () => {
     ['an HTML page', 'text/html', '<!DOCTYPE html><html>bad gateway</html>', /text\/html.*HTML page/],
     ['truncated JSON', 'application/json', '{"available_trx":"1.0', /not valid JSON/],
     ['a missing key', 'application/json', '{"available_trx":"1.000000","status":"active"}', /held_trx is missing/],
-    ['an amount without six digits', 'application/json', '{"available_trx":"1.5","held_trx":"0.000000","status":"a"}', /available_trx should be an amount/],
+    [
+      'an amount without six digits',
+      'application/json',
+      '{"available_trx":"1.5","held_trx":"0.000000","status":"a"}',
+      /available_trx should be an amount/,
+    ],
   ])('refuses %s with exit 7 naming the status', async (_label, type, body, message) => {
     server.script((_req, res) => res.writeHead(200, { 'content-type': type }).end(body));
-    const error = await makeClient().client.balance().catch((e: unknown) => e);
+    const error = await makeClient()
+      .client.balance()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect((error as ResponseShapeError).exitCode).toBe(ExitCode.service);
     expect((error as Error).message).toMatch(/HTTP 200/);
@@ -236,13 +269,17 @@ describe('responses that break the spec', () => {
 
   it('refuses a 2xx other than 200 or 201 on order creation', async () => {
     server.script(jsonReply(202, orderBody()));
-    const error = await makeClient().client.createOrder(orderRequest()).catch((e: unknown) => e);
+    const error = await makeClient()
+      .client.createOrder(orderRequest())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
   });
 
   it('keeps the Problem Details of an error response', async () => {
     server.script(problemReply(409, 'PRICE_CHANGED'));
-    const error = (await makeClient().client.balance().catch((e: unknown) => e)) as ApiError;
+    const error = (await makeClient()
+      .client.balance()
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.exitCode).toBe(ExitCode.conflict);
     expect(error.problem?.code).toBe('PRICE_CHANGED');
     expect(error.message).toMatch(/PRICE_CHANGED: PRICE_CHANGED detail/);

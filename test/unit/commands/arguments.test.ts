@@ -4,13 +4,23 @@ import * as parse from '../../../src/commands/arguments.js';
 
 describe('argument parsers', () => {
   it.each([
-    ['positiveInteger', parse.positiveInteger, ['1', '65000', ' 7 '], ['0', '-1', '1.5', '1e3', '0x10', '', 'abc', '+5', '01', '9007199254740993']],
+    [
+      'positiveInteger',
+      parse.positiveInteger,
+      ['1', '65000', ' 7 '],
+      ['0', '-1', '1.5', '1e3', '0x10', '', 'abc', '+5', '01', '9007199254740993'],
+    ],
     ['nonNegativeInteger', parse.nonNegativeInteger, ['0', '8787'], ['-1', 'x']],
     ['signedInteger', parse.signedInteger, ['-900', '0', '900'], ['--1', '1.0', '']],
     ['retryCount', parse.retryCount, ['0', '10'], ['11', '-1']],
     ['seconds', parse.seconds, ['30', '2.5'], ['0', '-1', 'abc', '1e2', '86401']],
     ['trxAmount', parse.trxAmount, ['5', '3.7', '3.700000'], ['1e3', '-1', '1.1234567', '.5']],
-    ['tronAddress', parse.tronAddress, ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'], ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '0x41', '']],
+    [
+      'tronAddress',
+      parse.tronAddress,
+      ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
+      ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '0x41', ''],
+    ],
     ['orderId', parse.orderId, ['2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f'], ['2b7c1f7e', 'not-a-uuid', '']],
     ['clientRequestId', parse.clientRequestId, ['abc-1', 'a.b:c_d'], ['', 'a b', 'x'.repeat(65), 'é', 'a;rm']],
     ['cursor', parse.cursor, ['abc', 'eyJzIjo1fQ=='], ['', 'a b', 'x'.repeat(2049), 'tab\t']],

@@ -5,7 +5,13 @@ const PROFILE = { 'base-url': 'https://profile.example', 'api-key': 'profile-key
 
 describe('resolveSettings precedence: option > environment > profile > default', () => {
   it.each([
-    ['option wins', { baseUrl: 'https://option.example' }, { ENERGY_BASE_URL: 'https://env.example' }, 'https://option.example', 'option'],
+    [
+      'option wins',
+      { baseUrl: 'https://option.example' },
+      { ENERGY_BASE_URL: 'https://env.example' },
+      'https://option.example',
+      'option',
+    ],
     ['environment beats profile', {}, { ENERGY_BASE_URL: 'https://env.example' }, 'https://env.example', 'environment'],
     ['profile when nothing else', {}, {}, 'https://profile.example', 'profile'],
     ['an empty variable does not count', {}, { ENERGY_BASE_URL: '' }, 'https://profile.example', 'profile'],
@@ -47,26 +53,46 @@ describe('resolveSettings precedence: option > environment > profile > default',
   });
 
   it.each(['a.b', '../x', '', ' ', 'x'.repeat(65), '-lead'])('refuses the profile name %j', async (profile) => {
-    const attempt = resolveSettings({ options: {}, env: { ENERGY_PROFILE: profile || 'x y' }, readProfile: async () => ({}) });
+    const attempt = resolveSettings({
+      options: {},
+      env: { ENERGY_PROFILE: profile || 'x y' },
+      readProfile: async () => ({}),
+    });
     await expect(attempt).rejects.toThrow(/invalid profile name/);
   });
 
   it('gives tron-node its built-in default (TronGrid mainnet) and lets option, environment and profile beat it', async () => {
     const none = await resolveSettings({ options: {}, env: {}, readProfile: async () => ({}) });
     expect(none.values['tron-node']).toEqual({ value: 'https://api.trongrid.io', source: 'default' });
-    const stored = await resolveSettings({ options: {}, env: {}, readProfile: async () => ({ 'tron-node': 'https://nile.trongrid.io' }) });
+    const stored = await resolveSettings({
+      options: {},
+      env: {},
+      readProfile: async () => ({ 'tron-node': 'https://nile.trongrid.io' }),
+    });
     expect(stored.values['tron-node']).toEqual({ value: 'https://nile.trongrid.io', source: 'profile' });
     const env = { ENERGY_TRON_NODE: 'https://env.example', ENERGY_TRON_API_KEY: 'tk' };
-    const fromEnv = await resolveSettings({ options: {}, env, readProfile: async () => ({ 'tron-node': 'https://nile.trongrid.io' }) });
+    const fromEnv = await resolveSettings({
+      options: {},
+      env,
+      readProfile: async () => ({ 'tron-node': 'https://nile.trongrid.io' }),
+    });
     expect(fromEnv.values['tron-node']).toEqual({ value: 'https://env.example', source: 'environment' });
     expect(fromEnv.values['tron-api-key']).toEqual({ value: 'tk', source: 'environment' });
-    const option = await resolveSettings({ options: { tronNode: 'https://option.example' }, env, readProfile: async () => ({}) });
+    const option = await resolveSettings({
+      options: { tronNode: 'https://option.example' },
+      env,
+      readProfile: async () => ({}),
+    });
     expect(option.values['tron-node']).toEqual({ value: 'https://option.example', source: 'option' });
   });
 
   it('reads the profile for the TRON settings only when a command needs them', async () => {
     const readProfile = vi.fn(async () => ({ 'tron-api-key': 'profile-tron-key' }));
-    const input = { options: { baseUrl: 'https://o.example' }, env: { ENERGY_API_KEY: 'k', ENERGY_API_SECRET: 's' }, readProfile };
+    const input = {
+      options: { baseUrl: 'https://o.example' },
+      env: { ENERGY_API_KEY: 'k', ENERGY_API_SECRET: 's' },
+      readProfile,
+    };
     await resolveSettings(input);
     expect(readProfile).not.toHaveBeenCalled();
     const tron = await resolveSettings({ ...input, needed: ['tron-node', 'tron-api-key'] });

@@ -12,7 +12,14 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const scope = { origin: 'https://api.example.com', keyId: keyIdOf('ak_live_1') };
-const body = (id: string) => JSON.stringify({ client_request_id: id, address: 'T…', energy: 65000, duration_hours: 1, expected_total_trx: '3.700000' });
+const body = (id: string) =>
+  JSON.stringify({
+    client_request_id: id,
+    address: 'T…',
+    energy: 65000,
+    duration_hours: 1,
+    expected_total_trx: '3.700000',
+  });
 
 describe('Journal', () => {
   it('writes a pending record with the exact body bytes, 0600 in 0700 folders', async () => {
@@ -64,12 +71,16 @@ describe('Journal', () => {
   it('prunes settled records past the retention period, at most once a day, never pending ones', async () => {
     let now = Date.now();
     const journal = new Journal(dir, scope, () => now);
-    const old = await journal.settle((await journal.begin('old', body('old'))).record, { kind: 'created', order_id: 'o' });
+    const old = await journal.settle((await journal.begin('old', body('old'))).record, {
+      kind: 'created',
+      order_id: 'o',
+    });
     await journal.begin('waiting', body('waiting'));
     const settledFile = readdirSync(join(dir, 'journal', 'settled'))[0]!;
     const past = new Date(now - (RETENTION_DAYS + 1) * 86_400_000);
     utimesSync(join(dir, 'journal', 'settled', settledFile), past, past);
-    for (const name of readdirSync(join(dir, 'journal', 'pending'))) utimesSync(join(dir, 'journal', 'pending', name), past, past);
+    for (const name of readdirSync(join(dir, 'journal', 'pending')))
+      utimesSync(join(dir, 'journal', 'pending', name), past, past);
     expect(await journal.prune()).toBe(1);
     expect(journal.find(old.client_request_id)).toBeUndefined();
     expect(journal.pendingCount()).toBe(1);

@@ -23,7 +23,7 @@ const CASES: [label: string, file: string, code: string, rule: RegExp][] = [
     /no-restricted-syntax: node:http belongs to/,
   ],
   [
-    'a double-quoted import of decimal.js in a command (chalk, the review\'s plant, is no longer a dependency)',
+    "a double-quoted import of decimal.js in a command (chalk, the review's plant, is no longer a dependency)",
     'src/commands/planted.ts',
     'import Decimal from "decimal.js";\nexport const d = Decimal;',
     /no-restricted-imports: .*decimal\.js belongs to src\/money\.ts/,
@@ -131,7 +131,11 @@ describe('lint rules', () => {
       "import { createServer } from 'node:http';\nexport const s = createServer;",
     ],
     ['decimal.js in money.ts', 'src/money.ts', "export const d = () => import('decimal.js');"],
-    ['a type-only import of node:net', 'src/client/planted.ts', "import type { LookupFunction } from 'node:net';\nexport type L = LookupFunction;"],
+    [
+      'a type-only import of node:net',
+      'src/client/planted.ts',
+      "import type { LookupFunction } from 'node:net';\nexport type L = LookupFunction;",
+    ],
     ['Number() of a count', 'src/commands/planted.ts', 'export const f = (limit: string) => Number(limit);'],
   ])('allows %s', async (_label, file, code) => {
     expect(await problems(file, code)).toEqual([]);

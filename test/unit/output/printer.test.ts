@@ -8,7 +8,10 @@ function capture() {
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const printer = new Printer({ stdout, stderr: new PassThrough(), stdin: Readable.from([]), env: { NO_COLOR: '1' } }, false);
+  const printer = new Printer(
+    { stdout, stderr: new PassThrough(), stdin: Readable.from([]), env: { NO_COLOR: '1' } },
+    false,
+  );
   return { printer, text: () => text };
 }
 
@@ -38,7 +41,12 @@ describe('Printer.table', () => {
     const { printer, text } = capture();
     const short = { ...order, total_trx: '1.000000', energy: 1000, failure: null, status: 'active' };
     await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells(short)] });
-    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells({ ...short, energy: 65000 })], showHead: false });
+    await printer.table({
+      head: ORDER_COLUMNS,
+      widths: ORDER_COLUMN_WIDTHS,
+      rows: [orderCells({ ...short, energy: 65000 })],
+      showHead: false,
+    });
     const lines = text().trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]!.indexOf('1.000000')).toBe(lines[2]!.indexOf('1.000000'));

@@ -4,7 +4,14 @@ import { renderTable } from '../../../src/output/text-table.js';
 
 describe('renderTable', () => {
   it('pads each column to its minimum or its longest cell, two spaces apart, no trailing spaces', () => {
-    const text = renderTable({ head: ['A', 'BB', 'C'], widths: [3, 1, 1], rows: [['x', 'long value', 'z'], ['xxxxx', 'y', '']] });
+    const text = renderTable({
+      head: ['A', 'BB', 'C'],
+      widths: [3, 1, 1],
+      rows: [
+        ['x', 'long value', 'z'],
+        ['xxxxx', 'y', ''],
+      ],
+    });
     expect(text).toBe(['A      BB          C', 'x      long value  z', 'xxxxx  y', ''].join('\n'));
   });
 
@@ -20,7 +27,13 @@ describe('renderTable', () => {
     expect(visibleWidth('délivré')).toBe(7);
     expect(visibleWidth('🙂ok')).toBe(3);
     expect(visibleWidth('\x1b[2mdim\x1b[22m')).toBe(3);
-    const text = renderTable({ widths: [1, 1], rows: [['🙂', 'a'], ['xy', 'b']] });
+    const text = renderTable({
+      widths: [1, 1],
+      rows: [
+        ['🙂', 'a'],
+        ['xy', 'b'],
+      ],
+    });
     expect(text).toBe('🙂   a\nxy  b\n');
   });
 

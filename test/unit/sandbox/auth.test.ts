@@ -112,7 +112,11 @@ describe('sandbox authentication', () => {
 
   it('treats a POST without a body as having an empty body hash', async () => {
     // Authentication passes; the request then fails on its (missing) JSON.
-    const res = await call(sandbox, { method: 'POST', path: '/v1/energy/quotes', headers: { 'content-type': 'application/json' } });
+    const res = await call(sandbox, {
+      method: 'POST',
+      path: '/v1/energy/quotes',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe('MALFORMED_JSON');
   });

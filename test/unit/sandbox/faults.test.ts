@@ -45,7 +45,10 @@ describe('sandbox faults', () => {
   it('match: applies only to the matching method and path', async () => {
     sandbox.inject({ kind: 'status', status: 500, match: { method: 'POST', path: ORDERS } });
     expect((await call(sandbox, { path: ORDERS })).status).toBe(200);
-    expect((await postJson(sandbox, '/v1/energy/quotes', { address: testAddress(1), energy: 65_000, duration_hours: 1 })).status).toBe(200);
+    expect(
+      (await postJson(sandbox, '/v1/energy/quotes', { address: testAddress(1), energy: 65_000, duration_hours: 1 }))
+        .status,
+    ).toBe(200);
     expect((await postJson(sandbox, ORDERS, order)).status).toBe(500);
   });
 
@@ -80,7 +83,11 @@ describe('sandbox faults', () => {
   it('delay: still commits an order whose client gave up waiting', async () => {
     sandbox.inject({ kind: 'delay', ms: 300 });
     await expect(postJson(sandbox, ORDERS, order, { timeoutMs: 100 })).rejects.toThrow('client timeout');
-    await pollUntil(async () => sandbox.orders().length, (n) => n === 1, 2000);
+    await pollUntil(
+      async () => sandbox.orders().length,
+      (n) => n === 1,
+      2000,
+    );
   });
 
   it('drop: closes the connection before handling and commits nothing', async () => {

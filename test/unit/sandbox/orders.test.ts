@@ -74,7 +74,11 @@ describe('sandbox quotes and orders', () => {
   it('refuses quotes and new orders while intake is disabled', async () => {
     const s = await start();
     s.setIntake(false);
-    const quote = await postJson(s, '/v1/energy/quotes', { address: testAddress(1), energy: 65_000, duration_hours: 1 });
+    const quote = await postJson(s, '/v1/energy/quotes', {
+      address: testAddress(1),
+      energy: 65_000,
+      duration_hours: 1,
+    });
     const created = await postJson(s, '/v1/energy/orders', order());
     expect([quote.status, quote.json.code]).toEqual([409, 'INTAKE_DISABLED']);
     expect([created.status, created.json.code]).toEqual([409, 'INTAKE_DISABLED']);
@@ -92,22 +96,37 @@ describe('sandbox quotes and orders', () => {
     const s = await start({ deliverAfterMs: 500 });
     const created = await postJson(s, '/v1/energy/orders', order());
     expect(await balance(s)).toMatchObject({ available_trx: '996.300000', held_trx: '3.700000' });
-    await pollUntil(() => getOrder(s, created.json.id), (o) => o.delivery_final === true);
+    await pollUntil(
+      () => getOrder(s, created.json.id),
+      (o) => o.delivery_final === true,
+    );
     expect(await balance(s)).toMatchObject({ available_trx: '996.300000', held_trx: '0.000000' });
   });
 
   it('drops the activation fee once an order to the address was delivered', async () => {
     const s = await start({ deliverAfterMs: 50 });
     const created = await postJson(s, '/v1/energy/orders', order());
-    await pollUntil(() => getOrder(s, created.json.id), (o) => o.delivery_final === true);
-    const quote = await postJson(s, '/v1/energy/quotes', { address: testAddress(1), energy: 65_000, duration_hours: 1 });
+    await pollUntil(
+      () => getOrder(s, created.json.id),
+      (o) => o.delivery_final === true,
+    );
+    const quote = await postJson(s, '/v1/energy/quotes', {
+      address: testAddress(1),
+      energy: 65_000,
+      duration_hours: 1,
+    });
     expect(quote.json).toMatchObject({ activation_trx: null, total_trx: '2.600000' });
   });
 
   it('moves an order pending → delegating → active → expired with Unix-second times', async () => {
     const s = await start({ deliverAfterMs: 400, hourMs: 300 });
     const created = await postJson(s, '/v1/energy/orders', order());
-    expect(created.json).toMatchObject({ status: 'pending', delivery_final: false, lifecycle_final: false, failure: null });
+    expect(created.json).toMatchObject({
+      status: 'pending',
+      delivery_final: false,
+      lifecycle_final: false,
+      failure: null,
+    });
     expect(Math.abs(created.json.created_at - Date.now() / 1000)).toBeLessThan(2);
     const seen = new Set<string>();
     const last = await pollUntil(
@@ -118,7 +137,12 @@ describe('sandbox quotes and orders', () => {
       },
       (o) => o.lifecycle_final === true,
     );
-    expect([...seen]).toEqual(['pending/false/false', 'delegating/false/false', 'active/true/false', 'expired/true/true']);
+    expect([...seen]).toEqual([
+      'pending/false/false',
+      'delegating/false/false',
+      'active/true/false',
+      'expired/true/true',
+    ]);
     expect(last.updated_at).toBeGreaterThanOrEqual(last.created_at);
   });
 
@@ -128,7 +152,10 @@ describe('sandbox quotes and orders', () => {
     const created = await postJson(s, '/v1/energy/orders', order({ address: SANDBOX_FAILING_ADDRESS }));
     expect(created.status).toBe(201);
     expect((await balance(s)).held_trx).toBe('3.700000');
-    const done = await pollUntil(() => getOrder(s, created.json.id), (o) => o.delivery_final === true);
+    const done = await pollUntil(
+      () => getOrder(s, created.json.id),
+      (o) => o.delivery_final === true,
+    );
     expect(done).toMatchObject({ status: 'failed', lifecycle_final: true, failure: { code: 'DELEGATION_FAILED' } });
     expect(await balance(s)).toMatchObject({ available_trx: '1000.000000', held_trx: '0.000000' });
   });

@@ -36,7 +36,9 @@ describe('sandbox order list', () => {
   it('seeds delivered, expired orders in descending creation time', async () => {
     sandbox = await startSandbox({ seedOrders: 5 });
     const items = (await call(sandbox, { path: '/v1/energy/orders' })).json.items;
-    expect(items.every((o: { status: string; lifecycle_final: boolean }) => o.status === 'expired' && o.lifecycle_final)).toBe(true);
+    expect(
+      items.every((o: { status: string; lifecycle_final: boolean }) => o.status === 'expired' && o.lifecycle_final),
+    ).toBe(true);
     const created = items.map((o: { created_at: number }) => o.created_at);
     expect(created).toEqual([...created].sort((a, b) => b - a));
   });
@@ -60,7 +62,12 @@ describe('sandbox order list', () => {
     });
     const query = `?limit=4&cursor=${first.next_cursor}`;
     const second = (await call(sandbox, { path: '/v1/energy/orders', query })).json;
-    expect(second.items.map((o: { id: string }) => o.id)).toEqual(sandbox.orders().slice(5, 9).map((o) => o.id));
+    expect(second.items.map((o: { id: string }) => o.id)).toEqual(
+      sandbox
+        .orders()
+        .slice(5, 9)
+        .map((o) => o.id),
+    );
   });
 
   it('finds a seeded order by its id', async () => {

@@ -42,12 +42,20 @@ describe('sandbox request checks', () => {
   });
 
   it('refuses energy above max_energy with ENERGY_OUT_OF_RANGE', async () => {
-    const res = await postJson(sandbox, '/v1/energy/quotes', { address: testAddress(1), energy: 5_001_000, duration_hours: 1 });
+    const res = await postJson(sandbox, '/v1/energy/quotes', {
+      address: testAddress(1),
+      energy: 5_001_000,
+      duration_hours: 1,
+    });
     expect(res.json.errors).toEqual([expect.objectContaining({ code: 'ENERGY_OUT_OF_RANGE', field: 'energy' })]);
   });
 
   it('refuses energy sent as a string', async () => {
-    const res = await postJson(sandbox, '/v1/energy/quotes', { address: testAddress(1), energy: '65000', duration_hours: 1 });
+    const res = await postJson(sandbox, '/v1/energy/quotes', {
+      address: testAddress(1),
+      energy: '65000',
+      duration_hours: 1,
+    });
     expect(res.json.errors).toEqual([expect.objectContaining({ field: 'energy' })]);
   });
 
@@ -93,7 +101,12 @@ describe('sandbox request checks', () => {
   });
 
   it('answers 415 for a POST without Content-Type: application/json', async () => {
-    const res = await postJson(sandbox, '/v1/energy/quotes', { address: testAddress(1) }, { contentType: 'text/plain' });
+    const res = await postJson(
+      sandbox,
+      '/v1/energy/quotes',
+      { address: testAddress(1) },
+      { contentType: 'text/plain' },
+    );
     expect(res.status).toBe(415);
     expect(res.json.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });

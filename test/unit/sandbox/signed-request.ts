@@ -12,14 +12,16 @@ export interface CallOptions {
   /** Default 'application/json' when there is a body; null sends none. */
   contentType?: string | null;
   /** false: send no Authorization/X-Request-Timestamp headers. */
-  sign?: false | {
-    apiKey?: string;
-    apiSecret?: string;
-    timestamp?: number;
-    /** What the signature covers, when it should differ from what is sent. */
-    query?: string;
-    body?: string | Buffer;
-  };
+  sign?:
+    | false
+    | {
+        apiKey?: string;
+        apiSecret?: string;
+        timestamp?: number;
+        /** What the signature covers, when it should differ from what is sent. */
+        query?: string;
+        body?: string | Buffer;
+      };
   headers?: Record<string, string>;
   agent?: Agent;
   timeoutMs?: number;
@@ -39,7 +41,8 @@ export function call(sandbox: Sandbox, options: CallOptions): Promise<CallResult
   const method = options.method ?? 'GET';
   const query = options.query ?? '';
   const headers: Record<string, string> = { ...options.headers };
-  if (options.body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  if (options.body !== undefined && options.contentType !== null)
+    headers['content-type'] = options.contentType ?? 'application/json';
   if (options.sign !== false) {
     const sign = options.sign ?? {};
     Object.assign(
@@ -90,7 +93,12 @@ export function call(sandbox: Sandbox, options: CallOptions): Promise<CallResult
 }
 
 /** POST a JSON value, serialised once. */
-export function postJson(sandbox: Sandbox, path: string, value: unknown, extra: Partial<CallOptions> = {}): Promise<CallResult> {
+export function postJson(
+  sandbox: Sandbox,
+  path: string,
+  value: unknown,
+  extra: Partial<CallOptions> = {},
+): Promise<CallResult> {
   return call(sandbox, { method: 'POST', path, body: JSON.stringify(value), ...extra });
 }
 

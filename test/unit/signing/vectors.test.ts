@@ -64,7 +64,9 @@ describe('canonical payload rules', () => {
   });
 
   it('upper-cases the method (rule 2)', () => {
-    expect(canonicalPayload({ timestamp: 1, method: 'post', path: '/p', query: '', bodyHash: '' })).toContain('\nPOST\n');
+    expect(canonicalPayload({ timestamp: 1, method: 'post', path: '/p', query: '', bodyHash: '' })).toContain(
+      '\nPOST\n',
+    );
   });
 
   it.each([
@@ -73,7 +75,14 @@ describe('canonical payload rules', () => {
     ['a fractional timestamp', { timestamp: 1.5 }],
   ])('refuses %s', (_label, override) => {
     expect(() =>
-      canonicalPayload({ timestamp: 1, method: 'GET', path: '/v1/energy/orders', query: '', bodyHash: '', ...override }),
+      canonicalPayload({
+        timestamp: 1,
+        method: 'GET',
+        path: '/v1/energy/orders',
+        query: '',
+        bodyHash: '',
+        ...override,
+      }),
     ).toThrow(RangeError);
   });
 
