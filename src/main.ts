@@ -20,7 +20,7 @@ import { buildProgram, helpArguments } from './program.js';
 import { packageVersion } from './version.js';
 
 export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
-  const ctx = new Context({ ...terminal, interrupt: terminal.interrupt && asInterruptedError(terminal.interrupt) });
+  const ctx = new Context(withInterruptedErrors(terminal));
   try {
     const program = buildProgram(ctx, packageVersion());
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
@@ -80,6 +80,17 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
     hint: 'this is a bug in energy: please report it with the output of --verbose',
     detail: error instanceof Error ? error.stack : undefined,
   };
+}
+
+/**
+ * The terminal, its interrupt signal aborting with an InterruptedError. Its properties are copied as
+ * descriptors, not spread: the entry's stdin is a getter, and creating process.stdin costs ~5 ms.
+ */
+function withInterruptedErrors(terminal: Terminal): Terminal {
+  if (terminal.interrupt === undefined) return terminal;
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(terminal)) as Terminal;
+  copy.interrupt = asInterruptedError(terminal.interrupt);
+  return copy;
 }
 
 /** The same signal, aborted with an InterruptedError: what a request in flight rejects with. */
