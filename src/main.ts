@@ -22,7 +22,7 @@ import { packageVersion } from './version.js';
 export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
   const ctx = new Context(withInterruptedErrors(terminal));
   try {
-    const program = buildProgram(ctx, packageVersion());
+    const program = buildProgram(ctx, packageVersion(), argv);
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {

@@ -19,7 +19,27 @@ import { UsageError } from './errors.js';
 /** Columns of help text: fixed, like git's, so that help reads the same everywhere. */
 export const HELP_WIDTH = 80;
 
-export function buildProgram(ctx: Context, version: string): Command {
+/** The top-level commands, by the name each one gives itself. */
+const COMMANDS = {
+  time: timeCommand,
+  balance: balanceCommand,
+  options: optionsCommand,
+  quote: quoteCommand,
+  order: orderCommand,
+  address: addressCommand,
+  estimate: estimateCommand,
+  ensure: ensureCommand,
+  config: configCommand,
+  sandbox: sandboxCommand,
+  completion: completionCommand,
+} as const;
+
+/**
+ * The program. Given `argv`, only the invoked command's subtree is built: the other commands are
+ * name-only stand-ins that never run, which saves a few milliseconds of every start. Without `argv`, for
+ * help, completion, an unknown command or `help <command>`, the whole tree is built.
+ */
+export function buildProgram(ctx: Context, version: string, argv?: readonly string[]): Command {
   const program = new Command('energy')
     .description('Rent TRON energy through the Energy API v1')
     .version(version, '-V, --version')
@@ -39,20 +59,9 @@ export function buildProgram(ctx: Context, version: string): Command {
     .hook('preAction', (_root, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
     });
-  for (const command of [
-    timeCommand,
-    balanceCommand,
-    optionsCommand,
-    quoteCommand,
-    orderCommand,
-    addressCommand,
-    estimateCommand,
-    ensureCommand,
-    configCommand,
-    sandboxCommand,
-    completionCommand,
-  ]) {
-    program.addCommand(command(ctx));
+  const invoked = argv === undefined ? undefined : invokedCommand(program, argv);
+  for (const [name, make] of Object.entries(COMMANDS)) {
+    program.addCommand(invoked === undefined || invoked === name ? make(ctx) : new Command(name));
   }
   applyToAll(program, (command) => {
     const examples = examplesHelp(commandPath(command));
@@ -66,6 +75,22 @@ export function buildProgram(ctx: Context, version: string): Command {
     });
   });
   return program;
+}
+
+/** The top-level command `argv` runs, when it is one whose subtree alone is enough to run it. */
+function invokedCommand(program: Command, argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (word.startsWith('-')) {
+      const option = program.options.find((o) => o.long === word || o.short === word);
+      if (option?.required === true || option?.optional === true) i += 1;
+      continue;
+    }
+    // Completion describes the whole tree; anything else unknown (help, a typo) needs every name and subtree.
+    return word !== 'completion' && Object.hasOwn(COMMANDS, word) ? word : undefined;
+  }
+  return undefined;
 }
 
 /** `energy order create` for the create command. */
