@@ -36,7 +36,15 @@ function makeDirs(dir: string): void {
     missing.unshift(current);
     if (dirname(current) === current) break;
   }
-  for (const path of missing) mkdirSync(path, { mode: PRIVATE_DIR_MODE });
+  for (const path of missing) {
+    try {
+      mkdirSync(path, { mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      // A parallel run made it a moment ago (20 `config set` at once): that is the folder we wanted, as
+      // long as it is a folder; assertPrivate then checks its mode.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(path).isDirectory()) throw error;
+    }
+  }
 }
 
 /** Throws when `path` exists and is open to group or others. Returns false when it does not exist. */
