@@ -13,7 +13,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../config/permissions.js';
-import { removeQuietly, unlinkQuietly, writeDurably } from '../storage/durable-file.js';
 import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 export interface JournalScope {
@@ -68,6 +67,7 @@ export class Journal {
       outcome: null,
     };
     this.#ensureFolders();
+    const { removeQuietly, writeDurably } = await durableFiles();
     const pendingPath = this.#path('pending', clientRequestId);
     if (!(await writeDurably(pendingPath, serialise(record), { exclusive: true }))) {
       const other = this.find(clientRequestId);
@@ -77,7 +77,7 @@ export class Journal {
     // Another run may have settled this id between the check above and our claim: its order wins.
     const settledMeanwhile = this.#withOrder(clientRequestId);
     if (settledMeanwhile !== undefined) {
-      unlinkQuietly(pendingPath);
+      await removeQuietly(pendingPath);
       return { record: settledMeanwhile, fresh: false };
     }
     return { record, fresh: true };
@@ -92,6 +92,7 @@ export class Journal {
   async markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord> {
     const updated = { ...record, last_error: reason };
     const path = this.#path('pending', record.client_request_id);
+    const { writeDurably } = await durableFiles();
     if (this.#read('pending', record.client_request_id) !== undefined) await writeDurably(path, serialise(updated));
     return updated;
   }
@@ -100,6 +101,7 @@ export class Journal {
   async settle(record: JournalRecord, outcome: OutcomeInput): Promise<JournalRecord> {
     const settled = { ...record, outcome: { ...outcome, at: new Date(this.nowMs()).toISOString() } as Outcome };
     this.#ensureFolders();
+    const { removeQuietly, writeDurably } = await durableFiles();
     // The settled file's bytes are fsync'd; its name and the pending file's removal are not: a crash can
     // only undo them together (metadata is journaled in order), leaving the record pending again, and
     // settling it again (a resend) is harmless. This keeps an order at three fsyncs instead of five.
@@ -144,12 +146,13 @@ export class Journal {
       // No marker yet: prune now.
     }
     const folder = join(this.#root, 'settled');
+    const { removeQuietly, writeDurably } = await durableFiles();
     let removed = 0;
     for (const name of listJson(folder)) {
       const path = join(folder, name);
       try {
         if (now - statSync(path).mtimeMs > RETENTION_DAYS * DAY_MS) {
-          unlinkQuietly(path);
+          await removeQuietly(path);
           removed += 1;
         }
       } catch {
@@ -205,6 +208,14 @@ function readPendingRecords(root: string): JournalRecord[] {
     return record === undefined ? [] : [record];
   });
   return records.sort((a, b) => a.journaled_at.localeCompare(b.journaled_at));
+}
+
+/**
+ * Writing is loaded on first write: `order get` and `order list` only count pending records, and should
+ * not load node:fs/promises for that.
+ */
+function durableFiles(): Promise<typeof import('../storage/durable-file.js')> {
+  return import('../storage/durable-file.js');
 }
 
 function digest(text: string, length: number): string {
