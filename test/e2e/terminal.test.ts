@@ -1,5 +1,9 @@
 /** What a person at a terminal gets: the consent prompt, the hidden secret entry, colour. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freshAddress } from '../helpers/e2e.js';
 import { runInTerminal } from '../helpers/terminal.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
 
@@ -85,5 +89,33 @@ describe('colour', () => {
   it('is off with NO_COLOR', async () => {
     const result = await runInTerminal(['balance'], { ...world.env, NO_COLOR: '1' });
     expect(result.screen).not.toContain('\x1b[');
+  });
+});
+
+describe('order batch on a terminal', () => {
+  it('asks one consent for the count and the sum, then shows progress on stderr; in a pipe, no progress', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'energy-batch-tty-'));
+    try {
+      const write = (name: string, first: number) => {
+        const path = join(dir, name);
+        writeFileSync(
+          path,
+          `address,energy,hours\n${freshAddress(first)},65000,1\n${freshAddress(first + 1)},65000,1\n`,
+        );
+        return path;
+      };
+      const atTerminal = await runInTerminal(['order', 'batch', write('tty.csv', 31_001)], world.env, [
+        { when: /\[y\/N\] /, type: 'y\r' },
+      ]);
+      expect(atTerminal.code).toBe(0);
+      expect(atTerminal.screen).toMatch(/Place 2 orders for 7\.400000 TRX in all\?/);
+      expect(atTerminal.screen).toMatch(/batch: 2\/2 lines, [\d.]+\/s, 7\.400000 TRX spent/);
+
+      const inPipe = await world.run(['order', 'batch', write('pipe.csv', 31_011), '--yes']);
+      expect(inPipe.code).toBe(0);
+      expect(inPipe.stderr).not.toMatch(/batch: \d+\/\d+ lines/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
