@@ -4,6 +4,19 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The order every single-order measure places: after its first delivery, always the same price. */
+export const ORDER_CREATE = [
+  'order',
+  'create',
+  'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  '--energy',
+  '65000',
+  '--hours',
+  '1',
+  '--yes',
+  '--json',
+];
+
 /** A CSV of `count` distinct, valid, never-used addresses (seeded so that no two files share one). */
 async function batchFile(dir, name, count, seed) {
   const { encodeTronAddress } = await import('../dist/address.js');
@@ -33,24 +46,7 @@ function timed(node, args, env) {
 export async function measureBatch({ node, bin, env, work, orders, samples, rssLines, reportRss }) {
   const invocations = [];
   for (let i = 0; i < samples; i += 1) {
-    invocations.push(
-      timed(
-        node,
-        [
-          bin,
-          'order',
-          'create',
-          'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-          '--energy',
-          '65000',
-          '--hours',
-          '1',
-          '--yes',
-          '--json',
-        ],
-        env,
-      ),
-    );
+    invocations.push(timed(node, [bin, ...ORDER_CREATE], env));
   }
   invocations.sort((a, b) => a - b);
   const perInvocationMs = invocations[Math.floor(invocations.length / 2)];

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureBatch } from './batch-cost.mjs';
+import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 
 const argv = process.argv.slice(2);
@@ -218,34 +218,12 @@ try {
 
   // The journal: its own work per order beside a whole order, both on this run's disk. One order first,
   // delivered, so that the address's activation fee cannot vanish between a timed run's quote and order.
-  timeOnce([
-    bin,
-    'order',
-    'create',
-    'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-    '--energy',
-    '65000',
-    '--hours',
-    '1',
-    '--yes',
-    '--json',
-  ]);
+  timeOnce([bin, ...ORDER_CREATE]);
   await new Promise((resolve) => setTimeout(resolve, 2500));
   const [create] = measure(
     [
       {
-        args: [
-          bin,
-          'order',
-          'create',
-          'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-          '--energy',
-          '65000',
-          '--hours',
-          '1',
-          '--yes',
-          '--json',
-        ],
+        args: [bin, ...ORDER_CREATE],
       },
     ],
     rounds,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
-import { PRIVATE_FILE_MODE, assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
+import { assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
 
 type Profiles = Record<string, ProfileValues>;
 
@@ -70,7 +70,7 @@ export class ConfigStore {
         const profiles = this.#readChecked();
         if (!change(profiles)) return false;
         try {
-          await writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`, { mode: PRIVATE_FILE_MODE });
+          await writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`);
         } catch (error) {
           throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
         }

@@ -8,7 +8,7 @@ import { unlinkSync } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FILE_MODE = 0o600;
 
 export interface DurableWriteOptions {
   /** Only create: leave an existing file as it is and return false. */
