@@ -4,7 +4,23 @@
 
 /** Layers a folder must not import from. */
 const LAYERS = {
-  signing: ['client', 'config', 'commands', 'output', 'sandbox', 'errors\\.ts'],
+  // The rules of the field (money, addresses, portions, errors, printable text): no I/O, no other layer.
+  domain: [
+    'app',
+    'batch',
+    'client',
+    'commands',
+    'config',
+    'ensure',
+    'journal',
+    'ordering',
+    'output',
+    'sandbox',
+    'signing',
+    'storage',
+    'tron',
+  ],
+  signing: ['client', 'config', 'commands', 'output', 'sandbox', 'domain/errors\\.ts'],
   client: ['config', 'commands', 'output', 'sandbox'],
   config: ['commands', 'output', 'sandbox'],
   output: ['commands', 'config', 'sandbox'],
@@ -35,6 +51,13 @@ module.exports = {
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(${forbidden.join('|')})(/|$)` },
     })),
+    {
+      name: 'nothing-imports-the-entry-points',
+      comment: 'src/app/ (cli, main, program, fast path, version) is the top: nothing below it imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/app/' },
+      to: { path: '^src/app/' },
+    },
     {
       name: 'commands-do-not-import-commands',
       comment: 'Commands do not import each other: move shared flow down into client/ or config/.',

@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 
 /** Each package may be imported only by these files or folders (the style guide's "only importer" rules). */
 const PACKAGE_OWNERS = {
-  'decimal.js': ['src/money.ts'],
+  'decimal.js': ['src/domain/money.ts'],
   // The one module that does network I/O, with its proxy tunnel (the sandbox is a server, not a client).
   'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/'],
   'node:https': ['src/client/http.ts', 'src/client/proxy-tunnel.ts'],
@@ -26,12 +26,12 @@ const PACKAGE_OWNERS = {
  * sets a rule, so each area gets one block with its whole list rather than one block per restriction.
  */
 const AREAS = [
-  'src/money.ts',
+  'src/domain/money.ts',
   'src/output/',
   'src/client/http.ts',
   'src/client/proxy-tunnel.ts',
   'src/sandbox/',
-  'src/cli.ts',
+  'src/app/cli.ts',
 ];
 const glob = (area) => (area.endsWith('/') ? `${area}**/*.ts` : area);
 const owns = (area, owners) =>
@@ -42,19 +42,19 @@ const AMOUNT_NAME = '/(trx|amount|total|price|balance|available|held)/i';
 const MONEY = [
   {
     selector: `CallExpression[callee.name='Number'][arguments.0.name=${AMOUNT_NAME}]`,
-    message: 'Money through a float: amounts stay strings; compare and sum them with src/money.ts.',
+    message: 'Money through a float: amounts stay strings; compare and sum them with src/domain/money.ts.',
   },
   {
     selector: `CallExpression[callee.name='Number'][arguments.0.property.name=${AMOUNT_NAME}]`,
-    message: 'Money through a float: amounts stay strings; compare and sum them with src/money.ts.',
+    message: 'Money through a float: amounts stay strings; compare and sum them with src/domain/money.ts.',
   },
   {
     selector: `UnaryExpression[operator='+'][argument.name=${AMOUNT_NAME}]`,
-    message: 'Money through a float (unary +): amounts stay strings; use src/money.ts.',
+    message: 'Money through a float (unary +): amounts stay strings; use src/domain/money.ts.',
   },
   {
     selector: `UnaryExpression[operator='+'][argument.property.name=${AMOUNT_NAME}]`,
-    message: 'Money through a float (unary +): amounts stay strings; use src/money.ts.',
+    message: 'Money through a float (unary +): amounts stay strings; use src/domain/money.ts.',
   },
   {
     selector:
@@ -64,7 +64,7 @@ const MONEY = [
   {
     selector:
       "CallExpression[callee.name='parseFloat'], CallExpression[callee.object.name='Number'][callee.property.name='parseFloat']",
-    message: 'parseFloat: amounts stay strings (src/money.ts); other numbers use Number() with a pattern check.',
+    message: 'parseFloat: amounts stay strings (src/domain/money.ts); other numbers use Number() with a pattern check.',
   },
 ];
 
@@ -100,7 +100,7 @@ function packageRules(area) {
 /** One block per area (and one for the rest of src/), each with its complete lists. */
 function areaBlock(area) {
   const { imports, syntax } = packageRules(area);
-  const writesStdout = area === 'src/cli.ts' || area === 'src/output/' || area === 'src/sandbox/';
+  const writesStdout = area === 'src/app/cli.ts' || area === 'src/output/' || area === 'src/sandbox/';
   return {
     files: area === undefined ? ['src/**/*.ts'] : [glob(area)],
     ...(area === undefined && { ignores: AREAS.map(glob) }),

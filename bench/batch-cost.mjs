@@ -19,7 +19,7 @@ export const ORDER_CREATE = [
 
 /** A CSV of `count` distinct, valid, never-used addresses (seeded so that no two files share one). */
 async function batchFile(dir, name, count, seed) {
-  const { encodeTronAddress } = await import('../dist/address.js');
+  const { encodeTronAddress } = await import('../dist/domain/address.js');
   const lines = ['address,energy,hours'];
   for (let i = 0; i < count; i += 1) {
     const payload = Buffer.alloc(21, seed);

@@ -60,7 +60,7 @@ function measure(cases, count) {
 
 // 100 addresses that already hold 65,000 energy on the sandbox's TRON node: the steady state of an
 // `ensure` cron job, where every run reads the chain and buys nothing.
-const { encodeTronAddress } = await import('../dist/address.js');
+const { encodeTronAddress } = await import('../dist/domain/address.js');
 const ensureAddresses = Array.from({ length: 100 }, (_, i) => {
   const id = Buffer.alloc(20, 0x42);
   id.writeUInt32BE(i, 0);

@@ -17,7 +17,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 
 // The root help, rendered by the real program (tsc output) as commander prints it into a pipe: the
 // fast path prints it without loading commander. test/e2e/fast-path.test.ts keeps the two identical.
-const { buildProgram } = await import('../dist/program.js');
+const { buildProgram } = await import('../dist/app/program.js');
 const { Context } = await import('../dist/commands/context.js');
 const program = buildProgram(
   new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
@@ -65,10 +65,10 @@ const layout = {
 };
 
 // The entry on its own, so that `--version` and `--help` read one small file.
-await build({ ...common, entryPoints: { energy: 'src/cli.ts' }, outdir: 'dist/bin', plugins: [layout] });
+await build({ ...common, entryPoints: { energy: 'src/app/cli.ts' }, outdir: 'dist/bin', plugins: [layout] });
 const result = await build({
   ...common,
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/app/main.ts' },
   outdir: 'dist/bin',
   metafile: true,
   plugins: [layout],

@@ -15,7 +15,7 @@ export type { OffsetStore } from './client/clock.js';
 export type * from './client/types.js';
 export { bodyHash, canonicalPayload, encodeQuery, hmacSignature, signRequest } from './signing/index.js';
 export type { CanonicalParts, SignInput, SignedHeaders } from './signing/index.js';
-export { checkTronAddress } from './address.js';
+export { checkTronAddress } from './domain/address.js';
 export {
   ApiError,
   AuthError,
@@ -26,4 +26,4 @@ export {
   UsageError,
   type ProblemDetails,
   type ProblemError,
-} from './errors.js';
+} from './domain/errors.js';

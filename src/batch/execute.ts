@@ -6,9 +6,9 @@
  */
 import { orderRequestBody, type EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { ApiError, CliError, ExitCode } from '../errors.js';
+import { ApiError, CliError, ExitCode } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
-import { addAmounts, compareAmounts, subtractAmounts } from '../money.js';
+import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import type { BatchLine } from './parse-line.js';
 import type { BatchPlan, LinePlan } from './plan.js';

@@ -4,7 +4,7 @@
  * not something to strip silently, since a file that has them came through a tool that may have changed
  * more (and `T…\r` is not an address).
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 
 export interface PhysicalLine {
   number: number;

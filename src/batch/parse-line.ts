@@ -5,10 +5,10 @@
  * only smuggle in a bad value, and we want each problem reported with its line (csv-parse: ~12 ms to load,
  * 1.7 MB, and it strips CR and BOM silently).
  */
-import { checkTronAddress } from '../address.js';
-import { UsageError } from '../errors.js';
-import { CLIENT_REQUEST_ID_TEXT } from '../patterns.js';
-import { printable } from '../printable.js';
+import { checkTronAddress } from '../domain/address.js';
+import { UsageError } from '../domain/errors.js';
+import { CLIENT_REQUEST_ID_TEXT } from '../domain/patterns.js';
+import { printable } from '../domain/printable.js';
 import type { PhysicalLine } from './line-reader.js';
 
 export type BatchFormat = 'csv' | 'ndjson';

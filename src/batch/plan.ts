@@ -4,10 +4,10 @@
  * unknown is resent with its journaled bytes; every other line gets a quote.
  */
 import type { EnergyClient } from '../client/client.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
-import { addAmounts } from '../money.js';
+import { addAmounts } from '../domain/money.js';
 import type { BatchLine } from './parse-line.js';
 import { runPool } from './pool.js';
 import { batchLines, lineRequestId, type BatchSource } from './source.js';

@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
 import { readLines } from './line-reader.js';
 import { detectFormat, LineParser, type BatchFormat, type BatchLine, type BatchRules } from './parse-line.js';

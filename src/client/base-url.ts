@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { printable } from '../printable.js';
+import { UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 
 const LOOPBACK_V4 = /^127\.(?:\d{1,3})\.(?:\d{1,3})\.(?:\d{1,3})$/;
 

@@ -14,7 +14,7 @@ import type {
   QuoteResponse,
   TimeResponse,
 } from './types.js';
-import { ApiError, ResponseShapeError } from '../errors.js';
+import { ApiError, ResponseShapeError } from '../domain/errors.js';
 import { measureOffsetSeconds } from './clock.js';
 
 export interface CreatedOrder {
@@ -225,7 +225,7 @@ async function orderMismatch(order: Order, asked: CreateOrderRequest): Promise<s
     if (order[key] !== asked[key])
       return `an order whose ${key} is ${JSON.stringify(order[key])}, not ${JSON.stringify(asked[key])}`;
   }
-  const { compareAmounts } = await import('../money.js');
+  const { compareAmounts } = await import('../domain/money.js');
   if (compareAmounts(order.total_trx, asked.expected_total_trx) > 0) {
     return `an order whose total_trx ${order.total_trx} is above the expected ${asked.expected_total_trx}`;
   }

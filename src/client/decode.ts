@@ -2,9 +2,9 @@
  * Turns a complete HTTP response into checked data or a typed error: media type, JSON syntax, Problem
  * Details, then the operation's shape check. Nothing is used or printed before it has passed here.
  */
-import { ApiError, AuthError, ResponseShapeError, type ProblemDetails } from '../errors.js';
+import { ApiError, AuthError, ResponseShapeError, type ProblemDetails } from '../domain/errors.js';
 import type { HttpResponse } from './http.js';
-import { printable } from '../printable.js';
+import { printable } from '../domain/printable.js';
 import { parseProblem } from './schemas.js';
 import { ShapeMismatch, type Check } from './shape.js';
 

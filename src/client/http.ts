@@ -6,7 +6,7 @@
  * (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) is made here too, so every client built on this class follows it.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { CliError } from '../errors.js';
+import { CliError } from '../domain/errors.js';
 import { proxyFor, redactProxyUrl } from './proxy-env.js';
 
 export interface HttpRequest {

@@ -4,7 +4,7 @@
  * lower), and NO_PROXY to bypass. Loopback is never proxied. Pure and cheap: the proxy code itself
  * (proxy-tunnel.ts) is loaded only when this returns a proxy.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 
 export interface ProxyChoice {
   /** The proxy's URL, credentials included (never print it: see redactProxyUrl). */

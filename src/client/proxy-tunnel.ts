@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { AuthError } from '../errors.js';
+import { AuthError } from '../domain/errors.js';
 import { HttpFailure, toHttpFailure } from './http.js';
 import { redactProxyUrl, type ProxyChoice } from './proxy-env.js';
 

@@ -1,5 +1,5 @@
 /** The spec's response shapes as checks: every body is run through one before anything uses it. */
-import type { ProblemDetails, ProblemError } from '../errors.js';
+import type { ProblemDetails, ProblemError } from '../domain/errors.js';
 import {
   amount,
   arrayOf,

@@ -2,8 +2,8 @@
  * A few small validators for response bodies. Each returns the value normalised to the documented type or
  * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
  */
-import { AMOUNT_PATTERN } from '../money-text.js';
-import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
+import { AMOUNT_PATTERN } from '../domain/money-text.js';
+import { INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
 
 export class ShapeMismatch extends Error {
   override name = 'ShapeMismatch';

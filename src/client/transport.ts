@@ -2,7 +2,7 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import { AuthError, CliError, NetworkError } from '../errors.js';
+import { AuthError, CliError, NetworkError } from '../domain/errors.js';
 import { abortable, throwIfAborted } from './abortable.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
 import { parseBaseUrl } from './base-url.js';

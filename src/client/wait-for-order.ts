@@ -1,5 +1,5 @@
 /** Follows an order until it is final, polling at a steady interval. */
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../domain/errors.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
 

@@ -3,10 +3,10 @@
  * reason, which ends the run with exit 2 before any request is made.
  */
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { checkTronAddress } from '../address.js';
-import { parseUserAmount } from '../money-text.js';
-import { CLIENT_REQUEST_ID_TEXT, INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
-import { printable } from '../printable.js';
+import { checkTronAddress } from '../domain/address.js';
+import { parseUserAmount } from '../domain/money-text.js';
+import { CLIENT_REQUEST_ID_TEXT, INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
+import { printable } from '../domain/printable.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
 

@@ -5,7 +5,7 @@
 import { Argument, Command, Option } from 'commander';
 import { SETTING_NAMES } from '../config/names.js';
 import { configDir } from '../config/paths.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import type { Context } from './context.js';
 
 const INSTALL = `

@@ -10,7 +10,7 @@ import {
   type SettingName,
 } from '../config/names.js';
 import { environmentVariableFor } from '../config/settings.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
 import type { Context } from './context.js';
 

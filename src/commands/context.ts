@@ -12,7 +12,7 @@ import { configDir } from '../config/paths.js';
 import { API_SETTING_NAMES, TRON_SETTING_NAMES, credentialProblem, type SettingName } from '../config/names.js';
 import { environmentVariableFor, resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../domain/errors.js';
 import { Printer } from '../output/printer.js';
 import { shellQuote } from './shell-words.js';
 import type { Terminal } from '../output/terminal.js';

@@ -4,9 +4,9 @@
  */
 import { Argument, Command, Option } from 'commander';
 import { join } from 'node:path';
-import { checkTronAddress } from '../address.js';
+import { checkTronAddress } from '../domain/address.js';
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../domain/errors.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { positiveInteger, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';

@@ -3,7 +3,7 @@
  * to rent for it (rounded up to the API's portion when the API can be asked).
  */
 import { Command, Option } from 'commander';
-import { roundUpToPortion } from '../portions.js';
+import { roundUpToPortion } from '../domain/portions.js';
 import { estimateRows, type EstimateView } from '../output/tron-views.js';
 import { estimateTransfer } from '../tron/estimate-transfer.js';
 import { USDT_MAINNET } from '../tron/tokens.js';

@@ -7,7 +7,7 @@ import { Argument, Command, Option } from 'commander';
 import type { BatchPlan } from '../batch/plan.js';
 import type { LineResult } from '../batch/execute.js';
 import type { BatchSource } from '../batch/source.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../domain/errors.js';
 import { concurrency, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -59,7 +59,7 @@ export function orderBatchCommand(ctx: Context): Command {
         import('../batch/plan.js'),
         import('../batch/execute.js'),
         import('../ordering/consent.js'),
-        import('../money.js'),
+        import('../domain/money.js'),
         import('node:os'),
       ]);
       const catalog = await client.options();

@@ -6,7 +6,7 @@
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import { orderRows, quoteRows } from '../output/views.js';

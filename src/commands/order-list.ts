@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../domain/errors.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from '../output/views.js';
 import { streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
 import { cursor, positiveInteger } from './arguments.js';

@@ -6,7 +6,7 @@
  */
 import { Argument, Command } from 'commander';
 import type { Order } from '../client/types.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../domain/errors.js';
 import type { JournalRecord } from '../journal/record.js';
 import { clientRequestId } from './arguments.js';
 import type { Context } from './context.js';
@@ -109,7 +109,7 @@ async function consentForUncommitted(ctx: Context, uncommitted: JournalRecord[],
   const [{ requireConsent }, { recordedOrder }, { sumAmounts }] = await Promise.all([
     import('../ordering/consent.js'),
     import('../journal/record.js'),
-    import('../money.js'),
+    import('../domain/money.js'),
   ]);
   const orders = uncommitted.map((record) => ({ record, order: recordedOrder(record) }));
   const total = sumAmounts(orders.map(({ order }) => order.expected_total_trx));

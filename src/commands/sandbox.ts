@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { once } from 'node:events';
 import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import type { TronAccountSeed } from '../sandbox/tron-ledger.js';
 import { parseSeedAddress } from '../sandbox/tron-seed.js';
 import { nonNegativeInteger, portNumber, positiveInteger, signedInteger, trxAmount } from './arguments.js';

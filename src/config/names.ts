@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { printable } from '../printable.js';
+import { UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 
 /** Settings a profile can hold, as typed on the command line. */
 export const SETTING_NAMES = ['base-url', 'api-key', 'api-secret', 'tron-node', 'tron-api-key'] as const;

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../domain/errors.js';
 
 const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;

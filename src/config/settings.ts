@@ -3,7 +3,7 @@
  * built-in default. The profile is read only when an option or variable has not already settled every
  * value, so that fully configured scripts never open the store.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import { API_SETTING_NAMES, SETTING_NAMES, parseProfileName, type ProfileValues, type SettingName } from './names.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';

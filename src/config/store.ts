@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { orderRequestBody } from '../client/client.js';
 import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
-import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../errors.js';
-import { compareAmounts, sumAmounts } from '../money.js';
+import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';

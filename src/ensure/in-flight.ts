@@ -7,7 +7,7 @@
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { isFinal } from '../client/wait-for-order.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder } from '../journal/record.js';
 import { timestampMs } from '../output/format.js';

@@ -2,7 +2,7 @@
  * What each short address needs: what is on its way, the chain read again, the shortfall in whole portions,
  * and a quote for each. Reads only; nothing is bought here.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import type { AddressState } from '../tron/address-state.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
 import { inFlightByAddress } from './in-flight.js';

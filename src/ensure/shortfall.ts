@@ -1,5 +1,5 @@
 /** What to buy for one address (pure): the shortfall after what it has and what is on its way, in whole portions. */
-import { roundUpToPortion } from '../portions.js';
+import { roundUpToPortion } from '../domain/portions.js';
 
 export interface ShortfallInput {
   target: number;

@@ -2,7 +2,7 @@
  * Consent to spend: `--yes`, `--expected-total` (consent to that price), or a question on a terminal.
  * Without one of them nothing is sent, whatever the caller (exit 2).
  */
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../domain/errors.js';
 import { canPrompt, confirm } from '../output/prompt.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -29,7 +29,7 @@ export async function requireConsent(input: ConsentInput): Promise<void> {
 /** Exit 5 when `total` is above `--max-total`. */
 export async function refuseAboveMax(total: string, maxTotal: string | undefined, what = 'the total'): Promise<void> {
   if (maxTotal === undefined) return;
-  const { compareAmounts } = await import('../money.js');
+  const { compareAmounts } = await import('../domain/money.js');
   if (compareAmounts(total, maxTotal) > 0) {
     throw new CliError(`${what} ${total} TRX is above --max-total ${maxTotal}: no order was placed`, ExitCode.conflict);
   }

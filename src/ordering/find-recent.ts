@@ -5,7 +5,7 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../domain/errors.js';
 import { timestampMs } from '../output/format.js';
 
 export interface RecentSearch {

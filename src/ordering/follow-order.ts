@@ -6,8 +6,8 @@
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
-import { CliError, ExitCode } from '../errors.js';
-import { printable } from '../printable.js';
+import { CliError, ExitCode } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 
 export interface Follower {
   client: EnergyClient;

@@ -3,8 +3,8 @@
  * one shape, `{"error":{"exit_code","message","hint","problem"}}`, where `problem` is the server's Problem
  * Details body (scrubbed of credentials) or null. Never a stack trace unless --verbose.
  */
-import type { ExitCode } from '../errors.js';
-import { escapeControls } from '../printable.js';
+import type { ExitCode } from '../domain/errors.js';
+import { escapeControls } from '../domain/printable.js';
 import type { Terminal } from './terminal.js';
 
 export interface ErrorReport {

@@ -1,6 +1,6 @@
 /** Questions on the terminal: a yes/no confirmation and a hidden secret entry; or a secret piped in. */
 import { Writable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../domain/errors.js';
 import type { Terminal } from './terminal.js';
 
 /** True only when both ends are a person at a terminal: a prompt in a pipe would hang a script. */

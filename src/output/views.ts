@@ -1,6 +1,6 @@
 /** What each resource looks like as a key/value block or a table row in the readable output. */
 import type { BalanceResponse, OptionsResponse, Order, QuoteResponse } from '../client/types.js';
-import { printable } from '../printable.js';
+import { printable } from '../domain/printable.js';
 import { formatInteger, formatTimestamp, formatYesNo } from './format.js';
 
 export type Row = readonly [label: string, value: string];

@@ -1,5 +1,5 @@
 /** What the sandbox offers: the options endpoint's values and the default prices. */
-import { encodeTronAddress } from '../address.js';
+import { encodeTronAddress } from '../domain/address.js';
 
 export const ENERGY_PER_PORTION = 1000;
 export const MAX_ENERGY = 5_000_000;

@@ -1,6 +1,6 @@
 /** Defaults and sanity checks for SandboxOptions: a bad option fails at start, not on some later request. */
 import { randomBytes } from 'node:crypto';
-import { isApiAmount } from '../money-text.js';
+import { isApiAmount } from '../domain/money-text.js';
 import type { RateLimit } from './rate-limiter.js';
 import type { TronAccountSeed } from './tron-ledger.js';
 import type { SandboxOptions } from './types.js';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateOrderRequest, Order } from '../client/types.js';
-import { addAmounts, subtractAmounts } from '../money.js';
+import { addAmounts, subtractAmounts } from '../domain/money.js';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
 import { SeededOrders } from './seeded-orders.js';

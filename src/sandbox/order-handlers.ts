@@ -1,7 +1,7 @@
 /** Handlers for creating, listing and reading orders. */
 import type { CreateOrderRequest, OrderList } from '../client/types.js';
-import { INTEGER_TEXT, UUID_TEXT } from '../patterns.js';
-import { compareAmounts } from '../money.js';
+import { INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
+import { compareAmounts } from '../domain/money.js';
 import { currentQuote, intakeDisabled } from './account-handlers.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { OrderRecord } from './order-lifecycle.js';

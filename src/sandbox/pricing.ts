@@ -1,6 +1,6 @@
-/** Prices in TRX, always as six-digit decimal strings through src/money.ts. */
+/** Prices in TRX, always as six-digit decimal strings through src/domain/money.ts. */
 import type { QuoteRequest, QuoteResponse } from '../client/types.js';
-import { addAmounts, compareAmounts, isApiAmount, multiplyAmount } from '../money.js';
+import { addAmounts, compareAmounts, isApiAmount, multiplyAmount } from '../domain/money.js';
 import { ACTIVATION_TRX, DEFAULT_RATES, DURATIONS } from './catalog.js';
 
 export class Pricing {

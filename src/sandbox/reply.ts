@@ -1,6 +1,6 @@
 /** Responses as values, so that a fault can decide to drop one after the state has changed. */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import type { ProblemDetails, ProblemError } from '../errors.js';
+import type { ProblemDetails, ProblemError } from '../domain/errors.js';
 
 export interface Reply {
   status: number;

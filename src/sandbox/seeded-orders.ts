@@ -4,7 +4,7 @@
  * costs nothing at start and nothing in memory. Their money is history: the balance never sees it.
  */
 import { randomUUID } from 'node:crypto';
-import { multiplyAmount } from '../money.js';
+import { multiplyAmount } from '../domain/money.js';
 import { DEFAULT_RATES, DURATIONS, SEED_ADDRESSES } from './catalog.js';
 import type { OrderRecord, Timing } from './order-lifecycle.js';
 

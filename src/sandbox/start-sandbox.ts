@@ -1,7 +1,7 @@
 /** Starts the HTTP server and hands back the control surface that tests and `energy sandbox` use. */
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { isApiAmount } from '../money-text.js';
+import { isApiAmount } from '../domain/money-text.js';
 import { createCore } from './core.js';
 import { handleRequest } from './handle-request.js';
 import { resolveOptions } from './options.js';

@@ -4,7 +4,7 @@
  * transfer that reverts when the sender lacks the tokens.
  */
 import { randomBytes } from 'node:crypto';
-import { checkTronAddress, encodeTronAddress } from '../address.js';
+import { checkTronAddress, encodeTronAddress } from '../domain/address.js';
 import { TRANSFER_SELECTOR, decodeTransferParameter } from '../tron/abi.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { jsonReply, type Reply } from './reply.js';

@@ -4,7 +4,7 @@
  * expires. Activation is shared with the order book, so that the API's quotes (activation_trx) and the
  * node's `{}` always agree.
  */
-import { checkTronAddress } from '../address.js';
+import { checkTronAddress } from '../domain/address.js';
 import type { OrderBook } from './order-book.js';
 
 export interface TronAccountSeed {

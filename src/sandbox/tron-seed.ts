@@ -2,7 +2,7 @@
  * `energy sandbox --seed-address <spec>`: one TRON account as text, e.g.
  * `TXYZ…:energy=65000,used=20000,usdt=5000000` or `TXYZ…:inactive`. Pure; throws RangeError with the reason.
  */
-import { checkTronAddress } from '../address.js';
+import { checkTronAddress } from '../domain/address.js';
 import type { TronAccountSeed } from './tron-ledger.js';
 
 export const SEED_ADDRESS_SYNTAX = '<address>[:energy=N,used=N,bandwidth-used=N,usdt=UNITS,inactive]';

@@ -2,9 +2,9 @@
  * Validation of the two request bodies. Every field problem is collected, so that one 400 lists them all;
  * unknown properties are problems too (the schemas say additionalProperties: false).
  */
-import { checkTronAddress } from '../address.js';
+import { checkTronAddress } from '../domain/address.js';
 import type { CreateOrderRequest, QuoteRequest } from '../client/types.js';
-import type { ProblemError } from '../errors.js';
+import type { ProblemError } from '../domain/errors.js';
 import { DURATIONS, ENERGY_PER_PORTION, MAX_ENERGY } from './catalog.js';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: ProblemError[] };

@@ -3,7 +3,7 @@
  * two 32-byte big-endian words in hex, without the function selector (the node adds it from
  * `function_selector`). Pure: amounts are bigints, never JavaScript numbers.
  */
-import { tronAccountId } from '../address.js';
+import { tronAccountId } from '../domain/address.js';
 
 export const TRANSFER_SELECTOR = 'transfer(address,uint256)';
 /** The first four bytes of keccak256("transfer(address,uint256)"), well known from every ERC-20/TRC-20 tool. */

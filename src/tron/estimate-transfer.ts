@@ -2,7 +2,7 @@
  * The energy a TRC-20 transfer would use, from the node's simulation. A simulation that would fail on chain
  * is the input's problem (exit 2, its own message); a node that cannot simulate at all is a service failure.
  */
-import { TransferRevertedError, UsageError } from '../errors.js';
+import { TransferRevertedError, UsageError } from '../domain/errors.js';
 import { TronNodeError } from './tron-decode.js';
 import type { TronNode } from './tron-node.js';
 import { readableMessage } from './tron-schemas.js';

@@ -5,8 +5,8 @@
  */
 import type { HttpResponse } from '../client/http.js';
 import { ShapeMismatch, type Check } from '../client/shape.js';
-import { CliError, ExitCode, ResponseShapeError } from '../errors.js';
-import { printable } from '../printable.js';
+import { CliError, ExitCode, ResponseShapeError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 import { readableMessage } from './tron-schemas.js';
 
 export const TRON_KEY_HINT =

@@ -19,7 +19,7 @@ import { Retrier } from '../client/retrier.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfter, type RetryPolicy } from '../client/retry-policy.js';
 import type { Check } from '../client/shape.js';
-import { NetworkError } from '../errors.js';
+import { NetworkError } from '../domain/errors.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
 import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
 import { accountInfo, accountResource, constantCallResult } from './tron-schemas.js';

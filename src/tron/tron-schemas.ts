@@ -4,7 +4,7 @@
  * be a non-negative integer, or the answer breaks the spec. Unknown keys are ignored.
  */
 import { ShapeMismatch, type Check } from '../client/shape.js';
-import { printable } from '../printable.js';
+import { printable } from '../domain/printable.js';
 import type { AccountInfo, AccountResource, ConstantCallResult } from './tron-types.js';
 
 function describe(value: unknown): string {

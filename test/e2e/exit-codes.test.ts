@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/main.js';
+import { run } from '../../src/app/main.js';
 import type { Terminal } from '../../src/output/terminal.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';

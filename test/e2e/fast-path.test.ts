@@ -1,5 +1,5 @@
 /**
- * `--version` and `--help` are answered without loading the program (src/fast-path.ts); these tests keep
+ * `--version` and `--help` are answered without loading the program (src/app/fast-path.ts); these tests keep
  * that answer identical to what commander prints when the full program runs.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { Context } from '../../src/commands/context.js';
 import { EXAMPLES } from '../../src/commands/examples.js';
-import { buildProgram, commandPath } from '../../src/program.js';
+import { buildProgram, commandPath } from '../../src/app/program.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
-import { subtractAmounts } from '../../src/money.js';
+import { subtractAmounts } from '../../src/domain/money.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import { allDelivered, balanceOf, expectNoStackTrace, freshAddress, signedCall } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, json, type World } from '../helpers/world.js';

@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
-import { encodeTronAddress } from '../../src/address.js';
+import { encodeTronAddress } from '../../src/domain/address.js';
 import type { BalanceResponse } from '../../src/client/types.js';
 import { signRequest } from '../../src/signing/index.js';
 import type { CliResult } from './cli.js';

@@ -1,6 +1,6 @@
 /** Runs the CLI's run() in this process with captured streams: fast enough for table-driven sweeps. */
 import { PassThrough, Readable } from 'node:stream';
-import { run } from '../../src/main.js';
+import { run } from '../../src/app/main.js';
 import type { CliResult } from './cli.js';
 
 export async function runInProcess(args: readonly string[], env: Record<string, string>): Promise<CliResult> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTronAddress, encodeTronAddress } from '../../src/address.js';
+import { checkTronAddress, encodeTronAddress } from '../../src/domain/address.js';
 
 // Checked outside the project with Python's hashlib (double SHA-256 checksum, version byte 0x41).
 const VALID = [

@@ -10,7 +10,7 @@ import {
   multiplyAmount,
   parseUserAmount,
   subtractAmounts,
-} from '../../src/money.js';
+} from '../../src/domain/money.js';
 
 const BIG = '90071992547.409931';
 const BIG_MINUS_ONE = '90071992547.409930';

@@ -6,7 +6,7 @@ import {
   multiplyAmount,
   parseUserAmount,
   subtractAmounts,
-} from '../../src/money.js';
+} from '../../src/domain/money.js';
 
 describe('parseUserAmount', () => {
   it.each([

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/commands/context.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/app/program.js';
 
 const build = (argv?: string[]) =>
   buildProgram(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost, parseBaseUrl } from '../../../src/client/base-url.js';
-import { ExitCode, UsageError } from '../../../src/errors.js';
+import { ExitCode, UsageError } from '../../../src/domain/errors.js';
 
 describe('parseBaseUrl', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnergyClient } from '../../../src/client/client.js';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/domain/errors.js';
 import { Printer } from '../../../src/output/printer.js';
 import { streamOrdersJson, streamOrdersTable } from '../../../src/output/order-stream.js';
 import { sampleOrder } from '../../helpers/sample-order.js';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnergyClient } from '../../../src/client/client.js';
-import { ExitCode, NetworkError } from '../../../src/errors.js';
+import { ExitCode, NetworkError } from '../../../src/domain/errors.js';
 
 const credentials = { apiKey: 'key_unit', apiSecret: 'secret-unit-0123456789' };
 const fastRetries = { retries: 3, baseDelayMs: 1, maxDelayMs: 10 };

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnergyClient } from '../../../src/client/client.js';
 import type { OffsetStore } from '../../../src/client/clock.js';
-import { ApiError, AuthError, ExitCode, NetworkError, ResponseShapeError } from '../../../src/errors.js';
+import { ApiError, AuthError, ExitCode, NetworkError, ResponseShapeError } from '../../../src/domain/errors.js';
 import { createHash, createHmac } from 'node:crypto';
 import { sampleOrder } from '../../helpers/sample-order.js';
 import { jsonReply, problemReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';

@@ -16,11 +16,11 @@ let report: string;
 const FILES: Record<string, string> = {
   'src/config/paths.ts': 'export const dir = 1;\n',
   'src/output/printer.ts': 'export const printer = 1;\n',
-  'src/errors.ts': 'export const error = 1;\n',
+  'src/domain/errors.ts': 'export const error = 1;\n',
   // Planted: a static import and a literal import() across layers.
   'src/client/planted.ts':
     "import { dir } from '../config/paths.js';\nexport const d = dir;\nexport const p = () => import('../output/printer.js');\n",
-  'src/signing/planted.ts': "import { error } from '../errors.js';\nexport const e = error;\n",
+  'src/signing/planted.ts': "import { error } from '../domain/errors.js';\nexport const e = error;\n",
   // Planted: a command importing another command; allowed: the shared arguments.
   'src/commands/quote.ts': 'export const quote = 1;\n',
   'src/commands/arguments.ts': 'export const args = 1;\n',
@@ -64,7 +64,7 @@ describe('layering (dependency-cruiser)', () => {
   it.each([
     ['a static import across layers', 'layer-client: src/client/planted.ts → src/config/paths.ts'],
     ['a literal import() across layers', 'layer-client: src/client/planted.ts → src/output/printer.ts'],
-    ['signing importing errors.ts', 'layer-signing: src/signing/planted.ts → src/errors.ts'],
+    ['signing importing errors.ts', 'layer-signing: src/signing/planted.ts → src/domain/errors.ts'],
     [
       'a command importing another command',
       'commands-do-not-import-commands: src/commands/balance.ts → src/commands/quote.ts',

@@ -1,5 +1,5 @@
 /** Deterministic valid TRON addresses for tests, distinct from the sandbox's own. */
-import { encodeTronAddress } from '../../../src/address.js';
+import { encodeTronAddress } from '../../../src/domain/address.js';
 
 export function testAddress(n: number): string {
   const id = Buffer.alloc(20, 0x11);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_FAILING_ADDRESS, type Sandbox } from '../../../src/sandbox/index.js';
-import { checkTronAddress } from '../../../src/address.js';
+import { checkTronAddress } from '../../../src/domain/address.js';
 import { testAddress } from './addresses.js';
 import { orderRequest, useSandbox } from './fixtures.js';
 import { call, pollUntil, postJson } from './signed-request.js';

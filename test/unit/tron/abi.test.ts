@@ -1,7 +1,7 @@
 /** The transfer parameter against known answers from test/fixtures/make-abi-vectors.py (another implementation). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { tronAccountId } from '../../../src/address.js';
+import { tronAccountId } from '../../../src/domain/address.js';
 import {
   TRANSFER_SELECTOR_HEX,
   decodeTransferParameter,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundUpToPortion } from '../../../src/portions.js';
+import { roundUpToPortion } from '../../../src/domain/portions.js';
 import { addressState } from '../../../src/tron/address-state.js';
 
 const ZERO = { EnergyLimit: 0, EnergyUsed: 0, freeNetLimit: 0, freeNetUsed: 0, NetLimit: 0, NetUsed: 0, empty: true };

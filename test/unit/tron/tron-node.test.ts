@@ -7,7 +7,7 @@ import {
   ResponseShapeError,
   TransferRevertedError,
   UsageError,
-} from '../../../src/errors.js';
+} from '../../../src/domain/errors.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
 import { TronNodeError } from '../../../src/tron/tron-decode.js';
 import { TronNode } from '../../../src/tron/tron-node.js';

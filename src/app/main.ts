@@ -3,8 +3,8 @@
  * message and an exit code.
  */
 import { CommanderError } from 'commander';
-import { scrubSecrets, scrubSecretsDeep } from './client/redact.js';
-import { Context } from './commands/context.js';
+import { scrubSecrets, scrubSecretsDeep } from '../client/redact.js';
+import { Context } from '../commands/context.js';
 import {
   ApiError,
   AuthError,
@@ -13,9 +13,9 @@ import {
   InterruptedError,
   SIGNAL_EXIT_CODES,
   type InterruptSignal,
-} from './errors.js';
-import { writeErrorReport, type ErrorReport } from './output/error-report.js';
-import type { Terminal } from './output/terminal.js';
+} from '../domain/errors.js';
+import { writeErrorReport, type ErrorReport } from '../output/error-report.js';
+import type { Terminal } from '../output/terminal.js';
 import { buildProgram, helpArguments } from './program.js';
 import { packageVersion } from './version.js';
 

@@ -1,20 +1,20 @@
 /** The root command: global options and the command groups. Nothing here does I/O. */
 import { Command, Option } from 'commander';
-import { addressCommand } from './commands/address.js';
-import { retryCount, seconds } from './commands/arguments.js';
-import { balanceCommand } from './commands/balance.js';
-import { completionCommand } from './commands/completion.js';
-import { configCommand } from './commands/config.js';
-import type { Context, GlobalOptions } from './commands/context.js';
-import { estimateCommand } from './commands/estimate.js';
-import { ensureCommand } from './commands/ensure.js';
-import { examplesHelp } from './commands/examples.js';
-import { optionsCommand } from './commands/options.js';
-import { orderCommand } from './commands/order.js';
-import { quoteCommand } from './commands/quote.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { timeCommand } from './commands/time.js';
-import { UsageError } from './errors.js';
+import { addressCommand } from '../commands/address.js';
+import { retryCount, seconds } from '../commands/arguments.js';
+import { balanceCommand } from '../commands/balance.js';
+import { completionCommand } from '../commands/completion.js';
+import { configCommand } from '../commands/config.js';
+import type { Context, GlobalOptions } from '../commands/context.js';
+import { estimateCommand } from '../commands/estimate.js';
+import { ensureCommand } from '../commands/ensure.js';
+import { examplesHelp } from '../commands/examples.js';
+import { optionsCommand } from '../commands/options.js';
+import { orderCommand } from '../commands/order.js';
+import { quoteCommand } from '../commands/quote.js';
+import { sandboxCommand } from '../commands/sandbox.js';
+import { timeCommand } from '../commands/time.js';
+import { UsageError } from '../domain/errors.js';
 
 /** Columns of help text: fixed, like git's, so that help reads the same everywhere. */
 export const HELP_WIDTH = 80;
