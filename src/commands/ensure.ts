@@ -6,7 +6,7 @@ import { Argument, Command, Option } from 'commander';
 import { join } from 'node:path';
 import { checkTronAddress } from '../domain/address.js';
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { CliError, ExitCode, UsageError } from '../domain/errors.js';
+import { ConflictError, ReportedFailureError, SomeFailedError, UsageError } from '../domain/errors.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { positiveInteger, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
@@ -79,11 +79,8 @@ export function ensureCommand(ctx: Context): Command {
       if (failed.length === 0) return;
       const [first] = failed;
       if (addresses.length === 1 && first?.error)
-        throw new CliError(first.error.message, first.error.exit_code as ExitCode);
-      throw new CliError(
-        `${failed.length} of ${addresses.length} addresses failed (see above); the others stand`,
-        ExitCode.someFailed,
-      );
+        throw new ReportedFailureError(first.error);
+      throw new SomeFailedError(`${failed.length} of ${addresses.length} addresses failed (see above); the others stand`);
     });
 }
 
@@ -116,9 +113,8 @@ async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
     return await withFileLock(lockPath, work, { timeoutMs: LOCK_WAIT_MS, staleMs: 600_000 });
   } catch (error) {
     if (!(error instanceof LockTimeoutError)) throw error;
-    throw new CliError(
+    throw new ConflictError(
       `another energy ensure on this machine has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`,
-      ExitCode.conflict,
       {
         hint: 'let it finish and run again; a lock left by a run that was killed is taken over at once',
       },

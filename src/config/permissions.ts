@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AuthError, UsageError } from '../domain/errors.js';
+import { UnsafeFileError, UsageError } from '../domain/errors.js';
 
 const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -60,7 +60,7 @@ export function assertPrivate(path: string, kind: 'file' | 'folder', area: Priva
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
-    throw new AuthError(
+    throw new UnsafeFileError(
       `the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`,
       {
         hint: `chmod ${wanted} '${path}'`,

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { orderRequestBody } from '../client/client.js';
 import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
-import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { CliError, OrderFailedError, isInterruption } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
@@ -14,8 +14,6 @@ import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from 
 import { mapLimit } from './map-limit.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { readAddresses } from './read-chain.js';
-
-const INTERRUPT_CODES = new Set<number>(Object.values(SIGNAL_EXIT_CODES));
 
 /** How long the chain may lag behind a delivery the API reports, before we say the energy did not arrive. */
 const ARRIVAL_GRACE_MS = 10_000;
@@ -25,7 +23,7 @@ async function recording(item: EnsureItem, work: () => Promise<void>): Promise<v
   try {
     await work();
   } catch (error) {
-    if (!(error instanceof CliError) || INTERRUPT_CODES.has(error.exitCode)) throw error;
+    if (!(error instanceof CliError) || isInterruption(error)) throw error;
     item.reason = 'failed';
     item.error = { exit_code: error.exitCode, message: error.message };
   }
@@ -115,7 +113,7 @@ async function confirm(
       final.failure === null
         ? `ended (status ${final.status}) without delivery`
         : `${final.failure.code}: ${final.failure.message}`;
-    throw new CliError(`order ${final.id} failed: ${why}`, ExitCode.orderFailed);
+    throw new OrderFailedError(`order ${final.id} failed: ${why}`);
   }
   // Usage in between could lower it, so this asks only for what was there plus what was bought.
   const expected = plan.chain.get(item.address)!.energy_available + item.to_buy;
@@ -128,9 +126,8 @@ async function confirm(
       return;
     }
     if (now() >= deadline) {
-      throw new CliError(
+      throw new OrderFailedError(
         `order ${final.id} is delivered, but the TRON node shows ${available} energy available at ${item.address}, not the ${expected} expected`,
-        ExitCode.orderFailed,
         {
           hint: `check again with \`energy address ${item.address}\`; is --tron-node on the API's network?`,
         },
