@@ -48,7 +48,7 @@ export function configCommand(ctx: Context): Command {
             .toString()
             .replace(/\/$/, '')
         : value.trim();
-      const profile = ctx.profileName();
+      const profile = ctx.selectedProfile().name;
       await ctx.store.set(profile, name, stored);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: shown(name, stored) });
       else
@@ -63,7 +63,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<name>', SETTING_NAMES.join(' | '))
     .action(async (nameText: string) => {
       const name = parseSettingName(nameText);
-      const profile = ctx.profileName();
+      const profile = ctx.selectedProfile().name;
       const value = shown(name, (await ctx.store.profile(profile))[name]);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: value ?? null });
       else if (value === undefined) ctx.printer.note(`energy: ${name} is not set in profile ${profile}`);
@@ -76,7 +76,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<name>', SETTING_NAMES.join(' | '))
     .action(async (nameText: string) => {
       const name = parseSettingName(nameText);
-      const profile = ctx.profileName();
+      const profile = ctx.selectedProfile().name;
       const removed = await ctx.store.unset(profile, name);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, removed });
       else ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);

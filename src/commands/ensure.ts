@@ -78,9 +78,10 @@ export function ensureCommand(ctx: Context): Command {
       const failed = items.filter((item) => item.error !== null);
       if (failed.length === 0) return;
       const [first] = failed;
-      if (addresses.length === 1 && first?.error)
-        throw new ReportedFailureError(first.error);
-      throw new SomeFailedError(`${failed.length} of ${addresses.length} addresses failed (see above); the others stand`);
+      if (addresses.length === 1 && first?.error) throw new ReportedFailureError(first.error);
+      throw new SomeFailedError(
+        `${failed.length} of ${addresses.length} addresses failed (see above); the others stand`,
+      );
     });
 }
 

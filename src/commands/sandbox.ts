@@ -53,7 +53,8 @@ export function sandboxCommand(ctx: Context): Command {
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
-      const profile = ctx.explicitProfile() ?? 'sandbox';
+      const chosen = ctx.selectedProfile();
+      const profile = chosen.explicit ? chosen.name : 'sandbox';
       const { startSandbox } = await import('../sandbox/index.js');
       const env = ctx.terminal.env;
       const sandbox = await startSandbox({

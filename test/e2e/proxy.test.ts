@@ -89,12 +89,12 @@ describe('proxies from the environment', () => {
     expect(result.stderr).not.toContain('alice');
   });
 
-  it('exits 3 with a clear message when the proxy answers 407, without retrying or reaching the API', async () => {
+  it('exits 7 (a connection failure, not the API refusing us) when the proxy answers 407, without retrying or reaching the API', async () => {
     const [tunnels, requests] = [strictProxy.tunnels.length, balanceRequests()];
     const result = await world.run(['balance'], {
       env: { ...env, HTTPS_PROXY: `http://alice:wrong-${PASSWORD}@127.0.0.1:${strictProxy.port}` },
     });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(7);
     expect(result.stderr).toMatch(
       /proxy http:\/\/\[REDACTED\]@127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused the user name and password \(HTTP 407\)/,
     );
@@ -104,13 +104,13 @@ describe('proxies from the environment', () => {
     expectNoStackTrace(result);
   });
 
-  it('says when a proxy asks for credentials that were not given (exit 3)', async () => {
+  it('says when a proxy asks for credentials that were not given (exit 7)', async () => {
     const result = await world.run(['balance', '--json'], {
       env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` },
     });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(7);
     expect(JSON.parse(result.stderr)).toMatchObject({
-      error: { exit_code: 3, message: expect.stringContaining('asks for a user name and password (HTTP 407)') },
+      error: { exit_code: 7, message: expect.stringContaining('asks for a user name and password (HTTP 407)') },
     });
   });
 
