@@ -16,7 +16,7 @@ export interface RecentSearch {
 
 /** The orders found, by client_request_id; reads newest first and stops past `sinceMs` or `maxPages`. */
 export async function findRecentOrders(
-  client: EnergyClient,
+  client: Pick<EnergyClient, 'orderPages' | 'listOrders'>,
   ids: ReadonlySet<string>,
   sinceMs: number,
   options: RecentSearch = {},

@@ -9,8 +9,8 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 
 export interface OrderSender {
-  client: EnergyClient;
-  journal: Journal;
+  client: Pick<EnergyClient, 'sendOrderBody'>;
+  journal: Pick<Journal, 'settle' | 'markUncertain'>;
   /** The command line that settles a record, e.g. `energy --profile prod order recover <id>`. */
   recoverCommand: (clientRequestId: string) => string;
 }
