@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
+import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { readLines } from './line-reader.js';
 import { detectFormat, LineParser, type BatchFormat, type BatchLine, type BatchRules } from './parse-line.js';
 
@@ -42,7 +43,7 @@ export async function openInput(
     return { path: spec, label: spec, cleanup: () => undefined };
   }
   const path = join(spoolDir, `batch-stdin-${process.pid}-${Date.now()}.tmp`);
-  await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
+  await pipeline(stdin, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
   return { path, label: 'stdin', cleanup: () => unlinkQuietly(path) };
 }
 

@@ -6,9 +6,8 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UnsafeFileError, UsageError } from '../domain/errors.js';
+import { PRIVATE_DIR_MODE } from '../storage/file-modes.js';
 
-const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
 /** The config folder (settings, credentials) or the state folder (the order journal). */
 export type PrivateArea = 'config' | 'state';
 const AREA_VARIABLE: Record<PrivateArea, string> = { config: 'ENERGY_CONFIG_DIR', state: 'ENERGY_STATE_DIR' };

@@ -10,7 +10,7 @@ import { isFinal } from '../client/wait-for-order.js';
 import { ApiError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder } from '../journal/record.js';
-import { timestampMs } from '../output/format.js';
+import { timestampMs } from '../domain/api-time.js';
 
 export interface InFlight {
   energy: number;

@@ -6,7 +6,7 @@
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { ApiError } from '../domain/errors.js';
-import { timestampMs } from '../output/format.js';
+import { timestampMs } from '../domain/api-time.js';
 
 export interface RecentSearch {
   /** Stop at orders created this long before `sinceMs` (clocks differ; the server's may lag). */

@@ -11,6 +11,7 @@ import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } fr
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { unlinkQuietly } from './durable-file.js';
+import { PRIVATE_FILE_MODE } from './file-modes.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
@@ -51,7 +52,7 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
   const me: Holder = { host: hostname(), pid: process.pid, since: Date.now(), token };
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const fd = openSync(lockPath, 'wx', 0o600);
+      const fd = openSync(lockPath, 'wx', PRIVATE_FILE_MODE);
       try {
         writeSync(fd, JSON.stringify(me));
       } finally {
