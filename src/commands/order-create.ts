@@ -1,14 +1,32 @@
 /**
- * `energy order create`: parses the order's options and hands them to the flow (ordering/create.ts);
- * prints the order, or follows it with --wait.
+ * `energy order create`: parses the order's options into `CreateCommandOptions` and runs them (gh's
+ * NewCmd + Options + run): the flow itself is ordering/create.ts; this prints the order, or follows it
+ * with --wait. Tests pass their own `run` to see what a command line parses into.
  */
 import { Command, Option } from 'commander';
+import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
+import type { Journal } from '../journal/journal.js';
+import type { CreateRequest } from '../ordering/create.js';
+import type { Printer } from '../output/printer.js';
+import type { Terminal } from '../output/terminal.js';
 import { orderRows } from '../output/views.js';
 import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
-interface CreateOptions {
+export interface CreateCommandOptions {
+  request: CreateRequest;
+  /** --wait: follow the order for at most this long. */
+  waitSeconds: number | undefined;
+  client: () => Promise<EnergyClient>;
+  journal: () => Promise<Journal>;
+  terminal: Terminal;
+  printer: Printer;
+  verbose: boolean;
+  invocation: (...words: string[]) => string;
+}
+
+interface Parsed {
   energy: number;
   hours: number;
   expectedTotal?: string;
@@ -19,7 +37,10 @@ interface CreateOptions {
   waitTimeout: number;
 }
 
-export function orderCreateCommand(ctx: Context): Command {
+export function orderCreateCommand(
+  ctx: Context,
+  run: (options: CreateCommandOptions) => Promise<void> = createRun,
+): Command {
   return rentalArguments(new Command('create'))
     .summary('rent energy for an address')
     .description('rent energy for an address (asks for a quote first unless --expected-total is given)')
@@ -33,38 +54,47 @@ export function orderCreateCommand(ctx: Context): Command {
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
     )
-    .action(async (address: string, options: CreateOptions) => {
-      // The client first: its credential checks say what is wrong before the journal asks for credentials.
-      const client = await ctx.client();
-      const journal = await ctx.journal();
-      const [{ createOrder }, { followToFinal }] = await Promise.all([
-        import('../ordering/create.js'),
-        import('../ordering/follow-order.js'),
-      ]);
-      const note = (line: string) => ctx.printer.note(line);
-      const { order } = await createOrder(
-        {
-          client,
-          journal,
-          terminal: ctx.terminal,
-          note,
-          recoverCommand: (id) => ctx.invocation('order', 'recover', id),
+    .action((address: string, parsed: Parsed) =>
+      run({
+        request: {
+          address,
+          energy: parsed.energy,
+          hours: parsed.hours,
+          expectedTotal: parsed.expectedTotal,
+          maxTotal: parsed.maxTotal,
+          yes: parsed.yes === true,
+          clientRequestId: parsed.clientRequestId,
         },
-        { ...options, address, yes: options.yes === true },
-      );
-      const print = (shown: Order) =>
-        ctx.printer.jsonMode ? ctx.printer.json(shown) : ctx.printer.keyValue(orderRows(shown));
-      if (options.wait !== true) return print(order);
-      const quiet = ctx.printer.jsonMode && ctx.globals.verbose !== true;
-      await followToFinal(
-        {
-          client,
-          print,
-          progress: quiet ? undefined : note,
-          waitCommand: (id) => ctx.invocation('order', 'wait', id),
-        },
-        order,
-        options.waitTimeout,
-      );
-    });
+        waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
+        client: () => ctx.client(),
+        journal: () => ctx.journal(),
+        terminal: ctx.terminal,
+        printer: ctx.printer,
+        verbose: ctx.globals.verbose === true,
+        invocation: (...words) => ctx.invocation(...words),
+      }),
+    );
+}
+
+async function createRun(opts: CreateCommandOptions): Promise<void> {
+  // The client first: its credential checks say what is wrong before the journal asks for credentials.
+  const client = await opts.client();
+  const journal = await opts.journal();
+  const [{ createOrder }, { followToFinal }] = await Promise.all([
+    import('../ordering/create.js'),
+    import('../ordering/follow-order.js'),
+  ]);
+  const { printer } = opts;
+  const note = (line: string) => printer.note(line);
+  const recoverCommand = (id: string) => opts.invocation('order', 'recover', id);
+  const { order } = await createOrder({ client, journal, terminal: opts.terminal, note, recoverCommand }, opts.request);
+  const print = (shown: Order) => (printer.jsonMode ? printer.json(shown) : printer.keyValue(orderRows(shown)));
+  if (opts.waitSeconds === undefined) return print(order);
+  const follower = {
+    client,
+    print,
+    progress: printer.jsonMode && !opts.verbose ? undefined : note,
+    waitCommand: (id: string) => opts.invocation('order', 'wait', id),
+  };
+  await followToFinal(follower, order, opts.waitSeconds);
 }

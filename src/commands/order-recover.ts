@@ -4,13 +4,31 @@
  * became of each.
  */
 import { Argument, Command } from 'commander';
+import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
+import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RecoverItem } from '../ordering/recover.js';
+import type { Printer } from '../output/printer.js';
+import type { Terminal } from '../output/terminal.js';
 import { clientRequestId } from './arguments.js';
 import type { Context } from './context.js';
 
-export function orderRecoverCommand(ctx: Context): Command {
+export interface RecoverCommandOptions {
+  /** A client_request_id to settle alone, or undefined for every pending request of this API and key. */
+  id: string | undefined;
+  yes: boolean;
+  client: () => Promise<EnergyClient>;
+  journal: () => Promise<Journal>;
+  terminal: Terminal;
+  printer: Printer;
+  invocation: (...words: string[]) => string;
+}
+
+export function orderRecoverCommand(
+  ctx: Context,
+  run: (options: RecoverCommandOptions) => Promise<void> = recoverRun,
+): Command {
   return new Command('recover')
     .summary('settle pending requests (no second order)')
     .description('settle order requests whose outcome is unknown: resend their exact bytes (never a second order)')
@@ -21,36 +39,42 @@ export function orderRecoverCommand(ctx: Context): Command {
       ).argParser(clientRequestId),
     )
     .option('-y, --yes', 'consent to placing the requests the server never received, without a prompt')
-    .action(async (id: string | undefined, options: { yes?: boolean }) => {
-      const client = await ctx.client();
-      const journal = await ctx.journal();
-      const records = id === undefined ? journal.pending() : selectOne(journal.find(id), id);
-      const elsewhere = journal.allPending().filter((record) => !journal.covers(record)).length;
-      if (id === undefined && elsewhere > 0) {
-        ctx.printer.note(
-          `energy: ${elsewhere} pending request(s) went to another API or key; recover them with the --profile or --base-url they were sent with`,
-        );
-      }
-      if (records.length === 0) {
-        if (ctx.printer.jsonMode) await ctx.printer.json({ items: [] });
-        else ctx.printer.note('energy: nothing to recover');
-        return;
-      }
-      const { recoverRecords } = await import('../ordering/recover.js');
-      const { items, failure } = await recoverRecords(
-        {
-          client,
-          journal,
-          terminal: ctx.terminal,
-          note: (line) => ctx.printer.note(line),
-          recoverCommand: (requestId) => ctx.invocation('order', 'recover', requestId),
-        },
-        records,
-        options.yes === true,
-      );
-      await printItems(ctx, items);
-      if (failure !== undefined) throw failure;
-    });
+    .action((id: string | undefined, parsed: { yes?: boolean }) =>
+      run({
+        id,
+        yes: parsed.yes === true,
+        client: () => ctx.client(),
+        journal: () => ctx.journal(),
+        terminal: ctx.terminal,
+        printer: ctx.printer,
+        invocation: (...words) => ctx.invocation(...words),
+      }),
+    );
+}
+
+async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
+  const { printer, id } = opts;
+  const client = await opts.client();
+  const journal = await opts.journal();
+  const records = id === undefined ? journal.pending() : selectOne(journal.find(id), id);
+  const elsewhere = journal.allPending().filter((record) => !journal.covers(record)).length;
+  if (id === undefined && elsewhere > 0) {
+    printer.note(
+      `energy: ${elsewhere} pending request(s) went to another API or key; recover them with the --profile or --base-url they were sent with`,
+    );
+  }
+  if (records.length === 0) {
+    if (printer.jsonMode) await printer.json({ items: [] });
+    else printer.note('energy: nothing to recover');
+    return;
+  }
+  const { recoverRecords } = await import('../ordering/recover.js');
+  const note = (line: string) => printer.note(line);
+  const recoverCommand = (requestId: string) => opts.invocation('order', 'recover', requestId);
+  const deps = { client, journal, terminal: opts.terminal, note, recoverCommand };
+  const { items, failure } = await recoverRecords(deps, records, opts.yes);
+  await printItems(printer, items);
+  if (failure !== undefined) throw failure;
 }
 
 function selectOne(record: JournalRecord | undefined, id: string): JournalRecord[] {
@@ -58,9 +82,9 @@ function selectOne(record: JournalRecord | undefined, id: string): JournalRecord
   return [record];
 }
 
-async function printItems(ctx: Context, items: RecoverItem[]): Promise<void> {
-  if (ctx.printer.jsonMode) return ctx.printer.json({ items });
-  await ctx.printer.table({
+async function printItems(printer: Printer, items: RecoverItem[]): Promise<void> {
+  if (printer.jsonMode) return printer.json({ items });
+  await printer.table({
     head: ['CLIENT_REQUEST_ID', 'OUTCOME', 'ORDER', 'DETAIL'],
     widths: [20, 8, 36, 20],
     rows: items.map((item) => [
