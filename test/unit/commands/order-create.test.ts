@@ -19,7 +19,11 @@ async function parse(args: string[]): Promise<{ options: CreateCommandOptions; c
 describe('order create parses into CreateCommandOptions', () => {
   it.each([
     { args: ['--yes'], request: { yes: true }, waitSeconds: undefined },
-    { args: ['--expected-total', '3.700000'], request: { yes: false, expectedTotal: '3.700000' }, waitSeconds: undefined },
+    {
+      args: ['--expected-total', '3.700000'],
+      request: { yes: false, expectedTotal: '3.700000' },
+      waitSeconds: undefined,
+    },
     { args: ['--max-total', '5.000000', '-y'], request: { yes: true, maxTotal: '5.000000' }, waitSeconds: undefined },
     { args: ['--client-request-id', 'job-7', '--wait'], request: { clientRequestId: 'job-7' }, waitSeconds: 600 },
     { args: ['--wait', '--wait-timeout', '30'], request: {}, waitSeconds: 30 },
