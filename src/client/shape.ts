@@ -2,6 +2,7 @@
  * A few small validators for response bodies. Each returns the value normalised to the documented type or
  * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
  */
+import { checkTronAddress } from '../domain/address.js';
 import { AMOUNT_PATTERN } from '../domain/money-text.js';
 import { INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
 
@@ -49,6 +50,20 @@ export const amount: Check<string> = (value, path) =>
 
 export const uuid: Check<string> = (value, path) =>
   typeof value === 'string' && UUID_TEXT.test(value) ? value : fail(path, 'a UUID', value);
+
+/** A TRON base58check address (alphabet, length, version byte, checksum), as the CLI checks its own input. */
+export const tronAddress: Check<string> = (value, path) =>
+  typeof value === 'string' && checkTronAddress(value).ok ? value : fail(path, 'a TRON address', value);
+
+/**
+ * An identifier the server echoes back (`client_request_id`): the spec gives no pattern, so any visible ASCII,
+ * 1 to 255 characters; never a space, a control or direction character, or anything else a terminal or a
+ * shell would read as more than text.
+ */
+export const identifier: Check<string> = (value, path) =>
+  typeof value === 'string' && /^[\x21-\x7e]{1,255}$/.test(value)
+    ? value
+    : fail(path, 'an identifier of 1 to 255 visible ASCII characters', value);
 
 export function nullable<T>(check: Check<T>): Check<T | null> {
   return (value, path) => (value === null ? null : check(value, path));
