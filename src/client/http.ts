@@ -142,8 +142,10 @@ function readBody(response: IncomingMessage): Promise<string> {
     response.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_RESPONSE_BYTES) {
+        // Settled before the destroy, whose 'aborted' would otherwise be read as the server hanging up.
+        reject(new HttpFailure(`the response is too large: over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`, 'TOO_LARGE'));
+        chunks.length = 0;
         response.destroy();
-        reject(new HttpFailure(`response larger than ${MAX_RESPONSE_BYTES} bytes`, 'TOO_LARGE'));
       } else chunks.push(chunk);
     });
     // Decode once at the end, so that a multi-byte character split across chunks stays whole.
