@@ -2,7 +2,6 @@
  * A few small validators for response bodies. Each returns the value normalised to the documented type or
  * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
  */
-import { checkTronAddress } from '../domain/address.js';
 import { AMOUNT_PATTERN } from '../domain/money-text.js';
 import { INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
 
@@ -51,9 +50,13 @@ export const amount: Check<string> = (value, path) =>
 export const uuid: Check<string> = (value, path) =>
   typeof value === 'string' && UUID_TEXT.test(value) ? value : fail(path, 'a UUID', value);
 
-/** A TRON base58check address (alphabet, length, version byte, checksum), as the CLI checks its own input. */
+/**
+ * A TRON address's shape: `T` and 33 base58 characters. Not the checksum: two SHA-256 and a base58 decode
+ * per order cost ~50 ms on a 1,000-order listing, and an order's address is compared with the one asked for
+ * where it matters (order creation); the shape is what keeps anything else off the terminal.
+ */
 export const tronAddress: Check<string> = (value, path) =>
-  typeof value === 'string' && checkTronAddress(value).ok ? value : fail(path, 'a TRON address', value);
+  typeof value === 'string' && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(value) ? value : fail(path, 'a TRON address', value);
 
 /**
  * An identifier the server echoes back (`client_request_id`): the spec gives no pattern, so any visible ASCII,

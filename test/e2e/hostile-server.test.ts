@@ -180,6 +180,7 @@ describe('a hostile server: nothing raw reaches the terminal', () => {
 
   it.each([
     ['address', { address: `${ADDRESS}${HOSTILE}` }],
+    ['address with a letter base58 leaves out', { address: ADDRESS.replace(/.$/, 'O') }],
     ['client_request_id', { client_request_id: `req-1${HOSTILE}` }],
     ['client_request_id with a space', { client_request_id: 'req 1' }],
   ])('refuses an order whose %s is not one: exit 7, escaped', async (_name, fields) => {
