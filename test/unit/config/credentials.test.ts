@@ -11,7 +11,7 @@ import type { ResolvedSetting, Settings, SettingSource } from '../../../src/conf
 import { AuthError, ExitCode, MissingCredentialsError, UsageError } from '../../../src/domain/errors.js';
 
 function settings(
-  values: Partial<Record<SettingName, [string, SettingSource]>>,
+  values: Partial<Record<SettingName, readonly [string, SettingSource]>>,
   profile: Partial<Settings> = {},
 ): Settings {
   const all = {} as Record<SettingName, ResolvedSetting>;
