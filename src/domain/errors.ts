@@ -79,8 +79,8 @@ export class UnsafeFileError extends CliError {
 }
 
 /**
- * No credentials, unusable ones, or credentials a server refused (`status` 401: the API's own answer, the
- * only one an order journal may record as refused).
+ * No credentials, unusable ones, or credentials a server refused. `status` is 401 only for the API's own
+ * answer: the one case an order's journal records as "refused, 401" (anything local was never sent).
  */
 export class AuthError extends CliError {
   override name = 'AuthError';
