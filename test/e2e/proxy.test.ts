@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpConnection } from '../../src/client/http.js';
@@ -102,6 +104,26 @@ describe('proxies from the environment', () => {
     expect(strictProxy.tunnels.length - tunnels).toBe(1);
     expect(balanceRequests()).toBe(requests);
     expectNoStackTrace(result);
+  });
+
+  it('an order stopped by a 407 is journaled as never sent (not "refused, 401"), and nothing stays pending', async () => {
+    const address = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+    const before = world.sandbox.orders().length;
+    const order = ['order', 'create', address, '--energy', '65000', '--hours', '1', '--expected-total', '3.700000'];
+    const result = await world.run([...order, '--client-request-id', 'proxy-407-1'], {
+      env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` },
+    });
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stderr).toContain('(HTTP 407)');
+    expect(world.sandbox.orders()).toHaveLength(before);
+    const pending = await world.run(['order', 'pending', '--json'], { env });
+    expect(JSON.parse(pending.stdout)).toEqual({ items: [] });
+    const settled = readdirSync(join(world.stateDir, 'journal', 'settled')).map((name) =>
+      JSON.parse(readFileSync(join(world.stateDir, 'journal', 'settled', name), 'utf8')),
+    );
+    expect(settled.find((record) => record.client_request_id === 'proxy-407-1')?.outcome).toMatchObject({
+      kind: 'not-sent',
+    });
   });
 
   it('says when a proxy asks for credentials that were not given (exit 7)', async () => {
