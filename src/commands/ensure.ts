@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { checkTronAddress } from '../domain/address.js';
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
 import { CliError, ExitCode, UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { positiveInteger, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
@@ -96,12 +97,15 @@ function uniqueAddresses(texts: readonly string[]): string[] {
   return [...new Set(texts)];
 }
 
-/** How long a run waits for another `ensure` on this machine to finish ordering. */
+/** How long a run waits for another `ensure` to finish ordering. */
 const LOCK_WAIT_MS = 60_000;
+/** A lock from another host name (a shared state folder) that cannot be checked is taken over after this. */
+const OTHER_HOST_STALE_MS = 600_000;
 
 /**
- * Holds `<state folder>/ensure.lock` around `work`. A holder that died is taken over at once; one still
- * asking for consent at a prompt after ten minutes is taken over too (cron runs never prompt).
+ * Holds `<state folder>/ensure.lock` around `work`. A holder alive on this machine is never overtaken,
+ * however slow (this run waits, then gives up with nothing bought); a dead one is taken over at once; one
+ * from another host name only when it is older than ten minutes, saying so.
  */
 async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
   const [{ stateDir }, { ensurePrivateDir }, { LockTimeoutError, withFileLock }] = await Promise.all([
@@ -113,15 +117,25 @@ async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
   ensurePrivateDir(dir, 'state');
   const lockPath = join(dir, 'ensure.lock');
   try {
-    return await withFileLock(lockPath, work, { timeoutMs: LOCK_WAIT_MS, staleMs: 600_000 });
+    return await withFileLock(lockPath, work, {
+      timeoutMs: LOCK_WAIT_MS,
+      staleMs: OTHER_HOST_STALE_MS,
+      onTakeover: (holder) =>
+        ctx.printer.note(
+          `energy: took over ${lockPath} from process ${holder.pid} on host ${printable(holder.host, 64)}, taken ${Math.round((Date.now() - holder.since) / 1000)} s ago (another host: it cannot be checked from here, and it is older than ${OTHER_HOST_STALE_MS / 60_000} minutes)`,
+        ),
+    });
   } catch (error) {
     if (!(error instanceof LockTimeoutError)) throw error;
-    throw new CliError(
-      `another energy ensure on this machine has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`,
-      ExitCode.conflict,
-      {
-        hint: 'let it finish and run again; a lock left by a run that was killed is taken over at once',
-      },
-    );
+    const holder = error.holder;
+    const who = holder === undefined ? 'a process' : `process ${holder.pid}`;
+    const message = error.holderAlive
+      ? `another energy ensure on this machine (${who}) has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`
+      : `${lockPath} is held by ${who} on host ${printable(holder?.host ?? '?', 64)}, which cannot be checked from here (another machine or container sharing this state folder): nothing bought`;
+    throw new CliError(message, ExitCode.conflict, {
+      hint: error.holderAlive
+        ? 'let it finish and run again; a lock left by a run that was killed is taken over at once'
+        : `it is taken over once it is ${OTHER_HOST_STALE_MS / 60_000} minutes old; give each host its own ENERGY_STATE_DIR`,
+    });
   }
 }
