@@ -58,6 +58,7 @@ export function ensureCommand(ctx: Context): Command {
           journal: await ctx.journal(),
           recoverCommand: (id) =>
             id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id),
+          waitCommand: (id) => ctx.invocation('order', 'wait', id),
         }),
         exclusive: (work) => oneAtATime(ctx, work),
         terminal: ctx.terminal,

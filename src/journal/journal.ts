@@ -115,6 +115,25 @@ export class Journal {
     return this.allPending().filter((record) => this.#inScope(record));
   }
 
+  /**
+   * Settled records of this scope that have an order, journaled at `sinceMs` or later: this machine's
+   * orders, to follow by id when the order list does not reach them. Files settled earlier are not read.
+   */
+  ordered(sinceMs: number): JournalRecord[] {
+    const folder = join(this.#root, 'settled');
+    return listJson(folder).flatMap((name) => {
+      if (!name.startsWith(`${this.#scopePrefix}-`)) return [];
+      const path = join(folder, name);
+      try {
+        if (statSync(path).mtimeMs < sinceMs) return [];
+      } catch {
+        return [];
+      }
+      const record = readRecord(path);
+      return record !== undefined && hasOrder(record) && Date.parse(record.journaled_at) >= sinceMs ? [record] : [];
+    });
+  }
+
   /** Pending records of every API and key used from this machine, oldest first. */
   allPending(): JournalRecord[] {
     return readPendingRecords(this.#root);
