@@ -48,6 +48,7 @@ export function ensureCommand(ctx: Context): Command {
     )
     .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
       const addresses = uniqueAddresses(addressArgs);
+      await checkJournalFolder(ctx);
       const node = await ctx.tronNode();
       const { runEnsure } = await import('../ensure/run-ensure.js');
       const note = (line: string) => ctx.printer.note(line);
@@ -98,6 +99,15 @@ function uniqueAddresses(texts: readonly string[]): string[] {
   return [...new Set(texts)];
 }
 
+/** The journal's folder, checked on every run (also one that buys nothing), as every journal command does. */
+async function checkJournalFolder(ctx: Context): Promise<void> {
+  const [{ journalDir, stateDir }, { assertPrivate }] = await Promise.all([
+    import('../journal/state-dir.js'),
+    import('../config/permissions.js'),
+  ]);
+  assertPrivate(journalDir(stateDir(ctx.terminal.env)), 'folder', 'state');
+}
+
 /** How long a run waits for another `ensure` to finish ordering. */
 const LOCK_WAIT_MS = 60_000;
 /** A lock from another host name (a shared state folder) that cannot be checked is taken over after this. */
@@ -109,12 +119,12 @@ const OTHER_HOST_STALE_MS = 600_000;
  * from another host name only when it is older than ten minutes, saying so.
  */
 async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  const [{ stateDir }, { ensurePrivateDir }, { LockTimeoutError, withFileLock }] = await Promise.all([
+  const [{ journalDir, stateDir }, { ensurePrivateDir }, { LockTimeoutError, withFileLock }] = await Promise.all([
     import('../journal/state-dir.js'),
     import('../config/permissions.js'),
     import('../storage/file-lock.js'),
   ]);
-  const dir = stateDir(ctx.terminal.env);
+  const dir = journalDir(stateDir(ctx.terminal.env));
   ensurePrivateDir(dir, 'state');
   const lockPath = join(dir, 'ensure.lock');
   try {

@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../config/permissions.js';
+import { assertPrivate, ensurePrivateDir } from '../config/permissions.js';
+import { journalDir } from './state-dir.js';
 import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 export interface JournalScope {
@@ -35,7 +36,9 @@ export class Journal {
     readonly scope: JournalScope,
     private readonly nowMs: () => number = Date.now,
   ) {
-    this.#root = join(stateDir, 'journal');
+    this.#root = journalDir(stateDir);
+    // Checked on every run that opens the journal, not only when an order is about to be written.
+    assertPrivate(this.#root, 'folder', 'state');
     this.#scopePrefix = digest(`${scope.origin}\n${scope.keyId}`, 16);
   }
 
@@ -217,7 +220,8 @@ export class Journal {
 
 /** Pending records in the journal folder of `stateDir`, whatever their API and key, oldest first. */
 export function pendingRecordsIn(stateDir: string): JournalRecord[] {
-  return readPendingRecords(join(stateDir, 'journal'));
+  assertPrivate(journalDir(stateDir), 'folder', 'state');
+  return readPendingRecords(journalDir(stateDir));
 }
 
 function readPendingRecords(root: string): JournalRecord[] {
