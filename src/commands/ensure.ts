@@ -2,11 +2,12 @@
  * `energy ensure <address…> --energy <n> --hours <h>`: buy only the shortfall, so that each address has at
  * least n energy, counting what it has on chain and what is already bought but not yet delivered.
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { join } from 'node:path';
 import { checkTronAddress } from '../domain/address.js';
-import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { CliError, ExitCode, UsageError } from '../domain/errors.js';
+import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
+import { parseDuration, type StopSwitch } from '../ensure/service.js';
+import { CliError, ExitCode, SIGNAL_EXIT_CODES, UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { positiveInteger, seconds, trxAmount } from './arguments.js';
@@ -20,6 +21,7 @@ interface EnsureCommandOptions {
   wait?: boolean;
   waitTimeout: number;
   dryRun?: boolean;
+  every?: number;
 }
 
 export function ensureCommand(ctx: Context): Command {
@@ -45,6 +47,12 @@ export function ensureCommand(ctx: Context): Command {
     .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
+    )
+    .addOption(
+      new Option(
+        '--every <duration>',
+        'run as a service: a cycle every duration (30s, 5m, 1h; with jitter) until SIGTERM or SIGINT',
+      ).argParser(everyDuration),
     )
     .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
       const addresses = uniqueAddresses(addressArgs);
@@ -75,19 +83,91 @@ export function ensureCommand(ctx: Context): Command {
         dryRun: options.dryRun === true,
         waitSeconds: options.wait === true ? options.waitTimeout : undefined,
       };
-      const items = await runEnsure(deps, run);
-      if (ctx.printer.jsonMode) await ctx.printer.json({ items });
-      else await ctx.printer.table(ensureTable(items));
-      const failed = items.filter((item) => item.error !== null);
-      if (failed.length === 0) return;
-      const [first] = failed;
-      if (addresses.length === 1 && first?.error)
-        throw new CliError(first.error.message, first.error.exit_code as ExitCode);
-      throw new CliError(
-        `${failed.length} of ${addresses.length} addresses failed (see above); the others stand`,
-        ExitCode.someFailed,
-      );
+      if (options.every === undefined) return finish(ctx, addresses.length, await runEnsure(deps, run));
+      const { runService } = await import('../ensure/service.js');
+      deps.knownFinal = new Set();
+      const stop = stopBetweenCycles(ctx);
+      try {
+        await runService({
+          everyMs: options.every,
+          cycle: () => runEnsure(deps, run),
+          report: (cycle) =>
+            ctx.printer.jsonMode
+              ? ctx.printer.write(`${JSON.stringify(cycle)}\n`)
+              : ctx.printer
+                  .write(
+                    `cycle ${cycle.cycle} at ${cycle.at}${cycle.error ? `: failed: ${cycle.error.message}` : ''}\n`,
+                  )
+                  .then(() => (cycle.error ? undefined : ctx.printer.table(ensureTable(cycle.items)))),
+          note,
+          stop,
+        });
+      } finally {
+        stop.restore();
+      }
     });
+}
+
+/** One run's items printed; exit 9 when some failed (a single address: its own code). */
+async function finish(ctx: Context, count: number, items: EnsureItem[]): Promise<void> {
+  if (ctx.printer.jsonMode) await ctx.printer.json({ items });
+  else await ctx.printer.table(ensureTable(items));
+  const failed = items.filter((item) => item.error !== null);
+  if (failed.length === 0) return;
+  const [first] = failed;
+  if (count === 1 && first?.error) throw new CliError(first.error.message, first.error.exit_code as ExitCode);
+  throw new CliError(
+    `${failed.length} of ${count} addresses failed (see above); the others stand`,
+    ExitCode.someFailed,
+  );
+}
+
+function everyDuration(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined)
+    throw new InvalidArgumentError('must be a duration such as 30s, 5m or 1h (ms, s, m, h; at most 7 days)');
+  return ms;
+}
+
+/**
+ * SIGTERM and SIGINT ask the service to stop after the cycle in flight (its requests, and any order, are
+ * let finish, so their outcome is journaled) instead of cutting it off; a second one exits at once, as
+ * for every command. The entry's handlers are set aside meanwhile and put back afterwards.
+ */
+function stopBetweenCycles(ctx: Context): StopSwitch & { restore: () => void } {
+  const names = ['SIGINT', 'SIGTERM'] as const;
+  const saved = names.map((name) => [name, process.listeners(name)] as const);
+  let requested = false;
+  let wake: (() => void) | undefined;
+  const onSignal = (name: (typeof names)[number]) => {
+    if (requested) process.exit(SIGNAL_EXIT_CODES[name]);
+    requested = true;
+    ctx.printer.note(`energy: ${name}: stopping after this cycle (send it again to stop at once)`);
+    wake?.();
+  };
+  for (const name of names) {
+    process.removeAllListeners(name);
+    process.on(name, onSignal);
+  }
+  return {
+    get requested() {
+      return requested;
+    },
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }),
+    restore: () => {
+      for (const [name, listeners] of saved) {
+        process.removeListener(name, onSignal);
+        for (const listener of listeners) process.on(name, listener as () => void);
+      }
+    },
+  };
 }
 
 /** Every address checked before anything is read; a repeated one counts once. */
