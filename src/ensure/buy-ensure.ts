@@ -8,6 +8,7 @@ import type { Order } from '../client/types.js';
 import { isFinal } from '../client/wait-for-order.js';
 import { ApiError, CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
+import { sleep } from '../domain/sleep.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { findRecentOrders } from '../ordering/find-recent.js';
 import { followToFinal } from '../ordering/follow-order.js';
@@ -183,6 +184,6 @@ async function confirm(
         },
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, deps.pollMs ?? 1000));
+    await sleep(deps.pollMs ?? 1000);
   }
 }
