@@ -17,8 +17,8 @@ let lockPath: string;
 const children: ChildProcess[] = [];
 beforeAll(async () => {
   world = await createWorld();
-  mkdirSync(world.stateDir, { recursive: true, mode: 0o700 });
-  lockPath = join(world.stateDir, 'ensure.lock');
+  mkdirSync(join(world.stateDir, 'journal'), { recursive: true, mode: 0o700 });
+  lockPath = join(world.stateDir, 'journal', 'ensure.lock');
 });
 afterAll(async () => {
   for (const child of children) child.kill();
