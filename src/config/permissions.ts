@@ -59,6 +59,7 @@ export function assertPrivate(path: string, kind: 'file' | 'folder', area: Priva
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
+    // Not authentication, whichever folder: a local setup problem, fixed here, with nothing sent (exit 2).
     throw new UnsafeFileError(
       `the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`,
       {
