@@ -6,6 +6,13 @@
  */
 import { UsageError } from '../domain/errors.js';
 
+/**
+ * The longest line accepted, in characters (bytes in the spool): a real line (an address, two numbers and
+ * a client_request_id) is under 200; the cap keeps a file without newlines (`/dev/zero`) from growing a
+ * string, or the spool, without bound.
+ */
+export const MAX_LINE_LENGTH = 4096;
+
 export interface PhysicalLine {
   number: number;
   text: string;
@@ -20,6 +27,7 @@ export async function* readLines(input: AsyncIterable<Uint8Array>, source: strin
   let first = true;
   const take = (text: string): PhysicalLine => {
     number += 1;
+    if (text.length > MAX_LINE_LENGTH) throw tooLong(source, number);
     if (text.endsWith('\r')) {
       throw new UsageError(
         `${source}, line ${number}: ends with a carriage return (Windows line endings): nothing was bought`,
@@ -45,13 +53,22 @@ export async function* readLines(input: AsyncIterable<Uint8Array>, source: strin
         });
       }
     }
-    pending += text;
+    // Only the new text can hold a newline: `pending` has none (a 40 MB line rescanned per chunk was quadratic).
     let start = 0;
-    for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
+    const from = pending.length;
+    pending += text;
+    for (let newline = pending.indexOf('\n', from); newline !== -1; newline = pending.indexOf('\n', start)) {
       yield take(pending.slice(start, newline));
       start = newline + 1;
     }
     pending = pending.slice(start);
+    if (pending.length > MAX_LINE_LENGTH) throw tooLong(source, number + 1);
   }
   if (pending.length > 0) yield take(pending);
+}
+
+export function tooLong(source: string, line: number): UsageError {
+  return new UsageError(
+    `${source}, line ${line}: longer than ${MAX_LINE_LENGTH} characters (is it a batch file?): nothing was bought`,
+  );
 }

@@ -6,12 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../domain/errors.js';
+import { CliError, UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
-import { readLines } from './line-reader.js';
+import { MAX_LINE_LENGTH, readLines, tooLong } from './line-reader.js';
 import { detectFormat, LineParser, type BatchFormat, type BatchLine, type BatchRules } from './parse-line.js';
 
 export interface BatchSource {
@@ -35,7 +35,9 @@ export async function openInput(
   spec: string,
   stdin: Readable,
   spoolDir: string,
+  interrupt?: AbortSignal,
 ): Promise<{ path: string; label: string; cleanup: () => void }> {
+  const label = spec === '-' ? 'stdin' : spec;
   if (spec !== '-') {
     try {
       if (!statSync(spec).isFile()) throw new UsageError(`${spec} is not a file`);
@@ -48,17 +50,53 @@ export async function openInput(
   try {
     await pipeline(
       spec === '-' ? stdin : createReadStream(spec),
+      lineLengthCap(label),
       createWriteStream(path, { mode: PRIVATE_FILE_MODE, flags: 'wx' }),
+      // A signal ends the copy at once (an endless stdin would otherwise hold the run until the forced exit).
+      interrupt === undefined ? {} : { signal: interrupt },
     );
   } catch (error) {
     unlinkQuietly(path);
-    throw new UsageError(`cannot read ${spec === '-' ? 'stdin' : spec}: ${readFailure(error)}`);
+    if (interrupt?.aborted === true && interrupt.reason instanceof CliError) throw interrupt.reason;
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${label}: ${readFailure(error)}`);
   }
-  return { path, label: spec === '-' ? 'stdin' : spec, cleanup: () => unlinkQuietly(path) };
+  return { path, label, cleanup: () => unlinkQuietly(path) };
 }
 
+/**
+ * Stops the copy at the first line longer than any batch line can be: `order batch - < /dev/zero` fails
+ * at once instead of filling the temporary folder. Counts bytes since the last newline, so a file of any
+ * number of ordinary lines passes.
+ */
+function lineLengthCap(label: string): Transform {
+  let sinceNewline = 0;
+  let line = 1;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let start = 0;
+      for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+        if (sinceNewline + newline - start > MAX_LINE_BYTES) return done(tooLong(label, line));
+        sinceNewline = 0;
+        line += 1;
+        start = newline + 1;
+      }
+      sinceNewline += chunk.length - start;
+      if (sinceNewline > MAX_LINE_BYTES) return done(tooLong(label, line));
+      done(null, chunk);
+    },
+  });
+}
+
+/** A character is at most 4 bytes of UTF-8: the reader's character cap, in bytes. */
+const MAX_LINE_BYTES = MAX_LINE_LENGTH * 4;
+
 function readFailure(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable';
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'a folder, not a file';
+  if (code === 'ENOSPC') return 'no space left for its copy in the temporary folder';
+  return code === undefined ? 'not readable' : `not readable (${code})`;
 }
 
 /**
@@ -105,7 +143,14 @@ export async function* batchLines(source: BatchSource): AsyncGenerator<BatchLine
 
 /** The id of a line that names none: the same for the same file, another for any other file. */
 export function lineRequestId(source: BatchSource, line: BatchLine): string {
-  return line.clientRequestId ?? `batch-${source.digest.slice(0, 24)}-${line.line}`;
+  return line.clientRequestId ?? lineRequestIdFor(source.digest, line.line);
+}
+
+/** How wide a derived id is for a line up to 999,999: a readable table streamed a line at a time needs it up front. */
+export const DERIVED_ID_WIDTH = lineRequestIdFor('0'.repeat(24), 999_999).length;
+
+function lineRequestIdFor(digest: string, line: number): string {
+  return `batch-${digest.slice(0, 24)}-${line}`;
 }
 
 async function* hashing(

@@ -20,7 +20,6 @@ interface BatchOptions {
 }
 
 const COLUMNS = ['LINE', 'CLIENT_REQUEST_ID', 'STATUS', 'ORDER', 'DETAIL'] as const;
-const WIDTHS = [6, 20, 8, 36, 20] as const;
 
 export function orderBatchCommand(ctx: Context): Command {
   return new Command('batch')
@@ -48,7 +47,7 @@ export function orderBatchCommand(ctx: Context): Command {
       const client = await ctx.client({ finishInFlight: true });
       const journal = await ctx.journal();
       const [
-        { openInput, checkBatch },
+        { openInput, checkBatch, DERIVED_ID_WIDTH },
         { planBatch },
         { executeBatch },
         { requireConsent, refuseAboveMax },
@@ -68,7 +67,7 @@ export function orderBatchCommand(ctx: Context): Command {
         maxEnergy: catalog.max_energy,
         hours: catalog.duration_hours,
       };
-      const input = await openInput(file, ctx.terminal.stdin, os.tmpdir());
+      const input = await openInput(file, ctx.terminal.stdin, os.tmpdir(), ctx.terminal.interrupt);
       try {
         const source = await checkBatch(input.path, input.label, rules, options.format);
         const plan = await planBatch(source, client, journal, options.concurrency);
@@ -87,7 +86,7 @@ export function orderBatchCommand(ctx: Context): Command {
           note: (line) => ctx.printer.note(line),
         });
         const sender = { client, journal, recoverCommand: (id: string) => ctx.invocation('order', 'recover', id) };
-        const output = resultWriter(ctx);
+        const output = resultWriter(ctx, DERIVED_ID_WIDTH);
         const started = Date.now();
         let done = 0;
         let spent = '0.000000';
@@ -114,6 +113,7 @@ export function orderBatchCommand(ctx: Context): Command {
           `energy: batch ${source.label}: ${counts.created} created, ${counts.existing} existing, ${counts.skipped} skipped, ${counts.failed} failed` +
             `${summary.notReached > 0 ? `, ${summary.notReached} not reached` : ''}; ${summary.spent} TRX in new orders`,
         );
+        if (counts.skipped > 0) ctx.printer.note(skippedNote(counts.skipped, source));
         const rerun = `re-run the same file to finish (no line is bought twice): ${ctx.invocation('order', 'batch', file, '--yes')}${file === '-' ? ' < the same input' : ''}`;
         const interrupted: unknown = ctx.terminal.interrupt?.reason;
         if (ctx.terminal.interrupt?.aborted === true && interrupted instanceof InterruptedError) {
@@ -135,8 +135,11 @@ export function orderBatchCommand(ctx: Context): Command {
     });
 }
 
-/** Results as they come: NDJSON lines with --json, else a table streamed in blocks. */
-function resultWriter(ctx: Context): { write: (result: LineResult) => Promise<void>; end: () => Promise<void> } {
+/** Results as they come: NDJSON lines with --json, else a table streamed a line at a time. */
+function resultWriter(
+  ctx: Context,
+  idWidth: number,
+): { write: (result: LineResult) => Promise<void>; end: () => Promise<void> } {
   if (ctx.printer.jsonMode) {
     // Lines finished in the same turn of the event loop go out in one write: one syscall, not one a line.
     let pending = '';
@@ -160,21 +163,30 @@ function resultWriter(ctx: Context): { write: (result: LineResult) => Promise<vo
       },
     };
   }
-  let rows: string[][] = [];
+  // A line per result as it finishes, as the JSON form: the widths are fixed up front (a derived id's
+  // length is known, an order id is a UUID), so that lines printed one at a time still line up.
+  const widths = [6, idWidth, 8, 36, 0];
   let headShown = false;
-  const flush = async () => {
-    if (rows.length === 0) return;
-    await ctx.printer.table({ head: COLUMNS, widths: WIDTHS, rows, showHead: !headShown });
-    headShown = true;
-    rows = [];
-  };
   return {
     write: async (result) => {
-      rows.push([String(result.line), result.client_request_id, result.status, result.order_id ?? '', detail(result)]);
-      if (rows.length >= 50) await flush();
+      const row = [String(result.line), result.client_request_id, result.status, result.order_id ?? '', detail(result)];
+      await ctx.printer.table({ head: COLUMNS, widths, rows: [row], showHead: !headShown });
+      headShown = true;
     },
-    end: flush,
+    end: async () => undefined,
   };
+}
+
+/**
+ * Why lines were skipped, and how to buy again: a line's id comes from the file's bytes, so the same
+ * content is the same orders (that is what makes a re-run safe), and only new content or new ids buy again.
+ */
+function skippedNote(skipped: number, source: BatchSource): string {
+  const which = skipped === source.orderCount ? `every line of ${source.label} was` : `${skipped} lines were`;
+  return (
+    `energy: ${which} ordered by an earlier run of this same content (re-running a file never buys a line twice); ` +
+    'to buy again, give each line a new id in a client_request_id column, or edit the file'
+  );
 }
 
 function detail(result: LineResult): string {

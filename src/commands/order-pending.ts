@@ -16,9 +16,10 @@ const COLUMNS = [
   'HOURS',
   'TOTAL TRX',
   'API',
+  'HERE',
   'LAST ERROR',
 ] as const;
-const WIDTHS = [20, 24, 34, 9, 5, 14, 24, 20] as const;
+const WIDTHS = [20, 24, 34, 9, 5, 14, 24, 4, 20] as const;
 
 export function orderPendingCommand(ctx: Context): Command {
   return new Command('pending')
@@ -33,7 +34,7 @@ export function orderPendingCommand(ctx: Context): Command {
         import('../journal/state-dir.js'),
       ]);
       const journal = await ctx.journal().catch(() => undefined);
-      const records = pendingRecordsIn(stateDir(ctx.terminal.env));
+      const { records, unreadable } = pendingRecordsIn(stateDir(ctx.terminal.env));
       const items = records.map((record) => ({
         record,
         order: recordedOrder(record),
@@ -52,17 +53,24 @@ export function orderPendingCommand(ctx: Context): Command {
             last_error: record.last_error,
             settleable_here: here,
           })),
+          unreadable,
         });
         return;
       }
+      // Each may stand for a placed order: named with its path, never skipped in silence.
+      for (const file of unreadable)
+        ctx.printer.note(
+          `energy: unreadable journal record ${file.path}: ${file.reason}; its order may or may not exist`,
+        );
       if (items.length === 0) {
+        if (unreadable.length > 0) return;
         ctx.printer.note('energy: no order request without a known outcome');
         return;
       }
       await ctx.printer.table({
         head: COLUMNS,
         widths: WIDTHS,
-        rows: items.map(({ record, order }) => [
+        rows: items.map(({ record, order, here }) => [
           record.client_request_id,
           record.journaled_at,
           order.address,
@@ -70,16 +78,32 @@ export function orderPendingCommand(ctx: Context): Command {
           String(order.duration_hours),
           order.expected_total_trx,
           record.origin,
+          here === null ? '?' : here ? 'yes' : 'no',
           record.last_error ?? '(none: the run ended while sending)',
         ]),
       });
-      const elsewhere = items.filter(({ here }) => here === false).length;
-      ctx.printer.note(`settle them with: ${ctx.invocation('order', 'recover')}`);
-      if (elsewhere > 0)
-        ctx.printer.note(
-          `${elsewhere} of them went to another API or key: recover those with the --profile or --base-url they were sent with`,
-        );
+      ctx.printer.note(
+        recoverAdvice(
+          items.map(({ here }) => here),
+          ctx.invocation('order', 'recover'),
+        ),
+      );
     });
+}
+
+/**
+ * The recover hint only for what this profile can settle: `order recover` here settles only the records
+ * sent to this profile's API with its key (HERE yes), and suggesting it for others settles nothing.
+ */
+function recoverAdvice(here: readonly (boolean | null)[], recover: string): string {
+  if (here.includes(null))
+    return 'no credentials here to tell which API these went to: run `order recover` with the --profile or --base-url they were sent with';
+  const mine = here.filter((h) => h === true).length;
+  const others = here.length - mine;
+  const elsewhere = `${others === here.length ? 'all' : others} of them (HERE no) went to another API or key: recover those with the --profile or --base-url they were sent with`;
+  if (mine === 0) return elsewhere;
+  const settle = `settle the ${mine} marked HERE yes with: ${recover}`;
+  return others === 0 ? settle : `${settle}; ${elsewhere}`;
 }
 
 /** true or false when the current profile's API and key are known, null when they are not. */

@@ -5,7 +5,8 @@
  */
 import { Argument, Command } from 'commander';
 import type { EnergyClient } from '../client/client.js';
-import { UsageError } from '../domain/errors.js';
+import { ConflictError, UsageError } from '../domain/errors.js';
+import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RecoverItem } from '../ordering/recover.js';
@@ -56,7 +57,17 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   const { printer, id } = opts;
   const client = await opts.client();
   const journal = await opts.journal();
-  const records = id === undefined ? journal.pending() : selectOne(journal.find(id), id);
+  const records = id === undefined ? journal.pending() : selectOne(journal, id);
+  // Damaged or newer-version records of this API and key: each may stand for an order, so each is named.
+  const unreadable = id === undefined ? journal.unreadablePending() : [];
+  for (const file of unreadable)
+    printer.note(`energy: cannot recover ${file.path}: ${file.reason}; its order may or may not exist`);
+  const unreadableFailure =
+    unreadable.length === 0
+      ? undefined
+      : new ConflictError(`${unreadable.length} journal record(s) unreadable: look at them (the paths above)`, {
+          hint: '`energy order list` shows whether their orders exist; remove a file once its order is settled',
+        });
   const elsewhere = journal.allPending().filter((record) => !journal.covers(record)).length;
   if (id === undefined && elsewhere > 0) {
     printer.note(
@@ -65,7 +76,8 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   }
   if (records.length === 0) {
     if (printer.jsonMode) await printer.json({ items: [] });
-    else printer.note('energy: nothing to recover');
+    else if (unreadableFailure === undefined) printer.note('energy: nothing to recover');
+    if (unreadableFailure !== undefined) throw unreadableFailure;
     return;
   }
   const { recoverRecords } = await import('../ordering/recover.js');
@@ -75,9 +87,13 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   const { items, failure } = await recoverRecords(deps, records, opts.yes);
   await printItems(printer, items);
   if (failure !== undefined) throw failure;
+  if (unreadableFailure !== undefined) throw unreadableFailure;
 }
 
-function selectOne(record: JournalRecord | undefined, id: string): JournalRecord[] {
+function selectOne(journal: Journal, id: string): JournalRecord[] {
+  const record = journal.find(id);
+  const unreadable = record === undefined ? journal.unreadableFor(id) : undefined;
+  if (unreadable !== undefined) throw new UnreadableRecordError(id, unreadable.path, unreadable.reason);
   if (record === undefined) throw new UsageError(`no journal record for client_request_id ${id} with this API and key`);
   return [record];
 }

@@ -10,11 +10,14 @@
  * `<scope>` hashes the API base URL and key id, `<id>` the client_request_id, so any id is a safe name.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertPrivate, ensurePrivateDir } from '../config/permissions.js';
+import { assertPrivate, describeFsError, ensurePrivateDir } from '../config/permissions.js';
+import { JournalWriteError, UnreadableRecordError } from '../domain/journal-errors.js';
+import { listJson, readFolder, readRecordFile, type UnreadableRecord } from './read-records.js';
 import { journalDir } from './state-dir.js';
-import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
+import { sweepTemporaries } from './sweep.js';
+import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 export interface JournalScope {
   /** The API base URL, as the requests go to it. */
@@ -72,9 +75,23 @@ export class Journal {
     this.#ensureFolders();
     const { removeQuietly, writeDurably } = await durableFiles();
     const pendingPath = this.#path('pending', clientRequestId);
-    if (!(await writeDurably(pendingPath, serialise(record), { exclusive: true }))) {
+    let written: boolean;
+    try {
+      written = await writeDurably(pendingPath, serialise(record), { exclusive: true });
+    } catch (error) {
+      throw new JournalWriteError(
+        `cannot write the order journal in ${this.#root}: ${describeFsError(error)}: nothing was sent`,
+        {
+          hint: 'free space or fix the state folder (or set ENERGY_STATE_DIR to one that works), then run the command again',
+        },
+      );
+    }
+    if (!written) {
       const other = this.find(clientRequestId);
-      if (other === undefined) throw new Error(`journal record for ${clientRequestId} exists but cannot be read`);
+      if (other === undefined) {
+        const reason = this.unreadableFor(clientRequestId)?.reason ?? 'it changed while being read';
+        throw new UnreadableRecordError(clientRequestId, pendingPath, reason);
+      }
       return { record: other, fresh: false };
     }
     // Another run may have settled this id between the check above and our claim: its order wins.
@@ -91,12 +108,16 @@ export class Journal {
     return settled !== undefined && hasOrder(settled) ? settled : undefined;
   }
 
-  /** Notes why the outcome is still unknown; the record stays pending. */
+  /** Notes why the outcome is still unknown; the record stays pending (with its older note if this write fails). */
   async markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord> {
     const updated = { ...record, last_error: reason };
     const path = this.#path('pending', record.client_request_id);
     const { writeDurably } = await durableFiles();
-    if (this.#read('pending', record.client_request_id) !== undefined) await writeDurably(path, serialise(updated));
+    try {
+      if (this.#read('pending', record.client_request_id) !== undefined) await writeDurably(path, serialise(updated));
+    } catch {
+      // Only a note: the record is pending either way, and the failure being reported matters more.
+    }
     return updated;
   }
 
@@ -108,7 +129,14 @@ export class Journal {
     // The settled file's bytes are fsync'd; its name and the pending file's removal are not: a crash can
     // only undo them together (metadata is journaled in order), leaving the record pending again, and
     // settling it again (a resend) is harmless. This keeps an order at three fsyncs instead of five.
-    await writeDurably(this.#path('settled', record.client_request_id), serialise(settled), { syncFolder: false });
+    try {
+      await writeDurably(this.#path('settled', record.client_request_id), serialise(settled), { syncFolder: false });
+    } catch (error) {
+      // The record stays pending: `order recover` settles it later, by resending its bytes (no second order).
+      throw new JournalWriteError(
+        `cannot record the outcome in the order journal in ${this.#root}: ${describeFsError(error)}`,
+      );
+    }
     await removeQuietly(this.#path('pending', record.client_request_id));
     return settled;
   }
@@ -139,7 +167,18 @@ export class Journal {
 
   /** Pending records of every API and key used from this machine, oldest first. */
   allPending(): JournalRecord[] {
-    return readPendingRecords(this.#root);
+    return readFolder(join(this.#root, 'pending')).records;
+  }
+
+  /** The pending file of this id when it exists but cannot be read. */
+  unreadableFor(clientRequestId: string): UnreadableRecord | undefined {
+    const found = readRecordFile(this.#path('pending', clientRequestId));
+    return found !== undefined && 'unreadable' in found ? found.unreadable : undefined;
+  }
+
+  /** Pending files of this scope that cannot be read: each may stand for an order, so they are reported. */
+  unreadablePending(): UnreadableRecord[] {
+    return readFolder(join(this.#root, 'pending'), `${this.#scopePrefix}-`).unreadable;
   }
 
   /** True when the record was sent to this journal's API with its key: it can be settled from here. */
@@ -181,6 +220,7 @@ export class Journal {
         // Removed by a parallel prune.
       }
     }
+    removed += await sweepTemporaries([folder, join(this.#root, 'pending')], now, removeQuietly);
     try {
       this.#ensureFolders();
       await writeDurably(marker, `${new Date(now).toISOString()}\n`);
@@ -218,19 +258,10 @@ export class Journal {
   }
 }
 
-/** Pending records in the journal folder of `stateDir`, whatever their API and key, oldest first. */
-export function pendingRecordsIn(stateDir: string): JournalRecord[] {
+/** Pending records in the journal folder of `stateDir`, whatever their API and key (oldest first), and the files that cannot be read. */
+export function pendingRecordsIn(stateDir: string): { records: JournalRecord[]; unreadable: UnreadableRecord[] } {
   assertPrivate(journalDir(stateDir), 'folder', 'state');
-  return readPendingRecords(journalDir(stateDir));
-}
-
-function readPendingRecords(root: string): JournalRecord[] {
-  const folder = join(root, 'pending');
-  const records = listJson(folder).flatMap((name) => {
-    const record = readRecord(join(folder, name));
-    return record === undefined ? [] : [record];
-  });
-  return records.sort((a, b) => a.journaled_at.localeCompare(b.journaled_at));
+  return readFolder(join(journalDir(stateDir), 'pending'));
 }
 
 /**
@@ -250,19 +281,6 @@ function serialise(record: JournalRecord): string {
 }
 
 function readRecord(path: string): JournalRecord | undefined {
-  // Most lookups find nothing: existsSync answers that without building an ENOENT error each time.
-  if (!existsSync(path)) return undefined;
-  try {
-    return parseRecord(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function listJson(folder: string): string[] {
-  try {
-    return readdirSync(folder).filter((name) => name.endsWith('.json'));
-  } catch {
-    return [];
-  }
+  const result = readRecordFile(path);
+  return result !== undefined && 'record' in result ? result.record : undefined;
 }

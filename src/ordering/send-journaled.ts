@@ -5,6 +5,7 @@
  */
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { ApiError, AuthError, CliError, InterruptedError, OrderOutcomeUnknownError } from '../domain/errors.js';
+import { JournalWriteError, OrderUnrecordedError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 
@@ -17,15 +18,23 @@ export interface OrderSender {
 
 /** Sends the record's exact bytes; settles the record, or leaves it pending when the outcome is unknown. */
 export async function sendJournaled(sender: OrderSender, record: JournalRecord): Promise<CreatedOrder> {
+  let result: CreatedOrder;
   try {
-    const result = await sender.client.sendOrderBody(record.body);
-    // A resend of a settled record keeps its first outcome: "created" stays the truth about that request.
-    if (record.outcome === null)
-      await sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
-    return result;
+    result = await sender.client.sendOrderBody(record.body);
   } catch (error) {
     throw await recordFailure(sender, record, error);
   }
+  // A resend of a settled record keeps its first outcome: "created" stays the truth about that request.
+  if (record.outcome === null) {
+    try {
+      await sender.journal.settle(record, { kind: result.created ? 'created' : 'existing', order_id: result.order.id });
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      const id = record.client_request_id;
+      throw new OrderUnrecordedError(id, result.order.id, error, sender.recoverCommand(id));
+    }
+  }
+  return result;
 }
 
 /** Records a failed send and returns the error to report. */
@@ -43,13 +52,18 @@ async function recordFailure(sender: OrderSender, record: JournalRecord, error: 
       sender.recoverCommand(record.client_request_id),
     );
   }
-  if (error instanceof ApiError) {
-    await sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });
-  } else if (error instanceof AuthError && error.status === 401) {
-    await sender.journal.settle(record, { kind: 'refused', status: 401, code: error.problem?.code ?? null });
-  } else {
-    // Not uncertain and not an HTTP answer: no attempt reached the server (refused, host not found).
-    await sender.journal.settle(record, { kind: 'not-sent', reason: error.message });
+  try {
+    if (error instanceof ApiError) {
+      await sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });
+    } else if (error instanceof AuthError && error.status === 401) {
+      await sender.journal.settle(record, { kind: 'refused', status: 401, code: error.problem?.code ?? null });
+    } else {
+      // Not uncertain and not an HTTP answer: no attempt reached the server (refused, host not found).
+      await sender.journal.settle(record, { kind: 'not-sent', reason: error.message });
+    }
+  } catch (journalError) {
+    // The answer stands (no order); the record stays pending, and `order recover` settles it later.
+    if (!(journalError instanceof JournalWriteError)) throw journalError;
   }
   return error;
 }

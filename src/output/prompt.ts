@@ -45,10 +45,37 @@ export async function askHidden(terminal: Terminal, question: string): Promise<s
   return answer;
 }
 
-/** All of standard input, with one trailing line break removed (as `echo` and here-strings add one). */
+/** The most a piped secret or key may be: real ones are under 200 bytes. */
+const MAX_PIPED_VALUE_BYTES = 64 * 1024;
+
+/**
+ * All of standard input, with one trailing line break removed (as `echo` and here-strings add one). Stops
+ * at the cap (`< /dev/zero` once reached 3.7 GB) and at a signal, so that neither waits for an endless pipe.
+ */
 export async function readAllStdin(terminal: Terminal): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of terminal.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  let size = 0;
+  const stop = (): void => {
+    terminal.stdin.destroy();
+  };
+  terminal.interrupt?.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const chunk of terminal.stdin) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += bytes.length;
+      if (size > MAX_PIPED_VALUE_BYTES)
+        throw new UsageError(
+          `standard input is over ${MAX_PIPED_VALUE_BYTES / 1024} KiB: not a secret; nothing was changed`,
+        );
+      chunks.push(bytes);
+    }
+  } catch (error) {
+    if (terminal.interrupt?.aborted === true) throw terminal.interrupt.reason;
+    throw error;
+  } finally {
+    terminal.interrupt?.removeEventListener('abort', stop);
+  }
+  if (terminal.interrupt?.aborted === true) throw terminal.interrupt.reason;
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');

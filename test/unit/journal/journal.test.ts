@@ -58,7 +58,7 @@ describe('Journal', () => {
     expect(otherKey.find('x')).toBeUndefined();
     expect(otherKey.pendingCount()).toBe(0);
     expect(otherKey.covers(journal.pending()[0]!)).toBe(false);
-    expect(pendingRecordsIn(dir)).toHaveLength(1);
+    expect(pendingRecordsIn(dir).records).toHaveLength(1);
   });
 
   it('does not count the id the caller is itself settling', async () => {
