@@ -43,8 +43,8 @@ function spawnWithStdin(args: string[], stdin: number | 'pipe', tmp: string, env
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const result = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGTERM' ? 143 : -1), stdout, stderr })),
   );

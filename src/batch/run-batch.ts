@@ -1,0 +1,163 @@
+/**
+ * The whole of `energy order batch` after its options are parsed: snapshot the input, check every line,
+ * quote, one consent for the sum, then order at bounded concurrency, each line journaled, so a re-run of
+ * the same content buys no line twice. Printing is the caller's (results, notes, progress).
+ */
+import type { Readable } from 'node:stream';
+import type { EnergyClient } from '../client/client.js';
+import { ContextualError, InterruptedError, SomeFailedError } from '../domain/errors.js';
+import { addAmounts } from '../domain/money.js';
+import type { Journal } from '../journal/journal.js';
+import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
+import { executeBatch, type LineResult } from './execute.js';
+import type { BatchFormat } from './parse-line.js';
+import { planBatch, type BatchPlan } from './plan.js';
+import { batchLines, checkBatch, lineRequestId, openInput, type BatchSource } from './source.js';
+
+export interface BatchRequest {
+  /** A file name, or `-` for standard input. */
+  file: string;
+  format: BatchFormat | undefined;
+  concurrency: number;
+  yes: boolean;
+  maxTotal: string | undefined;
+  dryRun: boolean;
+}
+
+/** One line of a dry run's plan, as printed. */
+export interface PlannedLine {
+  line: number;
+  client_request_id: string;
+  plan: 'order' | 'resend' | 'skip';
+  address: string;
+  energy: number;
+  duration_hours: number;
+  total_trx: string | null;
+}
+
+export interface BatchDeps {
+  client: EnergyClient;
+  journal: Journal;
+  terminal: ConsentInput['terminal'];
+  stdin: Readable;
+  /** Where standard input (or the file) is copied for the run. */
+  spoolDir: string;
+  interrupt: AbortSignal | undefined;
+  note: (line: string) => void;
+  progress: (line: string) => void;
+  onResult: (result: LineResult) => Promise<void>;
+  onPlannedLine: (line: PlannedLine) => Promise<void>;
+  /** Waits until every row given so far is written: the summary on stderr comes after the rows it sums up. */
+  flush: () => Promise<void>;
+  recoverCommand: (clientRequestId: string) => string;
+  /** The command line that runs this batch again with --yes. */
+  rerunCommand: string;
+}
+
+export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<void> {
+  const { client, journal } = deps;
+  const catalog = await client.options();
+  const rules = {
+    energyPerPortion: catalog.energy_per_portion,
+    maxEnergy: catalog.max_energy,
+    hours: catalog.duration_hours,
+  };
+  const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
+  try {
+    const source = await checkBatch(input.path, input.label, rules, request.format);
+    const plan = await planBatch(source, client, journal, request.concurrency);
+    if (request.dryRun) return await showPlan(deps, source, plan);
+    await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');
+    const toSend = plan.counts.new + plan.counts.resend;
+    await requireConsent({
+      terminal: deps.terminal,
+      given: request.yes || toSend === 0,
+      details: [
+        `${source.label}: ${source.orderCount} lines: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
+      ],
+      question: `Place ${toSend} orders for ${plan.total} TRX in all?`,
+      refusal: `not placing ${toSend} orders for ${plan.total} TRX without consent`,
+      hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it)',
+      note: deps.note,
+    });
+    await place(deps, request, source, plan);
+  } finally {
+    input.cleanup();
+  }
+}
+
+async function place(deps: BatchDeps, request: BatchRequest, source: BatchSource, plan: BatchPlan): Promise<void> {
+  const { client, journal } = deps;
+  const started = Date.now();
+  let done = 0;
+  let spent = '0.000000';
+  const summary = await executeBatch({
+    source,
+    plan,
+    client,
+    journal,
+    sender: { client, journal, recoverCommand: deps.recoverCommand },
+    concurrency: request.concurrency,
+    cap: request.maxTotal ?? plan.total,
+    stopped: () => deps.interrupt?.aborted === true,
+    onResult: async (result) => {
+      done += 1;
+      if (result.status === 'created' && result.order !== null) spent = addAmounts(spent, result.order.total_trx);
+      await deps.onResult(result);
+      const rate = done / Math.max((Date.now() - started) / 1000, 0.001);
+      deps.progress(`batch: ${done}/${source.orderCount} lines, ${rate.toFixed(1)}/s, ${spent} TRX spent`);
+    },
+  });
+  await deps.flush();
+  const { counts } = summary;
+  deps.note(
+    `energy: batch ${source.label}: ${counts.created} created, ${counts.existing} existing, ${counts.skipped} skipped, ${counts.failed} failed` +
+      `${summary.notReached > 0 ? `, ${summary.notReached} not reached` : ''}; ${summary.spent} TRX in new orders`,
+  );
+  if (counts.skipped > 0) deps.note(skippedNote(counts.skipped, source));
+  const rerun = `re-run the same file to finish (no line is bought twice): ${deps.rerunCommand}${request.file === '-' ? ' < the same input' : ''}`;
+  const interrupted: unknown = deps.interrupt?.reason;
+  if (deps.interrupt?.aborted === true && interrupted instanceof InterruptedError) {
+    throw new ContextualError(
+      `${interrupted.message}: the orders in flight finished and are journaled; ${summary.notReached} lines not reached`,
+      interrupted,
+      { hint: rerun },
+    );
+  }
+  if (counts.failed > 0) {
+    throw new SomeFailedError(`${counts.failed} of ${source.orderCount} lines failed (the others stand)`, {
+      hint: rerun,
+    });
+  }
+}
+
+/**
+ * Why lines were skipped, and how to buy again: a line's id comes from the file's bytes, so the same
+ * content is the same orders (that is what makes a re-run safe), and only new content or new ids buy again.
+ */
+function skippedNote(skipped: number, source: BatchSource): string {
+  const which = skipped === source.orderCount ? `every line of ${source.label} was` : `${skipped} lines were`;
+  return (
+    `energy: ${which} ordered by an earlier run of this same content (re-running a file never buys a line twice); ` +
+    'to buy again, give each line a new id in a client_request_id column, or edit the file'
+  );
+}
+
+async function showPlan(deps: BatchDeps, source: BatchSource, plan: BatchPlan): Promise<void> {
+  for await (const line of batchLines(source)) {
+    const linePlan = plan.lines.get(line.line)!;
+    await deps.onPlannedLine({
+      line: line.line,
+      client_request_id: lineRequestId(source, line),
+      plan: linePlan.kind === 'new' ? 'order' : linePlan.kind,
+      address: line.address,
+      energy: line.energy,
+      duration_hours: line.hours,
+      total_trx: linePlan.kind === 'skip' ? null : linePlan.total,
+    });
+  }
+  await deps.flush();
+  deps.note(
+    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all; nothing was bought`,
+  );
+}

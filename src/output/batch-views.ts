@@ -1,0 +1,81 @@
+/**
+ * How `order batch` prints as it goes: with --json one NDJSON object a line, else a table printed a line
+ * at a time, its widths fixed up front (a derived id's length is known, an order id is a UUID), so that
+ * rows printed one by one still line up.
+ */
+import type { LineResult } from '../batch/execute.js';
+import type { PlannedLine } from '../batch/run-batch.js';
+import type { Printer } from './printer.js';
+
+interface RowWriter<T> {
+  write: (item: T) => Promise<void>;
+  end: () => Promise<void>;
+}
+
+/** Batch results as they come. */
+export function batchResultWriter(printer: Printer, idWidth: number): RowWriter<LineResult> {
+  if (printer.jsonMode) return ndjsonWriter(printer);
+  return tableWriter(
+    printer,
+    ['LINE', 'CLIENT_REQUEST_ID', 'STATUS', 'ORDER', 'DETAIL'],
+    [6, idWidth, 8, 36, 0],
+    (r) => [String(r.line), r.client_request_id, r.status, r.order_id ?? '', detail(r)],
+  );
+}
+
+/** A dry run's plan, a line at a time. */
+export function batchPlanWriter(printer: Printer, idWidth: number): RowWriter<PlannedLine> {
+  if (printer.jsonMode) return ndjsonWriter(printer);
+  return tableWriter(
+    printer,
+    ['LINE', 'CLIENT_REQUEST_ID', 'PLAN', 'ADDRESS', 'TOTAL TRX'],
+    [6, idWidth, 6, 34, 0],
+    (p) => [String(p.line), p.client_request_id, p.plan, p.address, p.total_trx ?? ''],
+  );
+}
+
+function ndjsonWriter<T>(printer: Printer): RowWriter<T> {
+  // Lines finished in the same turn of the event loop go out in one write: one syscall, not one a line.
+  let pending = '';
+  let flushing: Promise<void> | undefined;
+  const flush = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = pending;
+    pending = '';
+    flushing = undefined;
+    await printer.write(text);
+  };
+  return {
+    write: (item) => {
+      pending += `${JSON.stringify(item)}\n`;
+      flushing ??= flush();
+      return flushing;
+    },
+    end: async () => {
+      await flushing;
+      if (pending !== '') await printer.write(pending);
+    },
+  };
+}
+
+function tableWriter<T>(
+  printer: Printer,
+  head: readonly string[],
+  widths: readonly number[],
+  row: (item: T) => string[],
+): RowWriter<T> {
+  let headShown = false;
+  return {
+    write: async (item) => {
+      await printer.table({ head, widths, rows: [row(item)], showHead: !headShown });
+      headShown = true;
+    },
+    end: async () => undefined,
+  };
+}
+
+function detail(result: LineResult): string {
+  if (result.error !== null) return result.error.message;
+  if (result.order !== null) return `${result.order.total_trx} TRX, ${result.order.status}`;
+  return result.status === 'skipped' ? 'ordered by an earlier run' : '';
+}
