@@ -17,13 +17,20 @@ export interface AccountInfo {
   activated: boolean;
 }
 
+/** How a simulation failed: the call itself (reverted), a call the node cannot run (invalid), or the node. */
+export type SimulationFailure = 'reverted' | 'invalid' | 'node';
+
 /** POST /wallet/triggerconstantcontract. */
 export type ConstantCallResult =
   | { ok: true; energyUsed: number; energyPenalty: number }
   | {
       ok: false;
+      failure: SimulationFailure;
       code: string | undefined;
       message: string | undefined;
+      /** `transaction.ret` said FAILED. */
+      failedRet: boolean;
+      /** Burned before the failure: never an estimate. */
       energyUsed: number;
       revertReason: string | undefined;
     };

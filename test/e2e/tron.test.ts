@@ -129,12 +129,19 @@ describe('energy estimate transfer', () => {
   it('a reverting simulation is exit 2 with its own message, not a network failure', async () => {
     const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(
-      /^energy: error: the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed/m,
-    );
+    expect(result.stderr).toMatch(/^energy: error: the simulated transfer reverts: REVERT opcode executed$/m);
     expect(result.stderr).toMatch(/hold at least 1 units/);
     expect(result.stdout).toBe('');
     expectNoStackTrace(result);
+  });
+
+  it('a live-shaped revert (result.result true) is never printed as an estimate, also with --json', async () => {
+    const before = tronCount();
+    const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT, '--json']);
+    expect(tronCount() - before).toBe(1);
+    expect(result.code).toBe(2);
+    expect(result.stdout).not.toMatch(/energy_used/);
+    expect(result.stdout + result.stderr).not.toContain('8624');
   });
 
   it('keeps amounts beyond 2^53 exact (a JavaScript number would round 2^53 + 1 down and not revert)', async () => {

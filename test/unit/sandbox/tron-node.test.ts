@@ -131,11 +131,13 @@ describe('triggerconstantcontract', () => {
     });
   });
 
-  it('reverts when the sender holds less than the amount', async () => {
+  it('reverts as a live node does when the sender holds less than the amount: result true, message, FAILED', async () => {
     const s = await start({ tronAccounts: { [testAddress(20)]: { usdt: 10n } } });
     const { json } = await transfer(s, testAddress(20), testAddress(21), 11n);
-    expect(json.result).toEqual({ code: 'CONTRACT_EXE_ERROR', message: 'REVERT opcode executed' });
-    expect(json.constant_result[0]).toMatch(/^08c379a0/);
+    expect(json.result).toEqual({ result: true, message: 'REVERT opcode executed' });
+    expect(json.transaction.ret).toEqual([{ ret: 'FAILED' }]);
+    expect(json.constant_result).toEqual(['']);
+    expect(json).toMatchObject({ energy_used: 8624, energy_penalty: 5859 });
   });
 
   it('refuses a contract it does not have', async () => {
