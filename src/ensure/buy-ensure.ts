@@ -14,6 +14,7 @@ import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from 
 import { mapLimit } from './map-limit.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { readAddresses } from './read-chain.js';
+import { arrivalExpected } from './shortfall.js';
 
 const INTERRUPT_CODES = new Set<number>(Object.values(SIGNAL_EXIT_CODES));
 
@@ -85,12 +86,12 @@ async function place(api: EnsureApi, options: EnsureOptions, { item, quote }: Pu
 export async function confirmPurchases(
   deps: EnsureDeps,
   api: EnsureApi,
-  waitSeconds: number,
+  options: EnsureOptions,
   plan: Plan,
 ): Promise<void> {
   const placed = plan.purchases.filter(({ item }) => item.reason === 'bought');
   await mapLimit(placed, API_CONCURRENCY, ({ item }) =>
-    recording(item, () => confirm(deps, api, waitSeconds, plan, item)),
+    recording(item, () => confirm(deps, api, options.waitSeconds ?? 0, options.toleranceBp, plan, item)),
   );
 }
 
@@ -99,6 +100,7 @@ async function confirm(
   deps: EnsureDeps,
   api: EnsureApi,
   waitSeconds: number,
+  toleranceBp: number,
   plan: Plan,
   item: EnsureItem,
 ): Promise<void> {
@@ -117,8 +119,8 @@ async function confirm(
         : `${final.failure.code}: ${final.failure.message}`;
     throw new CliError(`order ${final.id} failed: ${why}`, ExitCode.orderFailed);
   }
-  // Usage in between could lower it, so this asks only for what was there plus what was bought.
-  const expected = plan.chain.get(item.address)!.energy_available + item.to_buy;
+  // Usage in between could lower it, so this asks only for what was there plus what was bought, less drift.
+  const expected = arrivalExpected(plan.chain.get(item.address)!.energy_available, item.to_buy, toleranceBp);
   const now = deps.nowMs ?? Date.now;
   const deadline = now() + ARRIVAL_GRACE_MS;
   for (;;) {

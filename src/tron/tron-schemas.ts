@@ -52,7 +52,8 @@ export const accountResource: Check<AccountResource> = (value, path) => {
 export const accountInfo: Check<AccountInfo> = (value, path) => {
   const body = record(value, path);
   optionalString(body, 'address', '');
-  return { activated: Object.keys(body).length > 0 };
+  // protobuf prints the enum by name and leaves the default (Normal) out.
+  return { activated: Object.keys(body).length > 0, contract: optionalString(body, 'type', '') === 'Contract' };
 };
 
 /** A node's message, hex-encoded when `visible` was false (and by some nodes anyway), as readable text. */

@@ -15,6 +15,8 @@ export interface AccountResource {
 /** POST /wallet/getaccount: `{}` when the address is not activated. */
 export interface AccountInfo {
   activated: boolean;
+  /** `"type":"Contract"`: a smart contract's account, which java-tron never delegates resources to. */
+  contract: boolean;
 }
 
 /** How a simulation failed: the call itself (reverted), a call the node cannot run (invalid), or the node. */
