@@ -266,7 +266,7 @@ const lines = [
 ];
 lines.push(
   '',
-  '| `ensure` at scale (this build) | time (median of 5) | TRON node requests per address |',
+  '| `ensure` at scale (this build) | time (median) | TRON node requests per address |',
   '| --- | ---: | ---: |',
   ...ensureScaleRows('energy', ensureScale),
 );
