@@ -150,6 +150,20 @@ describe('--transfers', () => {
     expectNoStackTrace(result);
   });
 
+  it('an address with no account on chain fails without a simulation', async () => {
+    const before = world.sandbox.tronRequests().length;
+    const result = await ensure([freshAddress(14_040), '--transfers', '1', '--hours', '1', '--yes', '--json']);
+    expect(result.code).toBe(2);
+    expect(items(result)[0]!.error!.message).toMatch(/has no account on chain, so it holds none/);
+    expect(tronPaths(before)).toEqual(['/wallet/getaccountresource']);
+  });
+
+  it('the table says when bandwidth is short', async () => {
+    const result = await ensure([NO_FREE_BANDWIDTH, '--transfers', '1', '--hours', '1', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/would buy; bandwidth short$/m);
+  });
+
   it('bandwidth: the free 600 pays for one transfer; more, or none left, is bandwidth_short with a note', async () => {
     const one = await dryRun([HOLDER, '--transfers', '1']);
     expect(items(one)[0]).toMatchObject({ bandwidth_short: false });
