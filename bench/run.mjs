@@ -170,7 +170,7 @@ try {
     ['time'],
     ['balance'],
     ['options'],
-    ['quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--energy', '65000', '--hours', '1'],
+    ['quote', 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY', '--energy', '65000', '--hours', '1'],
     ['order', 'get', orderId],
     ['order', 'list'],
   ];
