@@ -42,7 +42,7 @@ export function ensureCommand(ctx: Context): Command {
     )
     .addOption(
       new Option('--transfers <n>', 'instead of --energy: enough for n transfers of --token from each address')
-        .argParser(positiveInteger)
+        .argParser(transferCount)
         .conflicts('energy'),
     )
     .addOption(
@@ -57,7 +57,10 @@ export function ensureCommand(ctx: Context): Command {
         .default(USDT_MAINNET, 'USDT on mainnet'),
     )
     .addOption(
-      new Option('--tolerance <percent>', 'a shortfall (or a delivery --wait confirms) this close is enough: drift')
+      new Option(
+        '--tolerance <percent>',
+        'drift: a shortfall of at most this % of the target buys nothing, and --wait accepts a delivery this % short',
+      )
         .argParser(tolerancePercent)
         .default(DEFAULT_TOLERANCE_BP, '1'),
     )
@@ -126,6 +129,16 @@ function ensureTarget(options: EnsureCommandOptions, command: Command): Pick<Ens
   const stray = ['to', 'token'].find((name) => command.getOptionValueSource(name) === 'cli');
   if (stray !== undefined) throw new UsageError(`--${stray} goes with --transfers, not --energy`);
   return { energy: options.energy, transfers: undefined };
+}
+
+/** Transfers within one rental: a bound that keeps n × the energy of one transfer an exact integer. */
+const MAX_TRANSFERS = 100_000;
+
+function transferCount(text: string): number {
+  const count = positiveInteger(text);
+  if (count > MAX_TRANSFERS)
+    throw new InvalidArgumentError(`too many: at most ${MAX_TRANSFERS.toLocaleString('en-US')}`);
+  return count;
 }
 
 /** `--tolerance 1` or `0.25` (percent, at most two decimals, below 50) as basis points: integers only. */

@@ -90,12 +90,11 @@ export async function readItems(
     if (transfers !== undefined) return transfersItem(deps, transfers, to, address, resource);
     return item(address, options.energy ?? 0, addressState(address, resource).energy_available);
   });
-  const short = items.filter(
-    (entry) => entry.error === null && isShort(entry.target, entry.available, options.toleranceBp),
-  );
+  const short: EnsureItem[] = [];
   for (const entry of items) {
-    if (entry.error === null && entry.available < entry.target && !short.includes(entry))
-      entry.reason = 'within_tolerance';
+    if (entry.error !== null || entry.available >= entry.target) continue;
+    if (isShort(entry.target, entry.available, options.toleranceBp)) short.push(entry);
+    else entry.reason = 'within_tolerance';
   }
   return { items, short };
 }
