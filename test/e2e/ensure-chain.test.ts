@@ -29,6 +29,7 @@ const RECIPIENT = freshAddress(14_013);
 const NO_TOKENS = freshAddress(14_014);
 const NO_FREE_BANDWIDTH = freshAddress(14_015);
 const DRIFTED = freshAddress(14_016);
+const SENDER = freshAddress(14_017);
 
 let world: World;
 beforeAll(async () => {
@@ -42,6 +43,7 @@ beforeAll(async () => {
       [NO_TOKENS]: {},
       [NO_FREE_BANDWIDTH]: { usdt: 5_000_000n, bandwidthUsed: 600 },
       [DRIFTED]: { energy: 64_990 },
+      [SENDER]: { usdt: 5_000_000n },
     },
   });
 });
@@ -136,6 +138,22 @@ describe('--transfers', () => {
   it('--to a holder costs the cheaper transfer', async () => {
     const result = await dryRun([HOLDER, '--transfers', '2', '--to', RECIPIENT]);
     expect(items(result)[0]).toMatchObject({ per_transfer: 64_285, target: 128_570, to_buy: 129_000 });
+  });
+
+  it('buys the rounded need once: a run right after counts the order and buys nothing', async () => {
+    const args = [SENDER, '--transfers', '1', '--to', RECIPIENT, '--hours', '1', '--yes', '--json'];
+    const first = await ensure(args);
+    expect(first.code).toBe(0);
+    expect(items(first)[0]).toMatchObject({ per_transfer: 64_285, to_buy: 65_000, reason: 'bought' });
+    const again = await ensure(args);
+    expect(again.code).toBe(0);
+    expect(['in_flight', 'enough']).toContain(items(again)[0]!.reason);
+    expect(
+      world.sandbox
+        .orders()
+        .filter((order) => order.address === SENDER)
+        .map((order) => order.energy),
+    ).toEqual([65_000]);
   });
 
   it('an address holding none of the token fails its item with exit 2, and nothing is quoted', async () => {
