@@ -7,8 +7,8 @@ import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { AccountResource } from '../tron/tron-types.js';
+import { mapLimit } from '../batch/pool.js';
 import type { EnsureDeps, EnsureItem } from './ensure-types.js';
-import { mapLimit } from './map-limit.js';
 
 /** Addresses read at once: as many requests in flight as when each address took two. */
 export const CHAIN_CONCURRENCY = 16;
