@@ -14,13 +14,7 @@ import type { InFlight } from './in-flight.js';
  * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed.
  */
 export type EnsureReason =
-  | 'enough'
-  | 'within_tolerance'
-  | 'in_flight'
-  | 'bought'
-  | 'in_flight_elsewhere'
-  | 'would_buy'
-  | 'failed';
+  'enough' | 'within_tolerance' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
