@@ -6,10 +6,12 @@
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
+import { TRON_SETTING_NAMES } from '../config/names.js';
 import { CliError, ExitCode } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import { orderRows, quoteRows } from '../output/views.js';
+import { refuseContractReceiver } from '../tron/receiver.js';
 import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -40,6 +42,15 @@ export function orderCreateCommand(ctx: Context): Command {
     )
     .action(async (address: string, options: CreateOptions) => {
       const client = await ctx.client();
+      // No rental can reach a contract: refused before any quote (the node is asked only when one is configured).
+      await refuseContractReceiver(
+        address,
+        async () =>
+          (await ctx.settings(TRON_SETTING_NAMES)).values['tron-node'].source === 'default'
+            ? undefined
+            : ctx.tronNode(),
+        (line) => ctx.printer.note(line),
+      );
       const journal = await ctx.journal();
       await journal.prune();
       const record = await recordToSend(ctx, client, journal, address, options);

@@ -238,3 +238,45 @@ describe('drift', () => {
     expect(result.code).toBe(2);
   });
 });
+
+describe('quote and order create refuse a contract receiver before any quote', () => {
+  const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+  const withNode = () => ({ env: { ENERGY_TRON_NODE: world.sandbox.url } });
+  const quotes = () => world.sandbox.requestCount('/v1/energy/quotes');
+
+  it.each([
+    [['quote', USDT, '--energy', '65000', '--hours', '1']],
+    [['order', 'create', USDT, '--energy', '65000', '--hours', '1', '--yes']],
+  ])('the USDT contract: %j is exit 2 without a single request', async (args) => {
+    const before = world.sandbox.requestCount();
+    const result = await world.run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is a smart contract: TRON does not delegate energy to contract accounts/);
+    expect(world.sandbox.requestCount()).toBe(before);
+    expectNoStackTrace(result);
+  });
+
+  it('a contract the node types as such, with a TRON node configured: no quote, no order', async () => {
+    const [q, orders, tron] = [quotes(), world.sandbox.orders().length, world.sandbox.tronRequests().length];
+    const quote = await world.run(['quote', CONTRACT, '--energy', '65000', '--hours', '1'], withNode());
+    const create = await world.run(
+      ['order', 'create', CONTRACT, '--energy', '65000', '--hours', '1', '--yes', '--json'],
+      withNode(),
+    );
+    expect([quote.code, create.code]).toEqual([2, 2]);
+    expect(create.stdout).not.toMatch(/"id"/);
+    expect(quotes()).toBe(q);
+    expect(world.sandbox.orders()).toHaveLength(orders);
+    expect(tronPaths(tron)).toEqual(['/wallet/getaccount', '/wallet/getaccount']);
+  });
+
+  it('an ordinary address is quoted after one getaccount; without a configured node, nothing is asked', async () => {
+    const tron = world.sandbox.tronRequests().length;
+    const checked = await world.run(['quote', RECIPIENT, '--energy', '65000', '--hours', '1', '--json'], withNode());
+    expect(checked.code).toBe(0);
+    expect(tronPaths(tron)).toEqual(['/wallet/getaccount']);
+    const unchecked = await world.run(['quote', RECIPIENT, '--energy', '65000', '--hours', '1', '--json']);
+    expect(unchecked.code).toBe(0);
+    expect(tronPaths(tron)).toHaveLength(1);
+  });
+});
