@@ -5,7 +5,7 @@ export function sampleOrder(overrides: Partial<Order> = {}): Order {
   return {
     id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
     client_request_id: 'req-1',
-    address: 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY',
+    address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
     energy: 65000,
     duration_hours: 1,
     total_trx: '2.600000',
