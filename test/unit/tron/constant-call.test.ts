@@ -4,10 +4,9 @@
  * real answer (one sign of failure removed, to test each sign alone) say so.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliError, ExitCode, TransferRevertedError, UsageError } from '../../../src/domain/errors.js';
+import { CliError, ExitCode, TransferRevertedError, TronNodeError, UsageError } from '../../../src/domain/errors.js';
 import { constantCallResult } from '../../../src/tron/constant-call.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
-import { TronNodeError } from '../../../src/tron/tron-decode.js';
 import { TronNode } from '../../../src/tron/tron-node.js';
 import { jsonReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
 
