@@ -3,4 +3,15 @@
 // `energy --version` is almost all start-up. The V8 compile cache (Node 22.1+) speeds up the rest.
 'use strict';
 require('node:module').enableCompileCache?.();
-require('../dist/bin/energy.cjs');
+const entry = require('node:path').join(__dirname, '../dist/bin/energy.cjs');
+try {
+  require(entry);
+} catch (error) {
+  // A checkout that was never built (a git clone, `npm install` from a git URL without prepack) has no
+  // dist/: one line saying what to do, not Node's stack trace. Anything else is a real failure.
+  if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes(entry)) throw error;
+  process.stderr.write(
+    'energy: this checkout is not built: run `npm run build` first (or `npm ci && npm run build`)\n',
+  );
+  process.exitCode = 1;
+}

@@ -2,7 +2,7 @@
 # The package as a user gets it: pack the built tree, lint the tarball (publint, are-the-types-wrong; both
 # read the .tgz, no registry), install it into a temporary prefix, and use it there: `energy --version`,
 # `energy sandbox` + `energy balance`, and the library imported with its types by a TypeScript consumer.
-# Needs `npm run build` first. Network: the npm registry for the install's dependencies, 127.0.0.1 otherwise.
+# `npm pack` builds dist/ itself (prepack). Network: the npm registry for the install's dependencies, 127.0.0.1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,8 +17,11 @@ trap cleanup EXIT
 
 say() { printf 'check-package: %s\n' "$*"; }
 
+# From a tree without dist/, as a fresh clone or a git-URL install has it: prepack must build it.
+rm -rf dist
 tarball=$(npm pack --silent --pack-destination "$work")
 tarball="$work/$tarball"
+tar -tzf "$tarball" | grep -qx 'package/dist/bin/energy.cjs' || { say "npm pack did not build dist/ (prepack)"; exit 1; }
 version=$(node -p "require('./package.json').version")
 say "packed $(basename "$tarball"): $(tar -tzf "$tarball" | wc -l) files, $(wc -c <"$tarball") bytes"
 if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(commands|config|output|sandbox)/|\.test\.'; then

@@ -15,7 +15,13 @@ const bin = fileURLToPath(new URL('../bin/energy.js', import.meta.url));
 const address = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 const recipient = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
 const configRoot = mkdtempSync(join(tmpdir(), 'energy-demo-'));
-const env = { ...process.env, ENERGY_CONFIG_DIR: join(configRoot, 'config'), ENERGY_PROFILE: 'demo' };
+// The journal too: the demo's orders are fake and must not join the user's real state folder.
+const env = {
+  ...process.env,
+  ENERGY_CONFIG_DIR: join(configRoot, 'config'),
+  ENERGY_STATE_DIR: join(configRoot, 'state'),
+  ENERGY_PROFILE: 'demo',
+};
 for (const name of [
   'ENERGY_BASE_URL',
   'ENERGY_API_KEY',

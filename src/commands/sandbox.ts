@@ -54,6 +54,8 @@ export function sandboxCommand(ctx: Context): Command {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
       const profile = ctx.explicitProfile() ?? 'sandbox';
+      // Checked before listening, so that a refusal leaves no port bound and the profile untouched.
+      if (options.save) await refuseToOverwrite(ctx, profile);
       const { startSandbox } = await import('../sandbox/index.js');
       const env = ctx.terminal.env;
       const sandbox = await startSandbox({
@@ -72,16 +74,25 @@ export function sandboxCommand(ctx: Context): Command {
         throw listenError(error, options);
       });
       if (options.save) {
-        await ctx.store.set(profile, 'base-url', sandbox.url);
-        await ctx.store.set(profile, 'api-key', sandbox.apiKey);
-        await ctx.store.set(profile, 'api-secret', sandbox.apiSecret);
-        // The sandbox is also the profile's TRON node (/wallet/...), coherent with its orders.
-        await ctx.store.set(profile, 'tron-node', sandbox.url);
+        try {
+          await ctx.store.set(profile, 'base-url', sandbox.url);
+          await ctx.store.set(profile, 'api-key', sandbox.apiKey);
+          await ctx.store.set(profile, 'api-secret', sandbox.apiSecret);
+          // The sandbox is also the profile's TRON node (/wallet/...), coherent with its orders.
+          await ctx.store.set(profile, 'tron-node', sandbox.url);
+        } catch (error) {
+          // A server nobody can use must not keep the port: stop it, then fail with the store's error.
+          await sandbox.close();
+          throw error;
+        }
       }
+      // A secret it made up and did not save is printed whole, or that sandbox could not be used; one
+      // that came from ENERGY_API_SECRET is the user's own and stays masked.
+      const showSecret = !options.save && !env.ENERGY_API_SECRET;
       const facts = {
         base_url: sandbox.url,
         api_key: sandbox.apiKey,
-        api_secret: maskSecret(sandbox.apiSecret),
+        api_secret: showSecret ? sandbox.apiSecret : maskSecret(sandbox.apiSecret),
         tron_node: sandbox.url,
         profile: options.save ? profile : null,
       };
@@ -102,6 +113,15 @@ export function sandboxCommand(ctx: Context): Command {
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       await sandbox.close();
     });
+}
+
+async function refuseToOverwrite(ctx: Context, profile: string): Promise<void> {
+  const { sandboxWouldOverwrite } = await import('../config/sandbox-profile.js');
+  const held = sandboxWouldOverwrite(await ctx.store.profile(profile));
+  if (held === undefined) return;
+  throw new UsageError(`profile "${profile}" holds ${held}: the sandbox will not overwrite it`, {
+    hint: `choose a profile for the sandbox with --profile sandbox (or any new name), or run it with --no-save`,
+  });
 }
 
 /** A port in use or not ours to take is the user's to change, not a bug. */

@@ -4,7 +4,7 @@
  * options and setting names are written into the script; profile names, which change, are asked of
  * `energy completion --profiles` when completing the value of --profile.
  */
-import type { CompletionTree } from './completion-tree.js';
+import type { CompletionTree, OptionSpec } from './completion-tree.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
@@ -25,12 +25,24 @@ function bashScript(tree: CompletionTree, zsh: boolean): string {
   const wordCases = tree.commands
     .map(
       (c) =>
-        `    ${quote(c.path)}) candidates=${quote(words([...c.subcommands, ...c.arguments, ...c.options, ...tree.globalOptions]))} ;;`,
+        `    ${quote(c.path)}) candidates=${quote(words([...c.subcommands, ...c.arguments, ...c.options, ...tree.globalOptions]))}${c.takesFile ? ' files=1' : ''} ;;`,
     )
     .join('\n');
+  // Specific values before the catch-all for options that take one (the first matching pattern wins).
+  const valueCases = [
+    ...Object.entries(tree.valueChoices).map(
+      ([option, choices]) => `    ${option}) COMPREPLY=($(compgen -W ${quote(words(choices))} -- "$cur")); return ;;`,
+    ),
+    ...tree.fileOptions.map((option) => `    ${option}) _energy_files; return ;;`),
+  ].join('\n');
   return `# energy ${zsh ? 'zsh' : 'bash'} completion (energy completion ${zsh ? 'zsh' : 'bash'})
-${zsh ? 'autoload -U +X bashcompinit && bashcompinit\n' : ''}_energy_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath='' word candidates i
+${zsh ? 'autoload -U +X bashcompinit && bashcompinit\n' : ''}# File names, marked as such so that bash adds / to folders (compopt is bash's alone: zsh goes without).
+_energy_files() {
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen -f -- "$cur"))
+}
+_energy_completion() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath='' word candidates files='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=\${COMP_WORDS[i]}
     case "$word" in
@@ -43,11 +55,13 @@ ${pathCases}
   done
   case "$prev" in
     --profile) COMPREPLY=($(compgen -W "$(command energy completion --profiles 2>/dev/null)" -- "$cur")); return ;;
+${valueCases}
     ${valued}) COMPREPLY=(); return ;;
   esac
   case "$cmdpath" in
 ${wordCases}
   esac
+  if [[ -n $files && $cur != -* ]]; then _energy_files; return; fi
   COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
 }
 complete -F _energy_completion energy
@@ -70,15 +84,21 @@ function fishScript(tree: CompletionTree): string {
     for (const sub of command.subcommands) lines.push(`complete -c energy -n ${quote(condition)} -a ${sub}`);
     if (command.arguments.length > 0)
       lines.push(`complete -c energy -n ${quote(condition)} -a ${quote(words(command.arguments))}`);
+    if (command.takesFile) lines.push(`complete -c energy -n ${quote(condition)} -F`);
     for (const option of command.optionSpecs) lines.push(fishOption(option, seen.join('; and ')));
   }
   return `${lines.join('\n')}\n`;
 }
 
-function fishOption(
-  option: { long: string; short?: string | undefined; takesValue: boolean },
-  condition: string,
-): string {
+function fishOption(option: OptionSpec, condition: string): string {
   const short = option.short === undefined ? '' : ` -s ${option.short.replace(/^-/, '')}`;
-  return `complete -c energy${condition === '' ? '' : ` -n ${quote(condition)}`} -l ${option.long.replace(/^--/, '')}${short}${option.takesValue ? ' -r' : ''}`;
+  const value =
+    option.choices !== undefined
+      ? ` -x -a ${quote(words(option.choices))}`
+      : option.takesFile === true
+        ? ' -r -F'
+        : option.takesValue
+          ? ' -r'
+          : '';
+  return `complete -c energy${condition === '' ? '' : ` -n ${quote(condition)}`} -l ${option.long.replace(/^--/, '')}${short}${value}`;
 }

@@ -12,6 +12,11 @@ let bashScript: string;
 
 /** What bash completes for the words typed so far (the last one being completed), as compgen answers. */
 function complete(...typed: string[]): string[] {
+  return completeIn(home, ...typed);
+}
+
+/** The same, with bash's working folder at `cwd` (file names complete relative to it). */
+function completeIn(cwd: string, ...typed: string[]): string[] {
   const words = typed.map((w) => `'${w}'`).join(' ');
   const out = execFileSync(
     'bash',
@@ -23,7 +28,7 @@ function complete(...typed: string[]): string[] {
       'bash',
       bashScript,
     ],
-    { env, encoding: 'utf8' },
+    { env, encoding: 'utf8', cwd },
   );
   return out
     .split('\n')
@@ -77,6 +82,28 @@ describe('energy completion bash, sourced in bash', () => {
     expect(complete('energy', 'balance', '--j')).toEqual(['--json']);
     expect(complete('energy', 'order', 'list', '--limit', '')).toEqual([]);
   });
+
+  it('completes file names where a command takes a file, and only there', () => {
+    const folder = mkdtempSync(join(home, 'files-'));
+    writeFileSync(join(folder, 'payouts.csv'), 'address,energy,hours\n');
+    writeFileSync(join(folder, 'payouts.ndjson'), '');
+    mkdirSync(join(folder, 'payroll'));
+    expect(completeIn(folder, 'energy', 'order', 'batch', 'pay')).toEqual(['payouts.csv', 'payouts.ndjson', 'payroll']);
+    expect(completeIn(folder, 'energy', 'order', 'batch', '--format', 'csv', 'payouts.c')).toEqual(['payouts.csv']);
+    // Options still complete after `order batch`; other commands offer no file names.
+    expect(completeIn(folder, 'energy', 'order', 'batch', '--co')).toEqual(['--concurrency']);
+    expect(completeIn(folder, 'energy', 'balance', 'pay')).toEqual([]);
+  });
+
+  it('completes the values an option accepts', () => {
+    expect(complete('energy', 'order', 'batch', '--format', '')).toEqual(['csv', 'ndjson']);
+    expect(complete('energy', 'order', 'batch', '--format', 'n')).toEqual(['ndjson']);
+  });
+
+  it('completes `help` and the commands it explains', () => {
+    expect(complete('energy', 'he')).toEqual(['help']);
+    expect(complete('energy', 'help', 'or')).toEqual(['order']);
+  });
 });
 
 /** fish answers `complete -C '<command line>'` like a TAB would; not every machine has fish (or zsh). */
@@ -99,6 +126,8 @@ describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () =
     expect(fish('energy --profile ')).toEqual(['default', 'prod', 'staging']);
     expect(fish('energy order l')).toEqual(['list']);
     expect(fish('energy config set api-')).toEqual(['api-key', 'api-secret']);
+    expect(fish('energy order batch --format ')).toEqual(['csv', 'ndjson']);
+    expect(fish('energy he')).toEqual(['help']);
   });
 });
 

@@ -1,6 +1,6 @@
 /** `energy sandbox` as a user runs it: a process that serves until stopped and writes a usable profile. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,5 +79,95 @@ describe('config set and unset with --json', () => {
     expect(JSON.parse(secret.stdout)).toEqual({ profile: 'default', name: 'api-secret', value: '****89' });
     const unset = await runCli(['config', 'unset', 'api-key', '--json'], { env });
     expect(JSON.parse(unset.stdout)).toEqual({ profile: 'default', name: 'api-key', removed: true });
+  });
+});
+
+describe('energy sandbox and the profile it writes', () => {
+  const configFile = (dir: string) => join(dir, 'config.json');
+  const realProfile = {
+    'base-url': 'https://api.energy.test',
+    'api-key': 'key_real_0123456789',
+    'api-secret': 'real-secret-0123456789abcdef',
+  };
+
+  function configWith(name: string, profiles: Record<string, Record<string, string>>): string {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(configFile(dir), JSON.stringify({ profiles }), { mode: 0o600 });
+    return dir;
+  }
+
+  it('refuses to overwrite a profile that points at a real server (exit 2), leaving it byte for byte', async () => {
+    const dir = configWith('real', { prod: realProfile });
+    const before = readFileSync(configFile(dir));
+    const result = await runCli(['sandbox', '--port', '0'], { env: { ...baseEnv(dir), ENERGY_PROFILE: 'prod' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('profile "prod" holds the settings of https://api.energy.test');
+    expect(result.stderr).toContain('--profile sandbox');
+    expect(result.stdout).toBe('');
+    expect(readFileSync(configFile(dir))).toEqual(before);
+  });
+
+  it('refuses a profile holding only some of its settings, e.g. a TRON node', async () => {
+    const dir = configWith('partial', { prod: { 'tron-node': 'https://api.trongrid.io' } });
+    const result = await runCli(['--profile', 'prod', 'sandbox', '--port', '0'], { env: baseEnv(dir) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('profile "prod" holds tron-node');
+  });
+
+  it('writes into a profile that already points at a sandbox on loopback', async () => {
+    const dir = configWith('again', {
+      sandbox: { 'base-url': 'http://127.0.0.1:1234', 'api-key': 'old', 'api-secret': 'old-secret-0123456789' },
+    });
+    const sandbox = startSandboxCommand([], baseEnv(dir));
+    const facts = await sandbox.ready;
+    expect(facts.profile).toBe('sandbox');
+    const saved = JSON.parse(readFileSync(configFile(dir), 'utf8')) as {
+      profiles: Record<string, Record<string, string>>;
+    };
+    expect(saved.profiles.sandbox?.['base-url']).toBe(facts.base_url);
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.stopped).toBe(0);
+  });
+
+  it.each([
+    ['a corrupt config file', (dir: string) => writeFileSync(configFile(dir), '{"profiles":', { mode: 0o600 })],
+    ['a group-readable config folder', (dir: string) => chmodSync(dir, 0o755)],
+  ])('with %s, exits with the error instead of serving on', async (_label, spoil) => {
+    const dir = configWith(`spoilt-${_label.length}`, {});
+    spoil(dir);
+    const sandbox = startSandboxCommand([], baseEnv(dir));
+    await expect(sandbox.ready).rejects.toThrow(/sandbox exited [1-9]/);
+    expect(await sandbox.stopped).not.toBe(0);
+  });
+
+  it('prints a generated secret whole with --no-save, and that sandbox can be used with it', async () => {
+    const sandbox = startSandboxCommand(['--no-save'], baseEnv(join(root, 'nosave')));
+    const facts = await sandbox.ready;
+    expect(facts.profile).toBeNull();
+    expect(facts.api_secret).not.toMatch(/\*/);
+    const env = {
+      ...baseEnv(join(root, 'nosave-user')),
+      ENERGY_BASE_URL: String(facts.base_url),
+      ENERGY_API_KEY: String(facts.api_key),
+      ENERGY_API_SECRET: String(facts.api_secret),
+    };
+    const balance = await runCli(['balance', '--json'], { env });
+    expect(balance.code, balance.stderr).toBe(0);
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.stopped).toBe(0);
+  });
+
+  it("keeps a secret from ENERGY_API_SECRET masked with --no-save (it is the user's own)", async () => {
+    const env = {
+      ...baseEnv(join(root, 'own')),
+      ENERGY_API_KEY: 'key_own_012345',
+      ENERGY_API_SECRET: 'own-secret-0123456789ab',
+    };
+    const sandbox = startSandboxCommand(['--no-save'], env);
+    const facts = await sandbox.ready;
+    expect(facts.api_secret).toBe('****ab');
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.stopped).toBe(0);
   });
 });
