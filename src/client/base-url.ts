@@ -3,6 +3,11 @@ import { printable } from '../domain/printable.js';
 
 const LOOPBACK_V4 = /^127\.(?:\d{1,3})\.(?:\d{1,3})\.(?:\d{1,3})$/;
 
+/**
+ * The one loopback rule, for plain http:// and for bypassing a proxy: `localhost`, 127.0.0.0/8 and `[::1]`
+ * as a URL writes them. Not `*.localhost` nor `localhost.`: a resolver may send those off the machine, and a
+ * secret-signed request in clear text must never follow.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
 }

@@ -8,6 +8,7 @@
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { CliError } from '../domain/errors.js';
 import { proxyFor, redactProxyUrl } from './proxy-env.js';
+import { HttpFailure, toHttpFailure } from './http-failure.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -32,42 +33,6 @@ export interface HttpTimeouts {
 
 /** Five seconds to connect, thirty for the whole exchange: the API's and the TRON node's default. */
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, requestMs: 30_000 };
-
-/** Failures that happen before a connection exists: the request cannot have reached the server. */
-const NEVER_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'CONNECT_TIMEOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'PROXY_REFUSED',
-]);
-
-/** Failures that will be the same on the next attempt: a host that does not exist, a server that does not speak TLS. */
-const PERMANENT_CODES = new Set(['ENOTFOUND', 'TLS_MISMATCH']);
-
-/** A failure before a complete response arrived. */
-export class HttpFailure extends Error {
-  override name = 'HttpFailure';
-  constructor(
-    message: string,
-    readonly code: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-
-  /** True when no byte of the request can have reached the server (it may be sent again without doubt). */
-  get neverSent(): boolean {
-    return NEVER_SENT_CODES.has(this.code) || this.code === 'TLS_MISMATCH';
-  }
-
-  /** False when trying again cannot help (retrying "host not found" only makes the user wait). */
-  get retryable(): boolean {
-    return !PERMANENT_CODES.has(this.code);
-  }
-}
 
 /** No API answer is anywhere near this; a larger one is a misbehaving server, not data to buffer. */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -177,8 +142,10 @@ function readBody(response: IncomingMessage): Promise<string> {
     response.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_RESPONSE_BYTES) {
+        // Settled before the destroy, whose 'aborted' would otherwise be read as the server hanging up.
+        reject(new HttpFailure(`the response is too large: over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`, 'TOO_LARGE'));
+        chunks.length = 0;
         response.destroy();
-        reject(new HttpFailure(`response larger than ${MAX_RESPONSE_BYTES} bytes`, 'TOO_LARGE'));
       } else chunks.push(chunk);
     });
     // Decode once at the end, so that a multi-byte character split across chunks stays whole.
@@ -188,37 +155,4 @@ function readBody(response: IncomingMessage): Promise<string> {
     );
     response.on('error', reject);
   });
-}
-
-export function toHttpFailure(error: unknown): HttpFailure {
-  const message = error instanceof Error ? error.message : String(error);
-  let code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
-  // OpenSSL's text for "that was not a TLS handshake" runs over several lines; one cause, one line.
-  if (code === 'EPROTO' || code.startsWith('ERR_SSL_') || /wrong version number|packet length too long/i.test(message))
-    code = 'TLS_MISMATCH';
-  return new HttpFailure(describeNetworkCode(code, message) ?? message, code, { cause: error });
-}
-
-function describeNetworkCode(code: string, message: string): string | undefined {
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-      return message === 'socket hang up'
-        ? 'the server closed the connection before answering'
-        : 'connection reset by the server';
-    case 'ENOTFOUND':
-      return 'host not found';
-    case 'EAI_AGAIN':
-      return 'host name lookup failed for now (DNS)';
-    case 'TLS_MISMATCH':
-      return 'the server did not answer TLS; is it http://?';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'host unreachable';
-    case 'ETIMEDOUT':
-      return 'connection timed out';
-    default:
-      return undefined;
-  }
 }

@@ -4,7 +4,7 @@
  * and the TRON node client so that both print the same lines.
  */
 import type { HttpConnection, HttpRequest, HttpResponse } from './http.js';
-import { HttpFailure } from './http.js';
+import { HttpFailure } from './http-failure.js';
 
 export interface ExchangeLog {
   /** Origin as shown in the request line, e.g. https://api.example.com. */

@@ -1,10 +1,11 @@
 /**
  * Which proxy, if any, a request to an origin goes through, from the environment as curl, Go (gh) and the
  * AWS CLI read it: HTTPS_PROXY for https:// origins, HTTP_PROXY for http:// ones (upper case first, then
- * lower), and NO_PROXY to bypass. Loopback is never proxied. Pure and cheap: the proxy code itself
+ * lower), and NO_PROXY to bypass. Loopback (the same hosts that may use http://, base-url.ts) is never proxied. Pure and cheap: the proxy code itself
  * (proxy-tunnel.ts) is loaded only when this returns a proxy.
  */
 import { UsageError } from '../domain/errors.js';
+import { isLoopbackHost } from './base-url.js';
 
 export interface ProxyChoice {
   /** The proxy's URL, credentials included (never print it: see redactProxyUrl). */
@@ -19,7 +20,7 @@ export function proxyFor(origin: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
   if (variable === undefined) return undefined;
   const host = bareHost(origin.hostname);
   if (
-    isLoopback(host) ||
+    isLoopbackHost(origin.hostname) ||
     bypassed(host, origin.port || (origin.protocol === 'https:' ? '443' : '80'), env.NO_PROXY ?? env.no_proxy ?? '')
   ) {
     return undefined;
@@ -56,10 +57,6 @@ function bareHost(hostname: string): string {
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/\.$/, '')
     .toLowerCase();
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
 }
 
 /**

@@ -9,7 +9,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { AuthError } from '../domain/errors.js';
-import { HttpFailure, toHttpFailure } from './http.js';
+import { HttpFailure, toHttpFailure } from './http-failure.js';
 import { redactProxyUrl, type ProxyChoice } from './proxy-env.js';
 
 export function tunnelAgent(target: URL, proxy: ProxyChoice, connectMs: number): http.Agent {

@@ -2,8 +2,8 @@
  * The retry budget of one logical request, shared by the API transport and the TRON node client: it
  * decides whether a failed attempt is tried again, says so (onRetry), and waits the backoff or Retry-After.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { HttpFailure } from './http.js';
+import { sleep } from '../domain/sleep.js';
+import type { HttpFailure } from './http-failure.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, type RetryPolicy } from './retry-policy.js';
 
 export interface RetrierOptions {

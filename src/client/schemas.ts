@@ -8,7 +8,9 @@ import {
   looseInteger,
   nullable,
   object,
+  identifier,
   string,
+  tronAddress,
   uuid,
   type Check,
 } from './shape.js';
@@ -38,7 +40,7 @@ export const optionsResponse: Check<OptionsResponse> = object<OptionsResponse>({
 });
 
 export const quoteResponse: Check<QuoteResponse> = object<QuoteResponse>({
-  address: string,
+  address: tronAddress,
   energy: integer,
   duration_hours: integer,
   energy_trx: amount,
@@ -51,8 +53,8 @@ const orderFailure: Check<OrderFailure> = object<OrderFailure>({ code: string, m
 
 export const order: Check<Order> = object<Order>({
   id: uuid,
-  client_request_id: string,
-  address: string,
+  client_request_id: identifier,
+  address: tronAddress,
   energy: integer,
   duration_hours: integer,
   total_trx: amount,

@@ -2,24 +2,16 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import { AuthError, CliError, NetworkError } from '../domain/errors.js';
-import { abortable, throwIfAborted } from './abortable.js';
+import { AuthError } from '../domain/errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
+import { RequestHold, runAttempts, type AttemptSettings } from './attempts.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
-import {
-  DEFAULT_TIMEOUTS,
-  HttpConnection,
-  HttpFailure,
-  type HttpResponse,
-  type HttpTimeouts,
-  type LookupFunction,
-} from './http.js';
+import { DEFAULT_TIMEOUTS, HttpConnection, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
 import { redactAuthorization } from './redact.js';
 import { loggedExchange } from './logged-exchange.js';
-import { Retrier } from './retrier.js';
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { timeResponse } from './schemas.js';
 import type { Check } from './shape.js';
 
@@ -72,13 +64,6 @@ export interface ApiResult<T> {
   data: T;
 }
 
-/** 45 → "45 s", 600 → "10 min", 7200 → "2.0 h". */
-function describeWait(seconds: number): string {
-  if (seconds < 120) return `${Math.round(seconds)} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
-
 export { DEFAULT_TIMEOUTS };
 
 export class Transport {
@@ -87,8 +72,7 @@ export class Transport {
   readonly #policy: RetryPolicy;
   readonly #http: HttpConnection;
   readonly #basePath: string;
-  /** No request leaves before this time: set by a 429's Retry-After. */
-  #holdUntilMs = 0;
+  readonly #attempts: AttemptSettings;
 
   constructor(options: TransportOptions) {
     // The library keeps the CLI's rule: no secret-signed request in clear text off this machine.
@@ -102,6 +86,16 @@ export class Transport {
       { env: options.env, log: options.log, lookup: options.lookup },
     );
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
+    this.#attempts = {
+      policy: this.#policy,
+      hold: new RequestHold(),
+      cutOff: () => void this.#http.close(),
+      signal: options.signal,
+      onRetry: options.onRetry,
+      random: options.random,
+      sleepMs: options.sleepMs,
+      nowMs: options.nowMs,
+    };
   }
 
   /** The API base URL the calls go to. */
@@ -117,76 +111,28 @@ export class Transport {
     const query = encodeQuery(call.query ?? {});
     const label = `${call.method} ${call.path}`;
     let clockChecked = false;
-    /** The hold this call set itself (and has already waited out). */
-    let ownHold = 0;
-    const retrier = new Retrier(label, {
-      policy: this.#policy,
-      onRetry: this.#options.onRetry,
-      random: this.#options.random,
-      // A pause between attempts ends at once on abort, like the attempts themselves.
-      sleepMs: (ms) => this.#abortable((this.#options.sleepMs ?? sleep)(ms)),
-      beforeWait: (delayMs, status) => {
-        if (status !== 429) return;
-        // A 429 holds back every other call on this transport too: concurrent callers (a batch's
-        // workers) pause together once, instead of each meeting its own 429.
-        this.#holdUntilMs = Math.max(this.#holdUntilMs, this.#nowMs() + delayMs);
-        ownHold = this.#holdUntilMs;
-      },
-    });
-    let uncertain = false;
-    const marked = <E extends CliError>(error: E): E => {
-      error.outcomeUncertain = uncertain;
-      return error;
-    };
-    for (;;) {
-      this.#throwIfAborted();
-      const held = this.#holdUntilMs - this.#nowMs();
-      if (held > 0 && this.#holdUntilMs !== ownHold) await this.#abortable((this.#options.sleepMs ?? sleep)(held));
-      const outcome = await this.#abortable(this.#attempt(call, query, body)).catch((error: unknown) => {
-        if (error instanceof HttpFailure) return error;
-        throw error;
-      });
-      if (outcome instanceof HttpFailure) {
-        uncertain ||= !outcome.neverSent;
-        if (await retrier.afterFailure(outcome)) continue;
-        const attempts = retrier.attempts;
-        throw marked(
-          new NetworkError(
-            `${label} to ${this.#options.baseUrl.origin}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`,
-            {
-              cause: outcome,
-            },
-          ),
-        );
-      }
-      const { status } = outcome;
-      if (status >= 500) uncertain = true;
-      if (status >= 200 && status < 300) {
-        try {
-          return { status, data: decodeSuccess(outcome, call.check, label) };
-        } catch (error) {
-          // The server accepted the request; only its answer is unreadable.
-          uncertain = true;
-          throw error instanceof CliError ? marked(error) : error;
-        }
-      }
-      if (status === 401 && call.auth && !clockChecked) {
+    return runAttempts(this.#attempts, {
+      label,
+      failureLabel: `${label} to ${this.#options.baseUrl.origin}`,
+      idempotent: call.method === 'GET',
+      exchange: () => this.#attempt(call, query, body),
+      decode: (response) => ({ status: response.status, data: decodeSuccess(response, call.check, label) }),
+      againAtOnce: async (response) => {
+        if (response.status !== 401 || !call.auth || clockChecked) return false;
         clockChecked = true;
-        if (await this.#clockWasWrong()) continue;
-      }
+        return this.#clockWasWrong();
+      },
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
-      const retryAfterMs = parseRetryAfter(
-        retryAfterHeader(outcome),
-        this.clock.localMs() + this.clock.offsetSeconds * 1000,
-      );
-      if (await retrier.afterStatus(status, retryAfterMs)) continue;
-      const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-      const tooLong =
-        isRetryableStatus(status) && retryAfterSeconds !== undefined && retryAfterMs! > this.#policy.maxDelayMs
-          ? `the server asks to wait ${describeWait(retryAfterSeconds)}, longer than the ${describeWait(this.#policy.maxDelayMs / 1000)} energy waits: try again later`
-          : undefined;
-      throw marked(decodeFailure(outcome, label, retryAfterSeconds, tooLong));
-    }
+      serverNowMs: () => this.clock.localMs() + this.clock.offsetSeconds * 1000,
+      retryAfter: retryAfterHeader,
+      failure: (response, retryAfterMs, tooLong) =>
+        decodeFailure(
+          response,
+          label,
+          retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+          tooLong,
+        ),
+    });
   }
 
   async close(): Promise<void> {
@@ -249,22 +195,4 @@ export class Transport {
       this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
     return corrected;
   }
-
-  #nowMs(): number {
-    return (this.#options.nowMs ?? Date.now)();
-  }
-
-  #throwIfAborted(): void {
-    throwIfAborted(this.#options.signal);
-  }
-
-  /** Settles with `work`, or rejects with the abort reason as soon as the signal fires (closing the connection). */
-  #abortable<T>(work: Promise<T>): Promise<T> {
-    return abortable(work, this.#options.signal, () => void this.#http.close());
-  }
-}
-
-/** A plain timer: node:timers/promises would be one more module to load on every command's path. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,5 +1,6 @@
 /** Follows an order until it is final, polling at a steady interval. */
 import { CliError, ExitCode } from '../domain/errors.js';
+import { sleep } from '../domain/sleep.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
 
@@ -50,8 +51,4 @@ export async function waitUntilFinal(client: EnergyClient, initial: Order, optio
     order = next;
   }
   return order;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -8,6 +8,7 @@ import { orderRequestBody } from '../client/client.js';
 import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
 import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
+import { sleep } from '../domain/sleep.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
@@ -136,6 +137,6 @@ async function confirm(
         },
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, deps.pollMs ?? 1000));
+    await sleep(deps.pollMs ?? 1000);
   }
 }

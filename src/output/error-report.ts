@@ -4,7 +4,7 @@
  * Details body (scrubbed of credentials) or null. Never a stack trace unless --verbose.
  */
 import type { ExitCode } from '../domain/errors.js';
-import { escapeControls } from '../domain/printable.js';
+import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 import type { Terminal } from './terminal.js';
 
 export interface ErrorReport {
@@ -36,11 +36,11 @@ export function writeErrorReport(
         problem: report.problem ?? null,
       },
     };
-    terminal.stderr.write(`${JSON.stringify(body)}\n`);
+    terminal.stderr.write(`${terminalJson(body)}\n`);
     return;
   }
   // Messages quote the server and the user: no control character reaches the terminal raw.
   terminal.stderr.write(`energy: error: ${escapeControls(report.message)}\n`);
   if (report.hint !== undefined) terminal.stderr.write(`hint: ${escapeControls(report.hint)}\n`);
-  if (options.verbose && report.detail !== undefined) terminal.stderr.write(`${report.detail}\n`);
+  if (options.verbose && report.detail !== undefined) terminal.stderr.write(`${escapeInLines(report.detail)}\n`);
 }

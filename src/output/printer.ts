@@ -1,12 +1,15 @@
 /**
  * The only writer to stdout. JSON mode prints exactly one document; readable mode prints key/value blocks
  * and tables, with the small renderers in ansi.ts and text-table.ts (no chalk, no cli-table3: see there).
+ * Everything written is escaped here (src/domain/printable.ts), every cell, value, note and JSON string,
+ * so that no view can let a server's ESC[2J or U+202E reach the terminal by forgetting to.
  */
 import { once } from 'node:events';
 import type { Row } from './views.js';
 import { styles } from './ansi.js';
 import { colorLevel, type Terminal } from './terminal.js';
 import { renderTable } from './text-table.js';
+import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 
 export interface TableSpec {
   head: readonly string[];
@@ -29,44 +32,48 @@ export class Printer {
 
   /** One JSON document: indented on a terminal, compact in a pipe. */
   async json(value: unknown): Promise<void> {
-    await this.write(`${JSON.stringify(value, null, this.terminal.stdout.isTTY ? 2 : undefined)}\n`);
+    await this.#out(`${terminalJson(value, this.terminal.stdout.isTTY ? 2 : undefined)}\n`);
   }
 
   async keyValue(rows: readonly Row[]): Promise<void> {
-    const width = Math.max(...rows.map(([label]) => label.length));
+    const safe = rows.map(([label, value]) => [escapeControls(label), escapeControls(value)] as const);
+    const width = Math.max(...safe.map(([label]) => label.length));
     const { dim } = styles(this.colorLevel);
-    await this.write(rows.map(([label, value]) => `${dim(label.padEnd(width))}  ${value}\n`).join(''));
+    await this.#out(safe.map(([label, value]) => `${dim(label.padEnd(width))}  ${value}\n`).join(''));
   }
 
   async table(spec: TableSpec): Promise<void> {
     // Widths are minimums (cells padded to them, so that streamed pages line up), never limits: a
     // longer value, an amount above all, is shown whole rather than cut.
     const { bold } = styles(this.colorLevel);
-    await this.write(
+    await this.#out(
       renderTable({
-        head: spec.showHead === false ? undefined : spec.head,
+        head: spec.showHead === false ? undefined : spec.head.map(escapeControls),
         widths: spec.widths,
-        rows: spec.rows,
+        rows: spec.rows.map((row) => row.map(escapeControls)),
         styleHead: bold,
       }),
     );
   }
 
-  /** Writes text to stdout, waiting when the pipe is full so that a large listing uses bounded memory. */
+  /**
+   * Writes text made of whole lines (NDJSON, a script, a value per line) to stdout: line breaks and tabs
+   * stay, every other unsafe character becomes a \u escape (inside a JSON string: the same character).
+   */
   async write(text: string): Promise<void> {
-    if (!this.terminal.stdout.write(text)) await once(this.terminal.stdout, 'drain');
+    await this.#out(escapeInLines(text));
   }
 
   /** A line of progress or information on stderr. */
   note(message: string): void {
     this.clearStatus();
-    this.terminal.stderr.write(`${message}\n`);
+    this.terminal.stderr.write(`${escapeControls(message)}\n`);
   }
 
   /** A progress line that rewrites itself, on a terminal only (nothing in a pipe or a log). */
   status(message: string): void {
     if (this.terminal.stderr.isTTY !== true) return;
-    this.terminal.stderr.write(`\r\u001b[K${message}`);
+    this.terminal.stderr.write(`\r\u001b[K${escapeControls(message)}`);
     this.#statusShown = true;
   }
 
@@ -77,4 +84,9 @@ export class Printer {
   }
 
   #statusShown = false;
+
+  /** Waits when the pipe is full, so that a large listing uses bounded memory. */
+  async #out(text: string): Promise<void> {
+    if (!this.terminal.stdout.write(text)) await once(this.terminal.stdout, 'drain');
+  }
 }

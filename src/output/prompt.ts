@@ -1,6 +1,7 @@
 /** Questions on the terminal: a yes/no confirmation and a hidden secret entry; or a secret piped in. */
 import { Writable } from 'node:stream';
 import { UsageError } from '../domain/errors.js';
+import { escapeInLines } from '../domain/printable.js';
 import type { Terminal } from './terminal.js';
 
 /** True only when both ends are a person at a terminal: a prompt in a pipe would hang a script. */
@@ -12,7 +13,8 @@ export function canPrompt(terminal: Terminal): boolean {
  * Asks one line. Ctrl-D and Ctrl-C end the question with `undefined` rather than leaving it pending: a
  * promise nobody settles would let Node exit 0 as if the command had succeeded.
  */
-async function askLine(terminal: Terminal, question: string, hidden: boolean): Promise<string | undefined> {
+async function askLine(terminal: Terminal, text: string, hidden: boolean): Promise<string | undefined> {
+  const question = escapeInLines(text);
   const { createInterface } = await import('node:readline');
   // Hidden: readline writes (and so echoes) into a stream that drops everything. The interface, and so
   // the terminal's raw mode, exists before the question shows, so that typed-ahead text is hidden too.

@@ -1,17 +1,9 @@
 /** The readable forms of what `address` and `estimate` read from the chain. */
+import type { AddressState } from '../tron/address-state.js';
 import { formatInteger, formatYesNo } from './format.js';
 import type { Row } from './views.js';
 
-export interface AddressView {
-  address: string;
-  activated: boolean;
-  energy_available: number;
-  energy_limit: number;
-  energy_used: number;
-  bandwidth_available: number;
-}
-
-export function addressRows(state: AddressView): Row[] {
+export function addressRows(state: AddressState): Row[] {
   return [
     ['Address', state.address],
     ['Activated', formatYesNo(state.activated)],

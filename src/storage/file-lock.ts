@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../domain/sleep.js';
 import { unlinkQuietly } from './durable-file.js';
 
 export interface LockOptions {

@@ -1,25 +1,18 @@
 /**
  * TronNode: the three read-only calls of a TRON full node's HTTP API that `energy` uses
  * (../shared/spec/tron-node-subset.md). Same transport qualities as the Energy API client, from the same
- * parts: client/http.ts for the exchange, the Retrier for 429/5xx/reset retries with backoff, the
- * http-only-on-loopback rule, and `--verbose` lines with the API key masked.
+ * parts: client/http.ts for the exchange, client/attempts.ts for the request loop (abort, the shared 429
+ * hold, retries with backoff or Retry-After), the http-only-on-loopback rule, and `--verbose` lines with
+ * the API key masked.
  */
-import { abortable, throwIfAborted } from '../client/abortable.js';
+import { RequestHold, runAttempts, type AttemptSettings } from '../client/attempts.js';
 import { parseBaseUrl } from '../client/base-url.js';
-import {
-  DEFAULT_TIMEOUTS,
-  HttpConnection,
-  HttpFailure,
-  type HttpTimeouts,
-  type LookupFunction,
-} from '../client/http.js';
+import { DEFAULT_TIMEOUTS, HttpConnection, type HttpTimeouts, type LookupFunction } from '../client/http.js';
 import { loggedExchange } from '../client/logged-exchange.js';
 import { maskSecret } from '../client/redact.js';
-import { Retrier } from '../client/retrier.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { parseRetryAfter, type RetryPolicy } from '../client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../client/retry-policy.js';
 import type { Check } from '../client/shape.js';
-import { NetworkError } from '../domain/errors.js';
+import { retryAfterHeader } from '../client/decode.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
 import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
 import { accountInfo, accountResource, constantCallResult } from './tron-schemas.js';
@@ -51,6 +44,7 @@ export class TronNode {
   readonly #options: TronNodeOptions;
   readonly #http: HttpConnection;
   readonly #basePath: string;
+  readonly #attempts: AttemptSettings;
 
   constructor(options: TronNodeOptions) {
     parseBaseUrl(options.baseUrl.href, 'TRON node URL');
@@ -65,6 +59,16 @@ export class TronNode {
         lookup: options.lookup,
       },
     );
+    this.#attempts = {
+      policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
+      hold: new RequestHold(),
+      cutOff: () => void this.#http.close(),
+      signal: options.signal,
+      onRetry: options.onRetry,
+      random: options.random,
+      sleepMs: options.sleepMs,
+      nowMs: options.nowMs,
+    };
   }
 
   get origin(): string {
@@ -98,48 +102,32 @@ export class TronNode {
   }
 
   /** Every call is read-only, so every failure may be retried without doubt. */
-  async #call<T>(path: string, payload: object, check: Check<T>): Promise<T> {
+  #call<T>(path: string, payload: object, check: Check<T>): Promise<T> {
     const body = Buffer.from(JSON.stringify(payload), 'utf8');
     const label = `TRON node ${this.origin} POST ${path}`;
-    const { apiKey, log, signal, nowMs = Date.now } = this.#options;
-    const cutOff = () => void this.#http.close();
+    const { apiKey, log, nowMs = Date.now } = this.#options;
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (apiKey !== undefined) headers[TRON_API_KEY_HEADER] = apiKey;
-    const retrier = new Retrier(`POST ${path}`, {
-      policy: this.#options.retryPolicy,
-      onRetry: this.#options.onRetry,
-      random: this.#options.random,
-      sleepMs: (ms) => abortable((this.#options.sleepMs ?? sleep)(ms), signal, cutOff),
+    return runAttempts(this.#attempts, {
+      label: `POST ${path}`,
+      failureLabel: label,
+      idempotent: true,
+      exchange: () =>
+        loggedExchange(
+          this.#http,
+          { method: 'POST', pathAndQuery: this.#basePath + path, headers, body },
+          {
+            origin: this.origin,
+            log,
+            redactHeader: (name, value) =>
+              name.toLowerCase() === TRON_API_KEY_HEADER.toLowerCase() ? maskSecret(value) : value,
+            nowMs,
+          },
+        ),
+      decode: (response) => decodeTronSuccess(response, check, label),
+      serverNowMs: nowMs,
+      retryAfter: retryAfterHeader,
+      failure: (response) => decodeTronFailure(response, label, apiKey !== undefined),
     });
-    for (;;) {
-      throwIfAborted(signal);
-      const exchange = loggedExchange(
-        this.#http,
-        { method: 'POST', pathAndQuery: this.#basePath + path, headers, body },
-        {
-          origin: this.origin,
-          log,
-          redactHeader: (name, value) =>
-            name.toLowerCase() === TRON_API_KEY_HEADER.toLowerCase() ? maskSecret(value) : value,
-          nowMs,
-        },
-      );
-      const outcome = await abortable(exchange, signal, cutOff).catch((error: unknown) => {
-        if (error instanceof HttpFailure) return error;
-        throw error;
-      });
-      if (outcome instanceof HttpFailure) {
-        if (await retrier.afterFailure(outcome)) continue;
-        const attempts = retrier.attempts;
-        throw new NetworkError(`${label}: ${outcome.message} (${attempts} attempt${attempts > 1 ? 's' : ''})`, {
-          cause: outcome,
-        });
-      }
-      if (outcome.status >= 200 && outcome.status < 300) return decodeTronSuccess(outcome, check, label);
-      const retryAfter = outcome.headers['retry-after'];
-      const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs());
-      if (await retrier.afterStatus(outcome.status, retryAfterMs)) continue;
-      throw decodeTronFailure(outcome, label, apiKey !== undefined);
-    }
   }
 }

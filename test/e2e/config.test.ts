@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult, RunOptions } from '../helpers/cli.js';
-import { DEAD_URL, expectNoStackTrace } from '../helpers/e2e.js';
+import { deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
 /** Most runs here see no ENERGY_* settings: everything comes from the profile store. */
@@ -168,7 +168,9 @@ describe('energy config profiles', () => {
 });
 
 describe('precedence: option, then environment, then profile', () => {
+  let DEAD_URL = '';
   beforeAll(async () => {
+    DEAD_URL = await deadUrl();
     const result = await bare(['config', 'set', 'base-url', DEAD_URL, '--profile', 'dead']);
     if (result.code !== 0) throw new Error(`config set failed: ${result.stderr}`);
   });
@@ -241,7 +243,7 @@ describe('unsafe or broken config', () => {
   });
 
   it('accepts an https --base-url (it goes on to connect: here to a dead loopback port, exit 7)', async () => {
-    const result = await world.run(['balance', '--retries', '0', '--base-url', 'https://127.0.0.1:9']);
+    const result = await world.run(['balance', '--retries', '0', '--base-url', await deadUrl('https')]);
     expect(result.code).toBe(7);
   });
 

@@ -7,7 +7,7 @@ import { run } from '../../src/app/main.js';
 import type { Terminal } from '../../src/output/terminal.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
-import { DEAD_URL, STACK_FRAME, expectNoStackTrace } from '../helpers/e2e.js';
+import { STACK_FRAME, deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
 
 let world: World;
@@ -141,11 +141,10 @@ describe('exit 7: service or network', () => {
   });
 
   it('for a connection refused by a closed loopback port', async () => {
-    expectFailure(
-      await world.run(['balance', '--retries', '0', '--base-url', DEAD_URL]),
-      7,
-      /GET \/v1\/balance to http:\/\/127\.0\.0\.1:9: connection refused \(1 attempt\)/,
-    );
+    const dead = await deadUrl();
+    const result = await world.run(['balance', '--retries', '0', '--base-url', dead]);
+    expectFailure(result, 7, /GET \/v1\/balance to http:\/\/127\.0\.0\.1:\d+: connection refused \(1 attempt\)/);
+    expect(result.stderr).toContain(`to ${dead}: connection refused`);
   });
 
   it('for a timeout', async () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpConnection } from '../../src/client/http.js';
-import { expectNoStackTrace } from '../helpers/e2e.js';
+import { closedPort, expectNoStackTrace } from '../helpers/e2e.js';
 import {
   makeCertificates,
   startConnectProxy,
@@ -148,12 +148,13 @@ describe('proxies from the environment', () => {
   });
 
   it('exits 7 naming the proxy when it cannot be reached', async () => {
+    const port = await closedPort();
     const result = await world.run(['balance', '--retries', '0'], {
-      env: { ...env, HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:1` },
+      env: { ...env, HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${port}` },
     });
     expect(result.code).toBe(7);
     expect(result.stderr).toContain(
-      'cannot reach the proxy http://[REDACTED]@127.0.0.1:1 (from HTTPS_PROXY): connection refused',
+      `cannot reach the proxy http://[REDACTED]@127.0.0.1:${port} (from HTTPS_PROXY): connection refused`,
     );
     expect(result.stderr).not.toContain(PASSWORD);
   });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshAddress } from '../helpers/e2e.js';
+import { deadUrl, freshAddress } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, json, type World } from '../helpers/world.js';
 
 let world: World;
@@ -316,7 +316,7 @@ describe('timeouts', () => {
   });
 
   it('ends quickly on a refused connection', async () => {
-    const result = await world.run(['balance', '--retries', '1'], { env: { ENERGY_BASE_URL: 'http://127.0.0.1:9' } });
+    const result = await world.run(['balance', '--retries', '1'], { env: { ENERGY_BASE_URL: await deadUrl() } });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/connection refused \(2 attempts\)/);
   });

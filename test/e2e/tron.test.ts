@@ -1,7 +1,7 @@
 /** `energy address` and `energy estimate transfer` against the sandbox's TRON node, spawned for real. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, type RunOptions } from '../helpers/cli.js';
-import { allDelivered, expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
+import { allDelivered, deadUrl, expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
 const HOLDER = freshAddress(9001);
@@ -217,7 +217,7 @@ describe('a TRON node that misbehaves', () => {
   });
 
   it('an unreachable node is exit 7', async () => {
-    const result = await run(['address', HOLDER, '--tron-node', 'http://127.0.0.1:9', '--retries', '0']);
+    const result = await run(['address', HOLDER, '--tron-node', await deadUrl(), '--retries', '0']);
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/connection refused/);
   });

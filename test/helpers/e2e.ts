@@ -1,5 +1,6 @@
 /** Small shared pieces for the e2e suites: fresh addresses, a loopback port nobody listens on, state probes. */
 import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { encodeTronAddress } from '../../src/domain/address.js';
@@ -18,8 +19,25 @@ export function freshAddress(n: number): string {
   return encodeTronAddress(Buffer.concat([Buffer.from([0x41]), id]));
 }
 
-/** Port 9 (discard) on loopback: privileged, never handed out as an ephemeral port, nothing listens there. */
-export const DEAD_URL = 'http://127.0.0.1:9';
+/**
+ * A loopback port nobody listens on: bound on port 0 (the system picks a free one), then closed. Never a
+ * fixed port such as 1 or 9: a root process may listen there, and did.
+ */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** `http://127.0.0.1:<a closed port>`: a base URL that refuses connections. */
+export async function deadUrl(scheme: 'http' | 'https' = 'http'): Promise<string> {
+  return `${scheme}://127.0.0.1:${await closedPort()}`;
+}
 
 /** A stack frame line as Node prints it. */
 export const STACK_FRAME = /^\s+at /m;

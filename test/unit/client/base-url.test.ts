@@ -7,7 +7,7 @@ describe('parseBaseUrl', () => {
     'https://api.example.com',
     'https://api.example.com/prefix',
     'http://localhost:8787',
-    'http://127.0.0.1:1',
+    'http://127.0.0.1:18787',
     'http://127.9.9.9',
     'http://[::1]:8080',
   ])('accepts %s', (text) => {

@@ -29,6 +29,13 @@ describe('retry policy', () => {
     ['Mon, 23 Nov 2026 09:00:00 GMT', 0],
     ['soon', undefined],
     [undefined, undefined],
+    // Not valid, so the caller backs off as usual: negative, beyond any sensible number, not an HTTP-date.
+    ['-5', undefined],
+    ['1'.repeat(400), undefined],
+    ['2147483648', undefined],
+    ['1e3', undefined],
+    ['2026-11-23T10:00:07Z', undefined],
+    ['Sunday, 06-Nov-94 08:49:37 GMT', 0],
   ])('reads Retry-After %j as %j ms', (header, expected) => {
     expect(parseRetryAfter(header, Date.parse('2026-11-23T10:00:00Z'))).toBe(expected);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { proxyFor, redactProxyUrl } from '../../../src/client/proxy-env.js';
+import { parseBaseUrl } from '../../../src/client/base-url.js';
 
 const api = new URL('https://api.example.com');
 const chosen = (origin: URL, env: NodeJS.ProcessEnv) => proxyFor(origin, env)?.url.href;
@@ -20,9 +21,19 @@ describe('proxyFor', () => {
     expect(chosen(api, { HTTPS_PROXY: 'proxy.corp:3128' })).toBe('http://proxy.corp:3128/');
   });
 
-  it.each(['localhost', '127.0.0.1', '127.4.5.6', '[::1]', 'app.localhost'])('never proxies loopback %s', (host) => {
+  it.each(['localhost', '127.0.0.1', '127.4.5.6', '[::1]'])('never proxies loopback %s', (host) => {
     expect(chosen(new URL(`https://${host}:8443`), { HTTPS_PROXY: 'http://p:1' })).toBeUndefined();
+    expect(parseBaseUrl(`http://${host}:8443`).protocol).toBe('http:');
   });
+
+  // One loopback rule with the http:// check: a name a resolver may send elsewhere is not loopback.
+  it.each(['app.localhost', 'localhost.', 'localhost.evil.com', '0.0.0.0'])(
+    'proxies %s, which the http:// rule does not count as loopback either',
+    (host) => {
+      expect(chosen(new URL(`https://${host}:8443`), { HTTPS_PROXY: 'http://p:1' })).toBe('http://p:1/');
+      expect(() => parseBaseUrl(`http://${host}:8443`)).toThrow(/not loopback/);
+    },
+  );
 
   it.each([
     ['api.example.com', true],

@@ -146,6 +146,22 @@ describe('retries', () => {
     expect(delays).toEqual([2000]);
   });
 
+  it.each([
+    ['negative', '-5'],
+    ['400 digits', '9'.repeat(400)],
+    ['garbage', 'soon'],
+    ['not an HTTP-date', '2026-11-23T10:00:07Z'],
+  ])('falls back to backoff when Retry-After is not valid (%s)', async (_name, header) => {
+    server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': header }), jsonReply(200, BALANCE));
+    const { client, delays } = makeClient();
+    await client.balance();
+    expect(server.seen).toHaveLength(2);
+    // The first backoff step (base 10 ms): half fixed, half random.
+    expect(delays).toHaveLength(1);
+    expect(delays[0]).toBeGreaterThanOrEqual(5);
+    expect(delays[0]).toBeLessThanOrEqual(10);
+  });
+
   it('gives up at once, exit 6, when Retry-After is beyond the cap', async () => {
     server.script(problemReply(429, 'RATE_LIMITED', { 'retry-after': '3600' }));
     const { client, delays } = makeClient();

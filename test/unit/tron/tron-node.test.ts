@@ -29,7 +29,9 @@ afterEach(async () => {
   server.seen.length = 0;
 });
 
-function makeNode(options: { apiKey?: string; retries?: number; log?: (line: string) => void } = {}) {
+function makeNode(
+  options: { apiKey?: string; retries?: number; log?: (line: string) => void; nowMs?: () => number } = {},
+) {
   const delays: number[] = [];
   const node = new TronNode({
     baseUrl: server.url,
@@ -40,6 +42,7 @@ function makeNode(options: { apiKey?: string; retries?: number; log?: (line: str
       delays.push(ms);
     },
     log: options.log,
+    ...(options.nowMs && { nowMs: options.nowMs }),
   });
   nodes.push(node);
   return { node, delays };
@@ -182,6 +185,22 @@ describe('retries', () => {
     expect((await node.getAccountResource(ADDRESS)).EnergyLimit).toBe(5);
     expect(server.seen).toHaveLength(2);
     expect(delays).toEqual([2000]);
+  });
+
+  it("holds back the next calls on the same node until a 429's Retry-After has passed", async () => {
+    server.script(
+      jsonReply(429, { Error: 'rate limited' }, { 'retry-after': '2' }),
+      jsonReply(200, { EnergyLimit: 5 }),
+    );
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    const { node, delays } = makeNode({ nowMs: () => now });
+    await node.getAccountResource(ADDRESS);
+    expect(delays).toEqual([2000]);
+    // No time has passed on this clock: the next call waits the same pause before it sends anything.
+    const sent = server.seen.length;
+    await node.getAccount(ADDRESS);
+    expect(delays).toEqual([2000, 2000]);
+    expect(server.seen.length - sent).toBe(1);
   });
 
   it('429 that outlasts the retries is exit 6 with the key hint', async () => {
