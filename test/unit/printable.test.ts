@@ -24,6 +24,11 @@ describe('printable: characters that must never reach a terminal raw', () => {
     expect(printable(text)).toBe(`a\\u{${code.toString(16)}}b`);
   });
 
+  // The marks that reorder without embedding: ALM, LRM, RLM.
+  it.each([0x061c, 0x200e, 0x200f].map((code) => [hex(code), code]))('escapes the bidi mark U+%s', (_name, code) => {
+    expect(printable(`a${String.fromCodePoint(code)}b`)).toBe(`a\\u{${code.toString(16)}}b`);
+  });
+
   // C1 controls: U+009B alone is CSI on many terminals, as ESC [ is; U+0085 is a line break.
   it.each(range(0x80, 0x9f).map((code) => [hex(code), code]))('escapes the C1 control U+%s', (_name, code) => {
     const text = `a${String.fromCodePoint(code)}b`;
