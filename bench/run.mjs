@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
+import { measureServiceRss } from './service-rss.mjs';
 
 const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
@@ -63,6 +64,13 @@ function measure(cases, count) {
 const { encodeTronAddress } = await import('../dist/domain/address.js');
 const ensureAddresses = Array.from({ length: 100 }, (_, i) => {
   const id = Buffer.alloc(20, 0x42);
+  id.writeUInt32BE(i, 0);
+  return encodeTronAddress(Buffer.concat([Buffer.from([0x41]), id]));
+});
+
+// Two addresses the sandbox knows nothing of: a service buys for them once, then counts them in flight.
+const serviceShortAddresses = [0, 1].map((i) => {
+  const id = Buffer.alloc(20, 0x43);
   id.writeUInt32BE(i, 0);
   return encodeTronAddress(Buffer.concat([Buffer.from([0x41]), id]));
 });
@@ -239,6 +247,18 @@ try {
     rssLines: smoke ? 1000 : 100_000,
     reportRss: here('./report-rss.mjs'),
   });
+  // 20 addresses with enough (chain reads only) and 2 short ones (the order list, quotes and orders, then
+  // in flight): what a service does all day. RSS after 10 and 1,000 cycles, and 3,000 to show the plateau
+  // (V8's heap grows to its working size over the first few hundred cycles, then stays).
+  const marks = smoke ? [10, 100, 200] : [10, 1000, 3000];
+  var service = await measureServiceRss({
+    node,
+    bin,
+    env: { ...env, ENERGY_STATE_DIR: join(work, 'service-state'), ENERGY_TRON_NODE: sandbox.url },
+    addresses: [...ensureAddresses.slice(0, 20), ...serviceShortAddresses],
+    cycles: marks.at(-1),
+    marks,
+  });
 } finally {
   sandbox.child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
@@ -260,6 +280,11 @@ const lines = [
   }),
   `| peak RSS of a ${batch.rssLines.toLocaleString('en-US')}-line \`order batch --dry-run\` | ${batch.rssMb.toFixed(1)} MB | | | | ≤ 150 MB | ${batch.rssMb <= 150 ? 'yes' : 'no'} |`,
   ...rssRows,
+  (() => {
+    const [first, middle, last] = Object.values(service.rss);
+    const [, m, l] = Object.keys(service.rss);
+    return `| RSS of \`ensure --every 1ms\` (22 addresses, 2 bought for) after 10 / ${m} / ${l} cycles (${service.seconds.toFixed(0)} s) | ${[first, middle, last].map((mb) => mb.toFixed(1)).join(' / ')} MB | | | | flat from ${m} to ${l} (≤ +5 MB) | ${last - middle <= 5 ? 'yes' : 'no'} |`;
+  })(),
 ];
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const header = `Node ${nodeVersion}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; medians of ${rounds} interleaved runs (${listRounds} for the listing)${smoke ? ' — SMOKE run, numbers not meaningful' : ''}`;

@@ -30,3 +30,19 @@ export async function runPool<T>(
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (failed) throw failure;
 }
+
+/** Runs `work` over `items`, at most `limit` at once, and keeps the results in input order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  async function* indexed(): AsyncGenerator<number> {
+    for (let index = 0; index < items.length; index += 1) yield index;
+  }
+  await runPool(indexed(), Math.max(1, Math.min(limit, items.length)), async (index) => {
+    results[index] = await work(items[index]!, index);
+  });
+  return results;
+}

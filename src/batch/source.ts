@@ -1,8 +1,9 @@
 /**
  * The batch file, read as many times as the batch needs it (check, quote, order) without holding it in
- * memory. Standard input is spooled to a private temporary file first, since it can be read only once.
+ * memory: from one private snapshot taken at the start (standard input can be read only once, and a file
+ * may change during the run).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -24,7 +25,11 @@ export interface BatchSource {
   rules: BatchRules;
 }
 
-/** A readable path for `spec` (`-` is standard input, spooled into `spoolDir`) and how to clean up after. */
+/**
+ * A private snapshot of `spec` (a file, or `-` for standard input) in `spoolDir`, and how to clean up after.
+ * Every later pass reads the snapshot: the bytes hashed into the line ids are the bytes that are ordered,
+ * even when the file is replaced or appended to during the run.
+ */
 export async function openInput(
   spec: string,
   stdin: Readable,
@@ -35,15 +40,24 @@ export async function openInput(
       if (!statSync(spec).isFile()) throw new UsageError(`${spec} is not a file`);
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      throw new UsageError(
-        `cannot read ${spec}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable'}`,
-      );
+      throw new UsageError(`cannot read ${spec}: ${readFailure(error)}`);
     }
-    return { path: spec, label: spec, cleanup: () => undefined };
   }
-  const path = join(spoolDir, `batch-stdin-${process.pid}-${Date.now()}.tmp`);
-  await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
-  return { path, label: 'stdin', cleanup: () => unlinkQuietly(path) };
+  const path = join(spoolDir, `energy-batch-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await pipeline(
+      spec === '-' ? stdin : createReadStream(spec),
+      createWriteStream(path, { mode: 0o600, flags: 'wx' }),
+    );
+  } catch (error) {
+    unlinkQuietly(path);
+    throw new UsageError(`cannot read ${spec === '-' ? 'stdin' : spec}: ${readFailure(error)}`);
+  }
+  return { path, label: spec === '-' ? 'stdin' : spec, cleanup: () => unlinkQuietly(path) };
+}
+
+function readFailure(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable';
 }
 
 /**
@@ -61,7 +75,7 @@ export async function checkBatch(
   let parser: LineParser | undefined;
   let orderCount = 0;
   for await (const physical of readLines(hashing(createReadStream(path), hash), label)) {
-    parser ??= new LineParser(format ?? detectFormat(physical.text, path === label ? path : ''), label, rules);
+    parser ??= new LineParser(format ?? detectFormat(physical.text, label === 'stdin' ? '' : label), label, rules);
     const line = parser.parse(physical);
     if (line === undefined) continue;
     orderCount += 1;

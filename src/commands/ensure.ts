@@ -2,11 +2,13 @@
  * `energy ensure <address…> --energy <n> --hours <h>`: buy only the shortfall, so that each address has at
  * least n energy, counting what it has on chain and what is already bought but not yet delivered.
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { join } from 'node:path';
 import { checkTronAddress } from '../domain/address.js';
-import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { CliError, ExitCode, UsageError } from '../domain/errors.js';
+import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
+import { parseDuration, type StopSwitch } from '../ensure/service.js';
+import { CliError, ExitCode, SIGNAL_EXIT_CODES, UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { positiveInteger, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
@@ -19,6 +21,7 @@ interface EnsureCommandOptions {
   wait?: boolean;
   waitTimeout: number;
   dryRun?: boolean;
+  every?: number;
 }
 
 export function ensureCommand(ctx: Context): Command {
@@ -45,8 +48,15 @@ export function ensureCommand(ctx: Context): Command {
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
     )
+    .addOption(
+      new Option(
+        '--every <duration>',
+        'run as a service: a cycle every duration (30s, 5m, 1h; with jitter) until SIGTERM or SIGINT',
+      ).argParser(everyDuration),
+    )
     .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
       const addresses = uniqueAddresses(addressArgs);
+      await checkJournalFolder(ctx);
       const node = await ctx.tronNode();
       const { runEnsure } = await import('../ensure/run-ensure.js');
       const note = (line: string) => ctx.printer.note(line);
@@ -57,6 +67,7 @@ export function ensureCommand(ctx: Context): Command {
           journal: await ctx.journal(),
           recoverCommand: (id) =>
             id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id),
+          waitCommand: (id) => ctx.invocation('order', 'wait', id),
         }),
         exclusive: (work) => oneAtATime(ctx, work),
         terminal: ctx.terminal,
@@ -72,19 +83,91 @@ export function ensureCommand(ctx: Context): Command {
         dryRun: options.dryRun === true,
         waitSeconds: options.wait === true ? options.waitTimeout : undefined,
       };
-      const items = await runEnsure(deps, run);
-      if (ctx.printer.jsonMode) await ctx.printer.json({ items });
-      else await ctx.printer.table(ensureTable(items));
-      const failed = items.filter((item) => item.error !== null);
-      if (failed.length === 0) return;
-      const [first] = failed;
-      if (addresses.length === 1 && first?.error)
-        throw new CliError(first.error.message, first.error.exit_code as ExitCode);
-      throw new CliError(
-        `${failed.length} of ${addresses.length} addresses failed (see above); the others stand`,
-        ExitCode.someFailed,
-      );
+      if (options.every === undefined) return finish(ctx, addresses.length, await runEnsure(deps, run));
+      const { runService } = await import('../ensure/service.js');
+      deps.knownFinal = new Set();
+      const stop = stopBetweenCycles(ctx);
+      try {
+        await runService({
+          everyMs: options.every,
+          cycle: () => runEnsure(deps, run),
+          report: (cycle) =>
+            ctx.printer.jsonMode
+              ? ctx.printer.write(`${JSON.stringify(cycle)}\n`)
+              : ctx.printer
+                  .write(
+                    `cycle ${cycle.cycle} at ${cycle.at}${cycle.error ? `: failed: ${cycle.error.message}` : ''}\n`,
+                  )
+                  .then(() => (cycle.error ? undefined : ctx.printer.table(ensureTable(cycle.items)))),
+          note,
+          stop,
+        });
+      } finally {
+        stop.restore();
+      }
     });
+}
+
+/** One run's items printed; exit 9 when some failed (a single address: its own code). */
+async function finish(ctx: Context, count: number, items: EnsureItem[]): Promise<void> {
+  if (ctx.printer.jsonMode) await ctx.printer.json({ items });
+  else await ctx.printer.table(ensureTable(items));
+  const failed = items.filter((item) => item.error !== null);
+  if (failed.length === 0) return;
+  const [first] = failed;
+  if (count === 1 && first?.error) throw new CliError(first.error.message, first.error.exit_code as ExitCode);
+  throw new CliError(
+    `${failed.length} of ${count} addresses failed (see above); the others stand`,
+    ExitCode.someFailed,
+  );
+}
+
+function everyDuration(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined)
+    throw new InvalidArgumentError('must be a duration such as 30s, 5m or 1h (ms, s, m, h; at most 7 days)');
+  return ms;
+}
+
+/**
+ * SIGTERM and SIGINT ask the service to stop after the cycle in flight (its requests, and any order, are
+ * let finish, so their outcome is journaled) instead of cutting it off; a second one exits at once, as
+ * for every command. The entry's handlers are set aside meanwhile and put back afterwards.
+ */
+function stopBetweenCycles(ctx: Context): StopSwitch & { restore: () => void } {
+  const names = ['SIGINT', 'SIGTERM'] as const;
+  const saved = names.map((name) => [name, process.listeners(name)] as const);
+  let requested = false;
+  let wake: (() => void) | undefined;
+  const onSignal = (name: (typeof names)[number]) => {
+    if (requested) process.exit(SIGNAL_EXIT_CODES[name]);
+    requested = true;
+    ctx.printer.note(`energy: ${name}: stopping after this cycle (send it again to stop at once)`);
+    wake?.();
+  };
+  for (const name of names) {
+    process.removeAllListeners(name);
+    process.on(name, onSignal);
+  }
+  return {
+    get requested() {
+      return requested;
+    },
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }),
+    restore: () => {
+      for (const [name, listeners] of saved) {
+        process.removeListener(name, onSignal);
+        for (const listener of listeners) process.on(name, listener as () => void);
+      }
+    },
+  };
 }
 
 /** Every address checked before anything is read; a repeated one counts once. */
@@ -96,32 +179,54 @@ function uniqueAddresses(texts: readonly string[]): string[] {
   return [...new Set(texts)];
 }
 
-/** How long a run waits for another `ensure` on this machine to finish ordering. */
+/** The journal's folder, checked on every run (also one that buys nothing), as every journal command does. */
+async function checkJournalFolder(ctx: Context): Promise<void> {
+  const [{ journalDir, stateDir }, { assertPrivate }] = await Promise.all([
+    import('../journal/state-dir.js'),
+    import('../config/permissions.js'),
+  ]);
+  assertPrivate(journalDir(stateDir(ctx.terminal.env)), 'folder', 'state');
+}
+
+/** How long a run waits for another `ensure` to finish ordering. */
 const LOCK_WAIT_MS = 60_000;
+/** A lock from another host name (a shared state folder) that cannot be checked is taken over after this. */
+const OTHER_HOST_STALE_MS = 600_000;
 
 /**
- * Holds `<state folder>/ensure.lock` around `work`. A holder that died is taken over at once; one still
- * asking for consent at a prompt after ten minutes is taken over too (cron runs never prompt).
+ * Holds `<state folder>/ensure.lock` around `work`. A holder alive on this machine is never overtaken,
+ * however slow (this run waits, then gives up with nothing bought); a dead one is taken over at once; one
+ * from another host name only when it is older than ten minutes, saying so.
  */
 async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  const [{ stateDir }, { ensurePrivateDir }, { LockTimeoutError, withFileLock }] = await Promise.all([
+  const [{ journalDir, stateDir }, { ensurePrivateDir }, { LockTimeoutError, withFileLock }] = await Promise.all([
     import('../journal/state-dir.js'),
     import('../config/permissions.js'),
     import('../storage/file-lock.js'),
   ]);
-  const dir = stateDir(ctx.terminal.env);
+  const dir = journalDir(stateDir(ctx.terminal.env));
   ensurePrivateDir(dir, 'state');
   const lockPath = join(dir, 'ensure.lock');
   try {
-    return await withFileLock(lockPath, work, { timeoutMs: LOCK_WAIT_MS, staleMs: 600_000 });
+    return await withFileLock(lockPath, work, {
+      timeoutMs: LOCK_WAIT_MS,
+      staleMs: OTHER_HOST_STALE_MS,
+      onTakeover: (holder) =>
+        ctx.printer.note(
+          `energy: took over ${lockPath} from process ${holder.pid} on host ${printable(holder.host, 64)}, taken ${Math.round((Date.now() - holder.since) / 1000)} s ago (another host: it cannot be checked from here, and it is older than ${OTHER_HOST_STALE_MS / 60_000} minutes)`,
+        ),
+    });
   } catch (error) {
     if (!(error instanceof LockTimeoutError)) throw error;
-    throw new CliError(
-      `another energy ensure on this machine has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`,
-      ExitCode.conflict,
-      {
-        hint: 'let it finish and run again; a lock left by a run that was killed is taken over at once',
-      },
-    );
+    const holder = error.holder;
+    const who = holder === undefined ? 'a process' : `process ${holder.pid}`;
+    const message = error.holderAlive
+      ? `another energy ensure on this machine (${who}) has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`
+      : `${lockPath} is held by ${who} on host ${printable(holder?.host ?? '?', 64)}, which cannot be checked from here (another machine or container sharing this state folder): nothing bought`;
+    throw new CliError(message, ExitCode.conflict, {
+      hint: error.holderAlive
+        ? 'let it finish and run again; a lock left by a run that was killed is taken over at once'
+        : `it is taken over once it is ${OTHER_HOST_STALE_MS / 60_000} minutes old; give each host its own ENERGY_STATE_DIR`,
+    });
   }
 }

@@ -60,7 +60,9 @@ export function assertPrivate(path: string, kind: 'file' | 'folder', area: Priva
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
-    throw new AuthError(
+    // Open credentials are unusable credentials (exit 3); an open journal is a local setup problem (exit 2).
+    const Refusal = area === 'config' ? AuthError : UsageError;
+    throw new Refusal(
       `the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`,
       {
         hint: `chmod ${wanted} '${path}'`,

@@ -3,16 +3,20 @@
  * (sendJournaled, the program's one way of placing orders); with --wait, each order followed and the chain
  * read again to confirm that the energy arrived.
  */
-import { randomUUID } from 'node:crypto';
-import { orderRequestBody } from '../client/client.js';
-import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
-import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { orderRequestBody, type CreatedOrder } from '../client/client.js';
+import type { Order } from '../client/types.js';
+import { isFinal } from '../client/wait-for-order.js';
+import { ApiError, CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { sleep } from '../domain/sleep.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
+import { findRecentOrders } from '../ordering/find-recent.js';
+import { followToFinal } from '../ordering/follow-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
+import { timestampMs } from '../output/format.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
-import { mapLimit } from './map-limit.js';
+import { mapLimit } from '../batch/pool.js';
+import { needId } from './need-id.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { readAddresses } from './read-chain.js';
 
@@ -69,18 +73,61 @@ export async function buyPurchases(
   );
 }
 
-async function place(api: EnsureApi, options: EnsureOptions, { item, quote }: Purchase): Promise<void> {
-  const id = randomUUID();
-  const body = orderRequestBody({
-    client_request_id: id,
-    address: item.address,
-    energy: item.to_buy,
-    duration_hours: options.hours,
-    expected_total_trx: quote.total_trx,
-  });
-  const { record } = await api.journal.begin(id, body);
-  item.bought = (await sendJournaled(api, record)).order;
-  item.reason = 'bought';
+/** Hops along a chain of old orders met under derived ids before giving up (see `place`). */
+const MAX_STALE_HOPS = 3;
+
+/**
+ * Orders under the need's derived id (need-id.ts). Created: bought. The server's existing order for it:
+ * another host's for this need (in flight elsewhere), or this machine's own earlier request; an order
+ * older than the need's window was placed for an earlier need that the list no longer shows, so the id
+ * moves on past it, as every host's does. A 409 is another host's order only when the list shows the order
+ * with that id: the 409's code is not in the spec, and 409 also means a price change or a low balance.
+ */
+async function place(api: EnsureApi, options: EnsureOptions, { item, quote, need }: Purchase): Promise<void> {
+  let anchor = need.anchor;
+  for (let hop = 0; hop <= MAX_STALE_HOPS; hop += 1) {
+    const id = needId(item.address, anchor);
+    const body = orderRequestBody({
+      client_request_id: id,
+      address: item.address,
+      energy: item.to_buy,
+      duration_hours: options.hours,
+      expected_total_trx: quote.total_trx,
+    });
+    const { record, fresh } = await api.journal.begin(id, body);
+    let answer: CreatedOrder;
+    try {
+      answer = await sendJournaled(api, record);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+      const found = (await findRecentOrders(api.client, new Set([id]), need.windowStartMs, { slackMs: 0 })).get(id);
+      if (found === undefined) throw error;
+      return boughtElsewhere(item, found);
+    }
+    const { order, created } = answer;
+    if (!created && timestampMs(order.created_at) < need.windowStartMs) {
+      anchor = { orderId: order.id };
+      continue;
+    }
+    if (created || !fresh) {
+      item.bought = order;
+      item.reason = 'bought';
+      return;
+    }
+    return boughtElsewhere(item, order);
+  }
+  throw new CliError(
+    `the order ids derived for ${item.address} all belong to old orders (${MAX_STALE_HOPS + 1} tried): nothing bought`,
+    ExitCode.conflict,
+  );
+}
+
+/** Another host ordered for this need: counted in flight (until final), nothing bought here. */
+function boughtElsewhere(item: EnsureItem, order: Order): void {
+  if (!isFinal(order)) item.in_flight += order.energy;
+  item.reason = 'in_flight_elsewhere';
+  item.to_buy = 0;
+  item.total_trx = null;
 }
 
 export async function confirmPurchases(
@@ -95,7 +142,7 @@ export async function confirmPurchases(
   );
 }
 
-/** Follows the order to a final state, then waits (briefly) for its energy to show on chain. */
+/** Follows the order to a final state (as `order wait` does), then waits briefly for its energy on chain. */
 async function confirm(
   deps: EnsureDeps,
   api: EnsureApi,
@@ -103,21 +150,21 @@ async function confirm(
   plan: Plan,
   item: EnsureItem,
 ): Promise<void> {
-  const order = item.bought!;
-  deps.progress?.(`energy: order ${order.id} for ${item.address} is ${order.status}; waiting until it is final…`);
-  const final = await waitUntilFinal(api.client, order, {
-    intervalMs: deps.pollMs ?? 1000,
-    timeoutMs: waitSeconds * 1000,
-    onChange: (next) => deps.progress?.(`energy: order ${next.id} for ${item.address} is ${next.status}`),
-  });
-  item.bought = final;
-  if (endedUndelivered(final)) {
-    const why =
-      final.failure === null
-        ? `ended (status ${final.status}) without delivery`
-        : `${final.failure.code}: ${final.failure.message}`;
-    throw new CliError(`order ${final.id} failed: ${why}`, ExitCode.orderFailed);
-  }
+  const label = (line: string) => line.replace(/^energy: order (\S+)/, `energy: order $1 for ${item.address}`);
+  await followToFinal(
+    {
+      client: api.client,
+      progress: deps.progress === undefined ? undefined : (line) => deps.progress?.(label(line)),
+      print: async (order) => {
+        item.bought = order;
+      },
+      waitCommand: api.waitCommand,
+      intervalMs: deps.pollMs ?? 1000,
+    },
+    item.bought!,
+    waitSeconds,
+  );
+  const final = item.bought!;
   // Usage in between could lower it, so this asks only for what was there plus what was bought.
   const expected = plan.chain.get(item.address)!.energy_available + item.to_buy;
   const now = deps.nowMs ?? Date.now;

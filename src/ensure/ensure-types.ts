@@ -4,12 +4,15 @@ import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { Terminal } from '../output/terminal.js';
 import type { TronNode } from '../tron/tron-node.js';
+import type { InFlight } from './in-flight.js';
 
 /**
  * enough: it has the target now · in_flight: enough once undelivered orders arrive · bought: ordered now ·
- * would_buy: --dry-run · failed: the order (or its confirmation on chain, with --wait) failed.
+ * in_flight_elsewhere: another host ordered for this need at the same moment (the server answered our
+ * derived id with its order, or a 409 and the list shows the order with that id) · would_buy: --dry-run ·
+ * failed: the order (or its confirmation on chain, with --wait) failed.
  */
-export type EnsureReason = 'enough' | 'in_flight' | 'bought' | 'would_buy' | 'failed';
+export type EnsureReason = 'enough' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
@@ -45,6 +48,8 @@ export interface EnsureApi {
   journal: Journal;
   /** `energy … order recover [id]` for this run's profile and base URL. */
   recoverCommand: (clientRequestId?: string) => string;
+  /** `energy … order wait <id>` for this run's profile and base URL. */
+  waitCommand: (orderId: string) => string;
 }
 
 export interface EnsureDeps {
@@ -60,6 +65,8 @@ export interface EnsureDeps {
    */
   exclusive: <T>(work: () => Promise<T>) => Promise<T>;
   nowMs?: () => number;
+  /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
+  knownFinal?: Set<string>;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;
 }
@@ -68,4 +75,6 @@ export interface EnsureDeps {
 export interface Purchase {
   item: EnsureItem;
   quote: QuoteResponse;
+  /** The need's anchor and window, from which the order's client_request_id is derived. */
+  need: Pick<InFlight, 'anchor' | 'windowStartMs'>;
 }

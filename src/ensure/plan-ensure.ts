@@ -6,7 +6,7 @@ import { UsageError } from '../domain/errors.js';
 import type { AddressState } from '../tron/address-state.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
 import { inFlightByAddress } from './in-flight.js';
-import { mapLimit } from './map-limit.js';
+import { mapLimit } from '../batch/pool.js';
 import { readAddresses } from './read-chain.js';
 import { shortfall } from './shortfall.js';
 
@@ -27,7 +27,7 @@ export async function planShortfalls(
 ): Promise<Plan> {
   const addresses = short.map((entry) => entry.address);
   const [inFlight, offer] = await Promise.all([
-    inFlightByAddress(api.client, api.journal, new Set(addresses), (deps.nowMs ?? Date.now)()),
+    inFlightByAddress(api.client, api.journal, new Set(addresses), (deps.nowMs ?? Date.now)(), deps.knownFinal),
     api.client.options(),
   ]);
   if (!offer.duration_hours.includes(options.hours)) {
@@ -65,7 +65,7 @@ export async function planShortfalls(
   );
   const purchases = toBuy.map((entry, index) => {
     entry.total_trx = quotes[index]!.total_trx;
-    return { item: entry, quote: quotes[index]! };
+    return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain };
 }

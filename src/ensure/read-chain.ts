@@ -1,7 +1,7 @@
 /** Reads many addresses from the TRON node, a bounded number at a time over its keep-alive connections. */
 import { addressState, type AddressState } from '../tron/address-state.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { mapLimit } from './map-limit.js';
+import { mapLimit } from '../batch/pool.js';
 
 /** Addresses read at once (two calls each, side by side). */
 export const CHAIN_CONCURRENCY = 8;

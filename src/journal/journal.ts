@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../config/permissions.js';
+import { assertPrivate, ensurePrivateDir } from '../config/permissions.js';
+import { journalDir } from './state-dir.js';
 import { hasOrder, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 export interface JournalScope {
@@ -35,7 +36,9 @@ export class Journal {
     readonly scope: JournalScope,
     private readonly nowMs: () => number = Date.now,
   ) {
-    this.#root = join(stateDir, 'journal');
+    this.#root = journalDir(stateDir);
+    // Checked on every run that opens the journal, not only when an order is about to be written.
+    assertPrivate(this.#root, 'folder', 'state');
     this.#scopePrefix = digest(`${scope.origin}\n${scope.keyId}`, 16);
   }
 
@@ -113,6 +116,25 @@ export class Journal {
   /** Pending records of this scope, oldest first. */
   pending(): JournalRecord[] {
     return this.allPending().filter((record) => this.#inScope(record));
+  }
+
+  /**
+   * Settled records of this scope that have an order, journaled at `sinceMs` or later: this machine's
+   * orders, to follow by id when the order list does not reach them. Files settled earlier are not read.
+   */
+  ordered(sinceMs: number): JournalRecord[] {
+    const folder = join(this.#root, 'settled');
+    return listJson(folder).flatMap((name) => {
+      if (!name.startsWith(`${this.#scopePrefix}-`)) return [];
+      const path = join(folder, name);
+      try {
+        if (statSync(path).mtimeMs < sinceMs) return [];
+      } catch {
+        return [];
+      }
+      const record = readRecord(path);
+      return record !== undefined && hasOrder(record) && Date.parse(record.journaled_at) >= sinceMs ? [record] : [];
+    });
   }
 
   /** Pending records of every API and key used from this machine, oldest first. */
@@ -198,7 +220,8 @@ export class Journal {
 
 /** Pending records in the journal folder of `stateDir`, whatever their API and key, oldest first. */
 export function pendingRecordsIn(stateDir: string): JournalRecord[] {
-  return readPendingRecords(join(stateDir, 'journal'));
+  assertPrivate(journalDir(stateDir), 'folder', 'state');
+  return readPendingRecords(journalDir(stateDir));
 }
 
 function readPendingRecords(root: string): JournalRecord[] {

@@ -7,3 +7,13 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_STATE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state');
   return join(base, 'energy');
 }
+
+/**
+ * The journal's folder inside the state folder: everything energy keeps there (the records and
+ * `ensure.lock`) is in it, made 0700. The state folder itself may be any folder (a volume shared with
+ * other programs); the journal's folder open to others is refused (exit 2), the same way on every run of
+ * every command that uses it, whether or not that run would write.
+ */
+export function journalDir(stateFolder: string): string {
+  return join(stateFolder, 'journal');
+}

@@ -1,7 +1,7 @@
 /**
- * Looks for orders by client_request_id among the newest orders of the account, without spending: how
- * `order recover` tells a request that was committed (no consent needed to resend it) from one that may
- * place an order now.
+ * The account's newest orders, read newest first back to a moment: how `order recover` tells a request
+ * that was committed (no consent needed to resend it) from one that may place an order now, and how
+ * `ensure` counts what is in flight.
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
@@ -14,6 +14,40 @@ export interface RecentSearch {
   maxPages?: number;
 }
 
+/** How a scan ended: `complete` when it reached its oldest moment or the end of the list, not the page cap. */
+export interface RecentScan {
+  complete: boolean;
+}
+
+/**
+ * Visits the orders newest first, a page of 100 at a time, until one older than `oldestMs`, the end of the
+ * list, `maxPages` pages, or `visit` returning true.
+ */
+export async function scanRecentOrders(
+  client: EnergyClient,
+  oldestMs: number,
+  maxPages: number,
+  visit: (order: Order) => boolean | void,
+): Promise<RecentScan> {
+  let pages = 0;
+  try {
+    for await (const page of client.orderPages({ limit: 100 })) {
+      pages += 1;
+      for (const order of page.items) if (visit(order) === true) return { complete: true };
+      const last = page.items.at(-1);
+      if (last === undefined || timestampMs(last.created_at) < oldestMs) return { complete: true };
+      if (pages >= maxPages) return { complete: false };
+    }
+    return { complete: true };
+  } catch (error) {
+    // A server with a smaller page limit: its default page still holds the newest orders.
+    if (!(error instanceof ApiError && error.status === 400) || pages > 0) throw error;
+    const { items, next_cursor } = await client.listOrders();
+    for (const order of items) if (visit(order) === true) break;
+    return { complete: next_cursor === null };
+  }
+}
+
 /** The orders found, by client_request_id; reads newest first and stops past `sinceMs` or `maxPages`. */
 export async function findRecentOrders(
   client: EnergyClient,
@@ -22,22 +56,9 @@ export async function findRecentOrders(
   options: RecentSearch = {},
 ): Promise<Map<string, Order>> {
   const found = new Map<string, Order>();
-  const oldest = sinceMs - (options.slackMs ?? 3_600_000);
-  const maxPages = options.maxPages ?? 10;
-  let pages = 0;
-  try {
-    for await (const page of client.orderPages({ limit: 100 })) {
-      for (const order of page.items) if (ids.has(order.client_request_id)) found.set(order.client_request_id, order);
-      pages += 1;
-      const last = page.items.at(-1);
-      if (found.size === ids.size || pages >= maxPages || last === undefined || timestampMs(last.created_at) < oldest)
-        break;
-    }
-  } catch (error) {
-    // A server with a smaller page limit: the default page size still finds the newest orders.
-    if (!(error instanceof ApiError && error.status === 400) || pages > 0) throw error;
-    for (const order of (await client.listOrders()).items)
-      if (ids.has(order.client_request_id)) found.set(order.client_request_id, order);
-  }
+  await scanRecentOrders(client, sinceMs - (options.slackMs ?? 3_600_000), options.maxPages ?? 10, (order) => {
+    if (ids.has(order.client_request_id)) found.set(order.client_request_id, order);
+    return found.size === ids.size;
+  });
   return found;
 }

@@ -18,6 +18,7 @@ export interface EnsureRow {
 const RESULT: Record<string, (row: EnsureRow) => string> = {
   enough: () => 'enough',
   in_flight: () => 'enough once orders in flight arrive',
+  in_flight_elsewhere: () => 'ordered by another host at the same moment (in flight)',
   would_buy: (row) => `would buy${row.capped ? ' (capped at max_energy)' : ''}`,
   bought: (row) =>
     `ordered ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimit } from '../../../src/ensure/map-limit.js';
+import { mapLimit } from '../../../src/batch/pool.js';
 import { shortfall } from '../../../src/ensure/shortfall.js';
 
 const base = { portion: 1_000, maxEnergy: 5_000_000 };

@@ -1,0 +1,48 @@
+/**
+ * Derived client_request_ids for `ensure`: hosts that decide together about one address's need send the
+ * same id, so the server (ids are unique per account) places one order for them all. The id is made of
+ * what every host sees the same way at the same moment:
+ *
+ *   - the address;
+ *   - the need's anchor: the newest order to the address that the order list shows within the window
+ *     (the order that answered the previous need, whatever its state), or, when there is none, the start
+ *     of the current day-long period (`none <ISO time>`).
+ *
+ * A later, genuine shortfall comes after an order exists for the earlier one, and that order is then the
+ * newest: a new anchor, a new id. The window reaches back to the start of the previous period, so an
+ * order placed under `none <period>` stays visible for the rest of that period: that id is never derived
+ * again for another need. Periods start at an offset taken from the address, so that the addresses of a
+ * cron job do not all change period at one moment (midnight, say).
+ *
+ * The amount, hours and price are not in the id: hosts whose chain reads differ by a few blocks may size
+ * the same need differently, and they must still meet on one id (the server then answers 409 to all but
+ * the first, which `ensure` confirms in the order list).
+ */
+import { createHash } from 'node:crypto';
+
+/** The length of a period; the window covers the current period and the one before. */
+export const PERIOD_MS = 86_400_000;
+
+/** The start of `address`'s current period at `nowMs`. */
+export function periodStart(address: string, nowMs: number): number {
+  const offset = Number.parseInt(digest(`period\n${address}`).slice(0, 12), 16) % PERIOD_MS;
+  return Math.floor((nowMs - offset) / PERIOD_MS) * PERIOD_MS + offset;
+}
+
+/** The oldest order that can be `address`'s anchor at `nowMs`: the start of the previous period. */
+export function windowStart(address: string, nowMs: number): number {
+  return periodStart(address, nowMs) - PERIOD_MS;
+}
+
+/** What the need is anchored to: the newest order to the address in the window, or the period. */
+export type Anchor = { orderId: string } | { periodStartMs: number };
+
+export function needId(address: string, anchor: Anchor): string {
+  const state =
+    'orderId' in anchor ? `after ${anchor.orderId}` : `none ${new Date(anchor.periodStartMs).toISOString()}`;
+  return `ensure-${digest(`ensure need v1\n${address}\n${state}`).slice(0, 32)}`;
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

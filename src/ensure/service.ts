@@ -1,0 +1,75 @@
+/**
+ * `ensure --every <duration>`: the same run again and again, a long-running service instead of cron. Each
+ * cycle reads, counts what is in flight and buys the shortfall, exactly as one run does. A transient
+ * failure (the network, a 5xx, a 429, the TRON node, an order refused, another run holding the lock) is
+ * logged and the next cycle tries again; a failure that another cycle cannot cure (bad input or config,
+ * credentials, a bug) ends the service with its exit code. A stop request (SIGTERM, SIGINT) is honoured
+ * between cycles: the cycle in flight, and any order in it, finishes and is journaled first.
+ */
+import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import type { EnsureItem } from './ensure-types.js';
+
+/** What one cycle reports: `items` as a single run's, or the failure that ended the cycle early. */
+export interface CycleReport {
+  cycle: number;
+  at: string;
+  items: EnsureItem[];
+  error?: { exit_code: number; message: string };
+}
+
+export interface StopSwitch {
+  /** True once a stop was asked for. */
+  readonly requested: boolean;
+  /** Waits `ms`, or less when a stop is asked for meanwhile. */
+  wait(ms: number): Promise<void>;
+}
+
+export interface ServiceInput {
+  everyMs: number;
+  cycle: () => Promise<EnsureItem[]>;
+  report: (report: CycleReport) => Promise<void>;
+  note: (line: string) => void;
+  stop: StopSwitch;
+  nowMs?: () => number;
+  random?: () => number;
+}
+
+/** Exit codes that another cycle cannot cure: usage or config, credentials, a bug. */
+const FATAL = new Set<number>([ExitCode.internal, ExitCode.usage, ExitCode.auth]);
+const INTERRUPTS = new Set<number>(Object.values(SIGNAL_EXIT_CODES));
+/** Cycles start `everyMs` apart, give or take this share, so that hosts on one schedule drift apart. */
+const JITTER = 0.1;
+
+/** Runs cycles until a stop is asked for (resolves: exit 0) or a fatal failure (rejects with it). */
+export async function runService(input: ServiceInput): Promise<number> {
+  const now = input.nowMs ?? Date.now;
+  const random = input.random ?? Math.random;
+  let cycle = 0;
+  while (!input.stop.requested) {
+    cycle += 1;
+    const started = now();
+    const at = new Date(started).toISOString();
+    try {
+      await input.report({ cycle, at, items: await input.cycle() });
+    } catch (error) {
+      if (!(error instanceof CliError) || FATAL.has(error.exitCode) || INTERRUPTS.has(error.exitCode)) throw error;
+      const failure = { exit_code: error.exitCode, message: error.message };
+      input.note(`energy: cycle ${cycle} failed (exit ${error.exitCode}): ${error.message}; trying again next cycle`);
+      await input.report({ cycle, at, items: [], error: failure });
+    }
+    if (input.stop.requested) break;
+    const spacing = input.everyMs * (1 - JITTER + 2 * JITTER * random());
+    await input.stop.wait(Math.max(0, started + spacing - now()));
+  }
+  input.note(`energy: stopped after cycle ${cycle}`);
+  return cycle;
+}
+
+/** `30s`, `5m`, `1h`, `250ms`, `1.5h`: a duration in milliseconds, or undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  if (match === null) return undefined;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
+  const ms = Math.round(Number(match[1]) * unit);
+  return ms >= 1 && ms <= 7 * 86_400_000 ? ms : undefined;
+}

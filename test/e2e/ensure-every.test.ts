@@ -1,0 +1,154 @@
+/**
+ * `ensure --every`, a long-running service, spawned for real: over many cycles it buys once per need (also
+ * with two services on two hosts), logs transient failures and goes on, ends on config or credential
+ * failures with their code, and stops cleanly on SIGTERM after the cycle in flight. Counted at the server.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningCli } from '../helpers/cli.js';
+import { freshAddress } from '../helpers/e2e.js';
+import { createWorld, type World } from '../helpers/world.js';
+
+interface CycleLine {
+  cycle: number;
+  at: string;
+  items: { address: string; reason: string }[];
+  error?: { exit_code: number; message: string };
+}
+
+let world: World;
+beforeAll(async () => {
+  // An order delivers after 300 ms and an "hour" lasts 1.5 s: a need comes back about every 2 s.
+  world = await createWorld({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
+});
+afterAll(async () => world.close());
+
+function service(args: string[], stateDir = mkdtempSync(join(tmpdir(), 'energy-service-'))): RunningCli {
+  return world.spawn(['ensure', ...args, '--json'], {
+    env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir },
+  });
+}
+const cycles = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CycleLine);
+const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
+async function until(done: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(25);
+  }
+}
+
+describe('ensure --every', () => {
+  it('two services on two hosts buy once per need over many cycles, and stop on SIGTERM with exit 0', async () => {
+    const addresses = [freshAddress(15_800), freshAddress(15_801), freshAddress(15_802)];
+    // Quotes are slow: each cycle decides ~600 ms before its order exists, so the two services' cycles overlap.
+    world.sandbox.inject({ kind: 'delay', ms: 600, times: 100_000, match: { path: '/v1/energy/quotes' } });
+    const args = [...addresses, '--energy', '65000', '--hours', '1', '--yes', '--every', '250ms'];
+    const services = [service(args), service(args)];
+    let worst = 0;
+    const deadline = Date.now() + 9_000;
+    while (Date.now() < deadline) {
+      for (const address of addresses) {
+        worst = Math.max(worst, ordersTo(address).filter((order) => !order.lifecycle_final).length);
+      }
+      await sleep(20);
+    }
+    for (const { child } of services) child.kill('SIGTERM');
+    const results = await Promise.all(services.map(({ result }) => result));
+    world.sandbox.clearFaults();
+    for (const result of results) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/SIGTERM: stopping after this cycle/);
+      const lines = cycles(result.stdout);
+      expect(lines.length).toBeGreaterThanOrEqual(5);
+      expect(lines.map((line) => line.cycle)).toEqual(lines.map((_, i) => i + 1));
+      expect(lines.every((line) => line.items.length === 3 && !Number.isNaN(Date.parse(line.at)))).toBe(true);
+    }
+    // Never two live orders for one address at once: one order per need, whichever service placed it.
+    expect(worst).toBe(1);
+    for (const address of addresses) expect(ordersTo(address).length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('SIGTERM during an order lets it finish and be journaled, then exits 0', async () => {
+    const address = freshAddress(15_810);
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-service-'));
+    world.sandbox.inject({ kind: 'delay', ms: 1500, match: { method: 'POST', path: '/v1/energy/orders' } });
+    const orders = world.sandbox.requestCount('/v1/energy/orders');
+    const running = service([address, '--energy', '65000', '--hours', '1', '--yes', '--every', '1h'], stateDir);
+    await until(() => world.sandbox.requestCount('/v1/energy/orders') > orders);
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(ordersTo(address)).toHaveLength(1);
+    expect(cycles(result.stdout)).toMatchObject([{ cycle: 1, items: [{ address, reason: 'bought' }] }]);
+    expect(readdirSync(join(stateDir, 'journal', 'pending'))).toEqual([]);
+  }, 30_000);
+
+  it('a transient failure is logged and retried next cycle; the service goes on', async () => {
+    const address = freshAddress(15_820);
+    world.sandbox.inject({
+      kind: 'status',
+      status: 503,
+      times: 2,
+      match: { method: 'GET', path: '/v1/energy/orders' },
+    });
+    const running = service([
+      address,
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--yes',
+      '--every',
+      '200ms',
+      '--retries',
+      '0',
+    ]);
+    await until(() => ordersTo(address).length === 1);
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+    const lines = cycles(result.stdout);
+    expect(lines[0]).toMatchObject({ cycle: 1, items: [], error: { exit_code: 7 } });
+    expect(lines.some((line) => line.items[0]?.reason === 'bought')).toBe(true);
+    expect(result.stderr).toMatch(/cycle 1 failed \(exit 7\).*trying again next cycle/);
+  }, 30_000);
+
+  it.each([
+    ['credentials refused: exit 3', { ENERGY_API_SECRET: 'wrong-secret-0123456789' }, [], 3],
+    ['a duration not offered: exit 2', {}, ['--hours', '5'], 2],
+  ])(
+    'ends on %s',
+    async (_, env, extra, code) => {
+      const address = freshAddress(15_830 + code);
+      const args = [
+        address,
+        '--energy',
+        '65000',
+        '--yes',
+        '--every',
+        '100ms',
+        ...(extra.length ? extra : ['--hours', '1']),
+      ];
+      const result = await world.run(['ensure', ...args, '--json'], {
+        env: { ENERGY_TRON_NODE: world.sandbox.url, ...env },
+      });
+      expect(result.code, result.stderr).toBe(code);
+      expect(ordersTo(address)).toHaveLength(0);
+    },
+    30_000,
+  );
+
+  it('refuses a duration it cannot read (exit 2)', async () => {
+    const result = await world.run(['ensure', freshAddress(15_840), '--energy', '1', '--hours', '1', '--every', '5x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/must be a duration such as 30s/);
+  });
+});

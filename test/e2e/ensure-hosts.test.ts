@@ -1,0 +1,162 @@
+/**
+ * `ensure` from several hosts at once (processes with separate state folders: no shared journal, no shared
+ * lock), spawned for real: the order ids are derived from the need, so the server places one order per need
+ * whoever sends it. Counted at the server: orders per address.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '../../src/client/types.js';
+import type { CliResult } from '../helpers/cli.js';
+import { freshAddress, signedCall } from '../helpers/e2e.js';
+import { createWorld, json, type World } from '../helpers/world.js';
+
+interface Item {
+  address: string;
+  in_flight: number;
+  reason: string;
+  bought: Order | null;
+  error: unknown;
+}
+const items = (result: CliResult) => json<{ items: Item[] }>(result).items;
+
+let world: World;
+beforeAll(async () => {
+  // Orders deliver after 300 ms and an "hour" lasts 1.5 s: a need comes back soon after it was met.
+  world = await createWorld({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
+});
+afterAll(async () => world.close());
+
+/** A host: its own state folder, as another machine or container would have. */
+function host(): (args: string[]) => Promise<CliResult> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'energy-host-'));
+  return (args) =>
+    world.run(['ensure', ...args], { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } });
+}
+const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
+
+async function allExpired(addresses: readonly string[], timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (addresses.some((address) => ordersTo(address).some((order) => !order.lifecycle_final))) {
+    if (Date.now() > deadline) throw new Error('orders did not expire in time');
+    await sleep(100);
+  }
+}
+
+/**
+ * Quotes slowed so that every host has read the order list (and decided) before any order exists: the
+ * first round of each host's quotes (4 at once, 4 hosts) waits 3 s; orders are slowed a little too.
+ */
+function slowDown(): void {
+  world.sandbox.inject({ kind: 'delay', ms: 3000, times: 16, match: { path: '/v1/energy/quotes' } });
+  world.sandbox.inject({ kind: 'delay', ms: 200, times: 40, match: { method: 'POST', path: '/v1/energy/orders' } });
+}
+
+describe('ensure from 4 hosts at the same instant', () => {
+  const addresses = Array.from({ length: 20 }, (_, i) => freshAddress(15_100 + i));
+  const hosts = Array.from({ length: 4 }, host);
+  const args = [...addresses, '--energy', '65000', '--hours', '1', '--yes', '--json'];
+
+  async function allAtOnce(): Promise<CliResult[]> {
+    slowDown();
+    const results = await Promise.all(hosts.map((run) => run(args)));
+    world.sandbox.clearFaults();
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    return results;
+  }
+
+  /** Every host decided before any order existed: each address was bought by one and met there by the rest. */
+  function expectOneBuyerEach(results: CliResult[]): void {
+    for (const address of addresses) {
+      const reasons = results.map((result) => items(result).find((item) => item.address === address)!.reason);
+      expect(reasons.sort(), address).toEqual([
+        'bought',
+        'in_flight_elsewhere',
+        'in_flight_elsewhere',
+        'in_flight_elsewhere',
+      ]);
+    }
+  }
+
+  it('places exactly one order per address', async () => {
+    const results = await allAtOnce();
+    for (const address of addresses) expect(ordersTo(address), address).toHaveLength(1);
+    expectOneBuyerEach(results);
+    // The hosts that met another's order count it in flight.
+    const elsewhere = results.flatMap(items).filter((item) => item.reason === 'in_flight_elsewhere');
+    expect(elsewhere.every((item) => item.in_flight === 65_000 && item.bought === null)).toBe(true);
+  }, 60_000);
+
+  it('after those orders expire, the same again places exactly one more each', async () => {
+    await allExpired(addresses);
+    const results = await allAtOnce();
+    for (const address of addresses) expect(ordersTo(address), address).toHaveLength(2);
+    expectOneBuyerEach(results);
+  }, 60_000);
+});
+
+describe('hosts that size one need differently', () => {
+  it('a 409 on the derived id, with the order found in the list, is in flight elsewhere: exit 0, one order', async () => {
+    const address = freshAddress(15_200);
+    const [a, b] = [host(), host()];
+    slowDown();
+    // Different targets: different amounts under one id, so the second host to send gets a 409.
+    const results = await Promise.all([
+      a([address, '--energy', '65000', '--hours', '1', '--yes', '--json']),
+      b([address, '--energy', '66000', '--hours', '1', '--yes', '--json']),
+    ]);
+    world.sandbox.clearFaults();
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    expect(ordersTo(address)).toHaveLength(1);
+    const reasons = results.map((result) => items(result)[0]!.reason).sort();
+    expect(reasons).toEqual(['bought', 'in_flight_elsewhere']);
+    expect(world.sandbox.requestCount('/v1/energy/orders')).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('in flight beyond the newest 1,000 orders', () => {
+  let deep: World;
+  beforeAll(async () => {
+    deep = await createWorld({ deliverAfterMs: 120_000, rateLimit: false, startingBalance: '100000.000000' });
+  });
+  afterAll(async () => deep.close());
+
+  it("this machine's undelivered order, pushed past the list's window by 1,000 newer ones, is still counted", async () => {
+    const address = freshAddress(15_300);
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-host-'));
+    const run = () =>
+      deep.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json'], {
+        env: { ENERGY_TRON_NODE: deep.sandbox.url, ENERGY_STATE_DIR: stateDir },
+      });
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(items(first)[0]!.reason).toBe('bought');
+    // A large batch since (from anywhere): 1,000 newer orders to another address.
+    const other = freshAddress(15_301);
+    const quote = await signedCall(deep, 'POST', '/v1/energy/quotes', {
+      address: other,
+      energy: 1000,
+      duration_hours: 1,
+    });
+    for (let start = 0; start < 1000; start += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          signedCall(deep, 'POST', '/v1/energy/orders', {
+            client_request_id: `deep-${start + i}`,
+            address: other,
+            energy: 1000,
+            duration_hours: 1,
+            expected_total_trx: quote.json.total_trx,
+          }),
+        ),
+      );
+    }
+    expect(deep.sandbox.orders()).toHaveLength(1001);
+    const again = await run();
+    expect(again.code, again.stderr).toBe(0);
+    expect(items(again)[0]).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
+    expect(deep.sandbox.orders().filter((order) => order.address === address)).toHaveLength(1);
+  }, 60_000);
+});

@@ -1,0 +1,84 @@
+/**
+ * `ensure`'s lock in the state folder, spawned for real: a run on this machine that holds it is never
+ * overtaken, however long it has held it (the next run waits); a lock from another host name is taken
+ * over only when old, and the message says so. Counted at the server: orders.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshAddress } from '../helpers/e2e.js';
+import { createWorld, type World } from '../helpers/world.js';
+
+let world: World;
+let lockPath: string;
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  world = await createWorld();
+  mkdirSync(join(world.stateDir, 'journal'), { recursive: true, mode: 0o700 });
+  lockPath = join(world.stateDir, 'journal', 'ensure.lock');
+});
+afterAll(async () => {
+  for (const child of children) child.kill();
+  await world.close();
+});
+
+const ensure = (address: string) =>
+  world.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json'], {
+    env: { ENERGY_TRON_NODE: world.sandbox.url },
+  });
+const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
+
+function startedOf(pid: number): string | undefined {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return `${boot}:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('the ensure lock', () => {
+  it('a run on this machine holding the lock for 20 minutes is not overtaken: the next run waits for it', async () => {
+    const address = freshAddress(15_001);
+    // Another (slow) ensure on this machine: alive, and its lock is 20 minutes old.
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    children.push(holder);
+    await new Promise((resolve) => holder.once('spawn', resolve));
+    writeFileSync(
+      lockPath,
+      JSON.stringify({
+        host: hostname(),
+        pid: holder.pid,
+        since: Date.now() - 20 * 60_000,
+        token: 'slow-run',
+        started: startedOf(holder.pid!),
+      }),
+      { mode: 0o600 },
+    );
+    const run = ensure(address);
+    await sleep(3000);
+    expect(ordersTo(address)).toHaveLength(0);
+    holder.kill();
+    const result = await run;
+    expect(result.code, result.stderr).toBe(0);
+    expect(ordersTo(address)).toHaveLength(1);
+  }, 30_000);
+
+  it('a lock from another host name older than 10 minutes is taken over, saying whose it was', async () => {
+    const address = freshAddress(15_002);
+    writeFileSync(
+      lockPath,
+      JSON.stringify({ host: 'old-container-7f3a', pid: 1, since: Date.now() - 11 * 60_000, token: 'elsewhere' }),
+      { mode: 0o600 },
+    );
+    const result = await ensure(address);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/took over .*ensure\.lock from process 1 on host old-container-7f3a/);
+    expect(result.stderr).not.toMatch(/on this machine/);
+    expect(ordersTo(address)).toHaveLength(1);
+  });
+});
