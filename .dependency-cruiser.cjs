@@ -40,8 +40,8 @@ const LAYERS = {
   ensure: ['commands', 'sandbox', 'config'],
 };
 
-/** Command files any command may import: shared parsing and context, not other verbs. */
-const COMMAND_SHARED = '(context|arguments|shell-words|examples)\\.ts';
+/** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */
+const COMMAND_SHARED = '(context|services|arguments|shell-words|examples)\\.ts';
 
 module.exports = {
   forbidden: [

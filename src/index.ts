@@ -21,9 +21,11 @@ export {
   AuthError,
   CliError,
   ExitCode,
+  MissingCredentialsError,
   NetworkError,
   ResponseShapeError,
   UsageError,
+  WaitTimeoutError,
   type ProblemDetails,
   type ProblemError,
 } from './domain/errors.js';

@@ -29,7 +29,8 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
     const report = toReport(error);
     if (report === undefined) return ExitCode.ok;
     const secrets = ctx.knownCredentials();
-    const note = error instanceof AuthError ? ctx.credentialSourcesNote() : undefined;
+    // Only for the API's own 401: a missing or unusable credential, or the TRON node's 401, is not a mismatch.
+    const note = error instanceof AuthError && error.status === 401 ? ctx.credentialSourcesNote() : undefined;
     const hint = note === undefined ? report.hint : `${note}; ${report.hint ?? ''}`;
     const safe = {
       ...report,

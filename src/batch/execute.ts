@@ -6,7 +6,7 @@
  */
 import { orderRequestBody, type EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { ApiError, CliError, ExitCode } from '../domain/errors.js';
+import { ApiError, CliError, ConflictError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { findRecentOrders } from '../ordering/find-recent.js';
@@ -142,9 +142,8 @@ async function send(
     if (!(error instanceof ApiError && error.problem?.code === 'PRICE_CHANGED')) throw error;
     const quote = await run.client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
     if (!reprice(plan.total, quote.total_trx)) {
-      throw new CliError(
+      throw new ConflictError(
         `the price moved from ${plan.total} to ${quote.total_trx} TRX, beyond the total consented to: not placed`,
-        ExitCode.conflict,
       );
     }
     return sendAt(run, line, id, quote.total_trx);

@@ -4,7 +4,7 @@
  * unknown is resent with its journaled bytes; every other line gets a quote.
  */
 import type { EnergyClient } from '../client/client.js';
-import { CliError, ExitCode } from '../domain/errors.js';
+import { CliError, ConflictError, ContextualError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { addAmounts } from '../domain/money.js';
@@ -52,9 +52,8 @@ async function planLine(
   if (record !== undefined && (hasOrder(record) || record.outcome === null)) {
     const sent = recordedOrder(record);
     if (sent.address !== line.address || sent.energy !== line.energy || sent.duration_hours !== line.hours) {
-      throw new CliError(
+      throw new ConflictError(
         `${source.label}, line ${line.line}: client_request_id ${id} was already used from this machine for ${sent.address}, ${sent.energy} energy, ${sent.duration_hours} h: nothing was bought`,
-        ExitCode.conflict,
       );
     }
     if (record.outcome !== null && (record.outcome.kind === 'created' || record.outcome.kind === 'existing')) {
@@ -67,8 +66,7 @@ async function planLine(
     return { kind: 'new', total: quote.total_trx };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    throw new CliError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error.exitCode, {
-      cause: error,
+    throw new ContextualError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error, {
       hint: error.hint,
     });
   }

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
+import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { readLines } from './line-reader.js';
 import { detectFormat, LineParser, type BatchFormat, type BatchLine, type BatchRules } from './parse-line.js';
 
@@ -47,7 +48,7 @@ export async function openInput(
   try {
     await pipeline(
       spec === '-' ? stdin : createReadStream(spec),
-      createWriteStream(path, { mode: 0o600, flags: 'wx' }),
+      createWriteStream(path, { mode: PRIVATE_FILE_MODE, flags: 'wx' }),
     );
   } catch (error) {
     unlinkQuietly(path);

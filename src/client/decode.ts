@@ -61,7 +61,8 @@ export function decodeFailure(
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
   const message = `${label} failed: ${summary}${note === undefined ? '' : `; ${note}`}`;
-  if (response.status === 401) return new AuthError(message, { hint: SIGNATURE_HINT, ...(problem && { problem }) });
+  if (response.status === 401)
+    return new AuthError(message, { hint: SIGNATURE_HINT, status: 401, ...(problem && { problem }) });
   return new ApiError(response.status, message, problem, {
     ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
   });

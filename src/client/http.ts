@@ -91,7 +91,7 @@ export class HttpConnection {
         this.#timeouts.requestMs,
       );
       watchConnect(req, this.#timeouts.connectMs, fail);
-      // The proxy tunnel fails with its own HttpFailure, or an AuthError for a 407: keep them as they are.
+      // The proxy tunnel fails with its own HttpFailure, or a NetworkError for a 407: keep them as they are.
       req.on('error', (error) =>
         fail(error instanceof HttpFailure || error instanceof CliError ? error : toHttpFailure(error)),
       );

@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { AuthError } from '../domain/errors.js';
+import { NetworkError } from '../domain/errors.js';
 import { HttpFailure, toHttpFailure } from './http-failure.js';
 import { redactProxyUrl, type ProxyChoice } from './proxy-env.js';
 
@@ -87,7 +87,7 @@ function openTunnel(proxy: ProxyChoice, authority: string, connectMs: number): P
       if (response.statusCode === 407) {
         const had = url.username !== '' ? 'refused the user name and password' : 'asks for a user name and password';
         reject(
-          new AuthError(`the proxy ${shown} (from ${variable}) ${had} (HTTP 407)`, {
+          new NetworkError(`the proxy ${shown} (from ${variable}) ${had} (HTTP 407)`, {
             hint: `set them in ${variable}: http://user:password@host:port`,
           }),
         );

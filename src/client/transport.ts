@@ -2,7 +2,7 @@
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
-import { AuthError } from '../domain/errors.js';
+import { MissingCredentialsError } from '../domain/errors.js';
 import { encodeQuery, signRequest } from '../signing/index.js';
 import { RequestHold, runAttempts, type AttemptSettings } from './attempts.js';
 import { parseBaseUrl } from './base-url.js';
@@ -146,9 +146,7 @@ export class Transport {
     if (call.auth) {
       const credentials = this.#options.credentials;
       if (credentials === undefined) {
-        throw new AuthError('no API credentials', {
-          hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
-        });
+        throw new MissingCredentialsError();
       }
       Object.assign(
         headers,

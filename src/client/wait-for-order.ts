@@ -1,16 +1,8 @@
 /** Follows an order until it is final, polling at a steady interval. */
-import { CliError, ExitCode } from '../domain/errors.js';
+import { WaitTimeoutError } from '../domain/errors.js';
 import { sleep } from '../domain/sleep.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
-
-/** The order was still not delivered when the wait ran out (exit 7, like any other timeout). */
-export class WaitTimeoutError extends CliError {
-  override name = 'WaitTimeoutError';
-  constructor(message: string) {
-    super(message, ExitCode.service);
-  }
-}
 
 export interface WaitOptions {
   intervalMs: number;
@@ -41,9 +33,7 @@ export async function waitUntilFinal(client: EnergyClient, initial: Order, optio
   let order = initial;
   while (!isFinal(order)) {
     if (now() >= deadline) {
-      throw new WaitTimeoutError(
-        `order ${order.id} was not final within ${Math.round(options.timeoutMs / 1000)} s (status ${order.status})`,
-      );
+      throw new WaitTimeoutError(order.id, Math.round(options.timeoutMs / 1000), order.status);
     }
     await (options.sleepMs ?? sleep)(options.intervalMs);
     const next = await client.getOrder(order.id);

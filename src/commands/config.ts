@@ -1,22 +1,12 @@
 /** `energy config set|get|unset|list|profiles|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
-import { parseBaseUrl } from '../client/base-url.js';
-import {
-  SETTING_NAMES,
-  credentialProblem,
-  isSecretSetting,
-  parseSettingName,
-  type SettingName,
-} from '../config/names.js';
+import { SETTING_NAMES, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
+import { refuseSecretOnArgv, valueToStore } from '../config/setting-value.js';
 import { environmentVariableFor } from '../config/settings.js';
 import { UsageError } from '../domain/errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
 import type { Context } from './context.js';
-
-function secretOnArgv(name: SettingName): string {
-  return `a secret given on the command line shows in \`ps\` and the shell history: run \`energy config set ${name}\` and type it at the hidden prompt, or pipe it in, e.g. \`printf %s "$SECRET" | energy config set ${name}\``;
-}
 
 function shown(name: SettingName, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -35,20 +25,9 @@ export function configCommand(ctx: Context): Command {
     .argument('[value]')
     .action(async (nameText: string, valueArg: string | undefined) => {
       const name = parseSettingName(nameText);
-      if (isSecretSetting(name) && valueArg !== undefined)
-        throw new UsageError(`refusing ${name} as a command-line value`, { hint: secretOnArgv(name) });
-      const value = valueArg ?? (await readValue(ctx, name));
-      if (value.trim() === '') throw new UsageError(`empty value for ${name}`);
-      const isUrl = name === 'base-url' || name === 'tron-node';
-      const problem = isUrl ? undefined : credentialProblem(name, value.trim());
-      if (problem !== undefined)
-        throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });
-      const stored = isUrl
-        ? parseBaseUrl(value.trim(), name === 'tron-node' ? 'TRON node URL' : 'base URL')
-            .toString()
-            .replace(/\/$/, '')
-        : value.trim();
-      const profile = ctx.profileName();
+      refuseSecretOnArgv(name, valueArg);
+      const stored = valueToStore(name, valueArg ?? (await readValue(ctx, name)));
+      const profile = ctx.selectedProfile().name;
       await ctx.store.set(profile, name, stored);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: shown(name, stored) });
       else
@@ -63,7 +42,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<name>', SETTING_NAMES.join(' | '))
     .action(async (nameText: string) => {
       const name = parseSettingName(nameText);
-      const profile = ctx.profileName();
+      const profile = ctx.selectedProfile().name;
       const value = shown(name, (await ctx.store.profile(profile))[name]);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, value: value ?? null });
       else if (value === undefined) ctx.printer.note(`energy: ${name} is not set in profile ${profile}`);
@@ -76,7 +55,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<name>', SETTING_NAMES.join(' | '))
     .action(async (nameText: string) => {
       const name = parseSettingName(nameText);
-      const profile = ctx.profileName();
+      const profile = ctx.selectedProfile().name;
       const removed = await ctx.store.unset(profile, name);
       if (ctx.printer.jsonMode) await ctx.printer.json({ profile, name, removed });
       else ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);

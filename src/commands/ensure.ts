@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { checkTronAddress } from '../domain/address.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
 import { parseDuration, type StopSwitch } from '../ensure/service.js';
-import { CliError, ExitCode, SIGNAL_EXIT_CODES, UsageError } from '../domain/errors.js';
+import {
+  ConflictError,
+  ReportedFailureError,
+  SIGNAL_EXIT_CODES,
+  SomeFailedError,
+  UsageError,
+} from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { positiveInteger, seconds, trxAmount } from './arguments.js';
@@ -115,11 +121,8 @@ async function finish(ctx: Context, count: number, items: EnsureItem[]): Promise
   const failed = items.filter((item) => item.error !== null);
   if (failed.length === 0) return;
   const [first] = failed;
-  if (count === 1 && first?.error) throw new CliError(first.error.message, first.error.exit_code as ExitCode);
-  throw new CliError(
-    `${failed.length} of ${count} addresses failed (see above); the others stand`,
-    ExitCode.someFailed,
-  );
+  if (count === 1 && first?.error) throw new ReportedFailureError(first.error);
+  throw new SomeFailedError(`${failed.length} of ${count} addresses failed (see above); the others stand`);
 }
 
 function everyDuration(text: string): number {
@@ -223,7 +226,7 @@ async function oneAtATime<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
     const message = error.holderAlive
       ? `another energy ensure on this machine (${who}) has been ordering for over ${LOCK_WAIT_MS / 1000} s (${lockPath}): nothing bought`
       : `${lockPath} is held by ${who} on host ${printable(holder?.host ?? '?', 64)}, which cannot be checked from here (another machine or container sharing this state folder): nothing bought`;
-    throw new CliError(message, ExitCode.conflict, {
+    throw new ConflictError(message, {
       hint: error.holderAlive
         ? 'let it finish and run again; a lock left by a run that was killed is taken over at once'
         : `it is taken over once it is ${OTHER_HOST_STALE_MS / 60_000} minutes old; give each host its own ENERGY_STATE_DIR`,

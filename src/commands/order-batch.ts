@@ -7,7 +7,7 @@ import { Argument, Command, Option } from 'commander';
 import type { BatchPlan } from '../batch/plan.js';
 import type { LineResult } from '../batch/execute.js';
 import type { BatchSource } from '../batch/source.js';
-import { CliError, ExitCode } from '../domain/errors.js';
+import { ContextualError, InterruptedError, SomeFailedError } from '../domain/errors.js';
 import { concurrency, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -115,20 +115,18 @@ export function orderBatchCommand(ctx: Context): Command {
             `${summary.notReached > 0 ? `, ${summary.notReached} not reached` : ''}; ${summary.spent} TRX in new orders`,
         );
         const rerun = `re-run the same file to finish (no line is bought twice): ${ctx.invocation('order', 'batch', file, '--yes')}${file === '-' ? ' < the same input' : ''}`;
-        const interrupted = ctx.terminal.interrupt?.reason as CliError | undefined;
-        if (ctx.terminal.interrupt?.aborted === true && interrupted instanceof CliError) {
-          throw new CliError(
+        const interrupted: unknown = ctx.terminal.interrupt?.reason;
+        if (ctx.terminal.interrupt?.aborted === true && interrupted instanceof InterruptedError) {
+          throw new ContextualError(
             `${interrupted.message}: the orders in flight finished and are journaled; ${summary.notReached} lines not reached`,
-            interrupted.exitCode,
+            interrupted,
             { hint: rerun },
           );
         }
         if (counts.failed > 0) {
-          throw new CliError(
-            `${counts.failed} of ${source.orderCount} lines failed (the others stand)`,
-            ExitCode.someFailed,
-            { hint: rerun },
-          );
+          throw new SomeFailedError(`${counts.failed} of ${source.orderCount} lines failed (the others stand)`, {
+            hint: rerun,
+          });
         }
       } finally {
         ctx.printer.clearStatus();

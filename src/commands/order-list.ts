@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
-import { CliError, ExitCode } from '../domain/errors.js';
+import { CliError, ContextualError, InternalError } from '../domain/errors.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from '../output/views.js';
 import { streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
 import { cursor, positiveInteger } from './arguments.js';
-import type { Context, GlobalOptions } from './context.js';
-import { contextWords, shellQuote } from './shell-words.js';
+import type { Context } from './context.js';
+import { contextWords, shellQuote, type GlobalOptions } from './shell-words.js';
 
 /**
  * `--all` without `--limit` asks for large pages (fewer round trips: 100,000 orders took 23.6 s at the
@@ -44,8 +44,7 @@ export function orderListCommand(ctx: Context): Command {
         }
         if (!complete) {
           const reason: unknown = stop.reason;
-          const error =
-            reason instanceof CliError ? reason : new CliError('the listing was stopped', ExitCode.internal);
+          const error = reason instanceof CliError ? reason : new InternalError('the listing was stopped');
           throw explainPartial(error, progress.resumeCursor, options, ctx.globals);
         }
         return;
@@ -83,8 +82,7 @@ function explainPartial(
   options: ListOptions,
   globals: GlobalOptions,
 ): CliError {
-  return new CliError(`${error.message} (after the orders already printed)`, error.exitCode, {
-    cause: error,
+  return new ContextualError(`${error.message} (after the orders already printed)`, error, {
     hint: resumeCursor === null ? undefined : `read on with: ${listCommand(resumeCursor, options, globals, true)}`,
   });
 }

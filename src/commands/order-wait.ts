@@ -1,32 +1,52 @@
+/** `energy order wait <id>`: parses into `WaitCommandOptions` and follows the order (ordering/follow-order.ts). */
 import { Argument, Command, Option } from 'commander';
+import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
+import type { Printer } from '../output/printer.js';
 import { orderRows } from '../output/views.js';
 import { orderId, seconds } from './arguments.js';
 import type { Context } from './context.js';
 
-export function orderWaitCommand(ctx: Context): Command {
+export interface WaitCommandOptions {
+  orderId: string;
+  timeoutSeconds: number;
+  client: () => Promise<EnergyClient>;
+  printer: Printer;
+  verbose: boolean;
+  invocation: (...words: string[]) => string;
+}
+
+export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions) => Promise<void> = waitRun): Command {
   return new Command('wait')
     .summary('follow an order until it is final')
-    .description('follow an order until it is final: delivered, ended or failed (exit 8 if it did not deliver)')
+    .description(
+      'follow an order until it is final: delivered, ended or failed (exit 8 if it did not deliver, 10 if --wait-timeout runs out)',
+    )
     .addArgument(new Argument('<id>', 'order id (a UUID)').argParser(orderId))
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
     )
-    .action(async (id: string, options: { waitTimeout: number }) => {
-      const client = await ctx.client();
-      const { followToFinal } = await import('../ordering/follow-order.js');
-      const print = (order: Order) =>
-        ctx.printer.jsonMode ? ctx.printer.json(order) : ctx.printer.keyValue(orderRows(order));
-      const quiet = ctx.printer.jsonMode && ctx.globals.verbose !== true;
-      await followToFinal(
-        {
-          client,
-          print,
-          progress: quiet ? undefined : (line) => ctx.printer.note(line),
-          waitCommand: (orderIdText) => ctx.invocation('order', 'wait', orderIdText),
-        },
-        await client.getOrder(id),
-        options.waitTimeout,
-      );
-    });
+    .action((id: string, parsed: { waitTimeout: number }) =>
+      run({
+        orderId: id,
+        timeoutSeconds: parsed.waitTimeout,
+        client: () => ctx.client(),
+        printer: ctx.printer,
+        verbose: ctx.globals.verbose === true,
+        invocation: (...words) => ctx.invocation(...words),
+      }),
+    );
+}
+
+async function waitRun(opts: WaitCommandOptions): Promise<void> {
+  const client = await opts.client();
+  const { followToFinal } = await import('../ordering/follow-order.js');
+  const { printer } = opts;
+  const follower = {
+    client,
+    print: (order: Order) => (printer.jsonMode ? printer.json(order) : printer.keyValue(orderRows(order))),
+    progress: printer.jsonMode && !opts.verbose ? undefined : (line: string) => printer.note(line),
+    waitCommand: (id: string) => opts.invocation('order', 'wait', id),
+  };
+  await followToFinal(follower, await client.getOrder(opts.orderId), opts.timeoutSeconds);
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { mentionUnsettledOrders } from '../ordering/unsettled-notice.js';
 import type { Context } from './context.js';
 import { orderBatchCommand } from './order-batch.js';
 import { orderCreateCommand } from './order-create.js';
@@ -23,6 +24,11 @@ export function orderCommand(ctx: Context): Command {
     .addCommand(orderBatchCommand(ctx))
     .hook('preAction', async (_group, action) => {
       if (ABOUT_THE_JOURNAL.has(action.name())) return;
-      await ctx.mentionUnsettledOrders(action.opts<{ clientRequestId?: string }>().clientRequestId);
+      const notice = {
+        pendingCount: async (exceptId?: string) => (await ctx.journal()).pendingCount(exceptId),
+        orderCommand: (verb: string) => ctx.invocation('order', verb),
+        note: (line: string) => ctx.printer.note(line),
+      };
+      await mentionUnsettledOrders(notice, action.opts<{ clientRequestId?: string }>().clientRequestId);
     });
 }

@@ -53,7 +53,8 @@ export function sandboxCommand(ctx: Context): Command {
     .action(async (options: SandboxCommandOptions) => {
       const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
       if (!isLoopbackHost(host)) throw new UsageError(`the sandbox listens on loopback only, not ${options.host}`);
-      const profile = ctx.explicitProfile() ?? 'sandbox';
+      const chosen = ctx.selectedProfile();
+      const profile = chosen.explicit ? chosen.name : 'sandbox';
       // Checked before listening, so that a refusal leaves no port bound and the profile untouched.
       if (options.save) await refuseToOverwrite(ctx, profile);
       const { startSandbox } = await import('../sandbox/index.js');

@@ -1,5 +1,15 @@
 /** Commands we print for the user to run next: the same context they gave, quoted for a POSIX shell. */
-import type { GlobalOptions } from './context.js';
+
+/** The global options of a run (`energy --profile … --json <command>`). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  tronNode?: string;
+  json?: boolean;
+  verbose?: boolean;
+  timeout?: number;
+  retries?: number;
+}
 
 /** A word as a shell reads it: bare when plainly safe, else in single quotes. */
 export function shellQuote(text: string): string {
@@ -16,4 +26,9 @@ export function contextWords(globals: GlobalOptions): string[] {
     ...(globals.baseUrl === undefined ? [] : ['--base-url', shellQuote(globals.baseUrl)]),
     ...(globals.json === true ? ['--json'] : []),
   ];
+}
+
+/** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
+export function commandLine(globals: GlobalOptions, ...words: string[]): string {
+  return ['energy', ...contextWords({ ...globals, json: false }), ...words.map(shellQuote)].join(' ');
 }

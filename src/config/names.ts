@@ -1,4 +1,5 @@
 import { UsageError } from '../domain/errors.js';
+import { PROFILE_NAME_TEXT } from '../domain/patterns.js';
 import { printable } from '../domain/printable.js';
 
 /** Settings a profile can hold, as typed on the command line. */
@@ -24,11 +25,8 @@ export function parseSettingName(text: string): SettingName {
   );
 }
 
-// No dots: the store addresses nested keys by name, and a profile name should be safe in a file name.
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
 export function parseProfileName(text: string): string {
-  if (PROFILE_NAME.test(text)) return text;
+  if (PROFILE_NAME_TEXT.test(text)) return text;
   throw new UsageError(
     `invalid profile name "${printable(text, 70)}": use letters, digits, "-" and "_" (at most 64, starting with a letter or digit)`,
   );

@@ -8,7 +8,8 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OffsetStore } from '../client/clock.js';
 import { OFFSET_FILE_NAME } from './paths.js';
-import { PRIVATE_FILE_MODE, ensurePrivateDir } from './permissions.js';
+import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
+import { ensurePrivateDir } from './permissions.js';
 
 /** How long a measured offset is trusted before the clock is taken as right again. */
 export const OFFSET_TTL_SECONDS = 12 * 3600;

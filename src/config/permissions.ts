@@ -5,10 +5,9 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AuthError, UsageError } from '../domain/errors.js';
+import { UnsafeFileError, UsageError } from '../domain/errors.js';
+import { PRIVATE_DIR_MODE } from '../storage/file-modes.js';
 
-const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
 /** The config folder (settings, credentials) or the state folder (the order journal). */
 export type PrivateArea = 'config' | 'state';
 const AREA_VARIABLE: Record<PrivateArea, string> = { config: 'ENERGY_CONFIG_DIR', state: 'ENERGY_STATE_DIR' };
@@ -60,9 +59,8 @@ export function assertPrivate(path: string, kind: 'file' | 'folder', area: Priva
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     const wanted = kind === 'folder' ? '700' : '600';
-    // Open credentials are unusable credentials (exit 3); an open journal is a local setup problem (exit 2).
-    const Refusal = area === 'config' ? AuthError : UsageError;
-    throw new Refusal(
+    // Not authentication, whichever folder: a local setup problem, fixed here, with nothing sent (exit 2).
+    throw new UnsafeFileError(
       `the ${area} ${kind} ${path} is readable by others (mode ${mode.toString(8)}): refusing to use it`,
       {
         hint: `chmod ${wanted} '${path}'`,

@@ -1,10 +1,11 @@
 /**
- * Profile names for shell completion: read with plain node:fs and JSON.parse rather than through the store
- * (conf and ajv), because a shell calls this on every TAB after --profile. Never throws: a missing,
+ * Profile names for shell completion: read with plain node:fs and JSON.parse, without the store's locks
+ * and permission checks, because a shell calls this on every TAB after --profile. Never throws: a missing,
  * unreadable or corrupt file just completes nothing.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROFILE_NAME_TEXT } from '../domain/patterns.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 
 export function profileNames(dir: string): string[] {
@@ -14,7 +15,7 @@ export function profileNames(dir: string): string[] {
     if (typeof profiles !== 'object' || profiles === null) return [];
     // Only names a command would accept: nothing odd reaches the shell.
     return Object.keys(profiles)
-      .filter((name) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name))
+      .filter((name) => PROFILE_NAME_TEXT.test(name))
       .sort();
   } catch {
     return [];

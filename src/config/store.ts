@@ -4,7 +4,7 @@
  * read-modify-write under an exclusive lock, written durably (temporary file, fsync, rename), so parallel
  * `config set` runs all keep their values and a crash never leaves half a file.
  *
- * Our own rather than `conf`: conf loaded ajv and its schema compiler at start-up (110–170 ms measured on
+ * Our own rather than a store library: the one used before (conf) loaded ajv and its schema compiler at start-up (110–170 ms measured on
  * our CI machine, against ~2 ms for node:fs), and had no lock, so parallel writers lost values.
  */
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,9 @@
 /**
- * Typed errors. Every failure a user can cause or meet is one of these; each carries the exit code of the
- * contract, and only `main.ts` turns it into a message and an exit status.
+ * Typed errors: every failure a user can cause or meet is one of these classes, one (or more) per exit code
+ * of the contract, and only `app/main.ts` turns it into a message and an exit status. Nothing outside this
+ * module builds a `CliError` with a bare exit code.
  */
+import { printable } from './printable.js';
 
 /** Exit codes of the `energy` command-line contract. */
 export const ExitCode = {
@@ -15,6 +17,7 @@ export const ExitCode = {
   service: 7,
   orderFailed: 8,
   someFailed: 9,
+  waitTimeout: 10,
   hangup: 129,
   interrupted: 130,
   terminated: 143,
@@ -67,14 +70,53 @@ export class UsageError extends CliError {
   }
 }
 
-/** No credentials, or credentials the server refused. */
+/** Something local is wrong with the input or the machine's setup (a private file open to others): nothing was sent. */
+export class UnsafeFileError extends CliError {
+  override name = 'UnsafeFileError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/**
+ * No credentials, unusable ones, or credentials a server refused. `status` is 401 only for the API's own
+ * answer: the one case an order's journal records as "refused, 401" (anything local was never sent).
+ */
 export class AuthError extends CliError {
   override name = 'AuthError';
-  constructor(message: string, options?: { hint?: string; problem?: ProblemDetails }) {
+  constructor(message: string, options?: { hint?: string; problem?: ProblemDetails; status?: 401 }) {
     super(message, ExitCode.auth, options);
     this.problem = options?.problem;
+    this.status = options?.status;
   }
   readonly problem: ProblemDetails | undefined;
+  readonly status: 401 | undefined;
+}
+
+/** No API key or secret where a signed call needs them: said one way wherever it is found. */
+export class MissingCredentialsError extends AuthError {
+  override name = 'MissingCredentialsError';
+  constructor() {
+    super('no API credentials', {
+      hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
+    });
+  }
+}
+
+/** Refused on purpose before anything was placed: a price above --max-total, an id used for another order, a busy lock. */
+export class ConflictError extends CliError {
+  override name = 'ConflictError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.conflict, options);
+  }
+}
+
+/** A server other than the API (a TRON node) limits or refuses our rate. */
+export class RateLimitedError extends CliError {
+  override name = 'RateLimitedError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.rateLimited, options);
+  }
 }
 
 /** The API answered with an error status. */
@@ -108,6 +150,79 @@ export class ResponseShapeError extends CliError {
   }
 }
 
+/** A request the TRON node answered with an error of its own (java-tron's `{"Error": …}`). */
+export class TronNodeError extends CliError {
+  override name = 'TronNodeError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.service, options);
+  }
+}
+
+/** The order is final and did not deliver (a failure, a lifecycle that ended first, energy that never arrived). */
+export class OrderFailedError extends CliError {
+  override name = 'OrderFailedError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.orderFailed, options);
+  }
+}
+
+/** Some lines of a batch or addresses of `ensure` failed; the others stand. */
+export class SomeFailedError extends CliError {
+  override name = 'SomeFailedError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.someFailed, options);
+  }
+}
+
+/** `--wait` / `order wait` ran out of `--wait-timeout` with the order not final: the order stands. */
+export class WaitTimeoutError extends CliError {
+  override name = 'WaitTimeoutError';
+  constructor(
+    readonly orderId: string,
+    readonly seconds: number,
+    readonly status: string,
+    waitCommand = `energy order wait ${orderId}`,
+  ) {
+    super(
+      `order ${orderId} is still ${printable(status, 40)} after ${seconds} s; \`${waitCommand}\` follows it on`,
+      ExitCode.waitTimeout,
+      { hint: 'the order stands: do not order again' },
+    );
+  }
+}
+
+/** Not the user's doing: a state the program should not reach. */
+export class InternalError extends CliError {
+  override name = 'InternalError';
+  constructor(message: string) {
+    super(message, ExitCode.internal);
+  }
+}
+
+/**
+ * A failure said again with what it means here ("after the orders already printed", "line 3: …"): it keeps
+ * its cause's exit code, and `isInterruption` still sees an interrupt through it.
+ */
+export class ContextualError extends CliError {
+  override name = 'ContextualError';
+  constructor(message: string, cause: CliError, options?: { hint?: string }) {
+    super(message, cause.exitCode, { cause, hint: options?.hint });
+    this.outcomeUncertain = cause.outcomeUncertain;
+  }
+}
+
+/** A failure already reported in a row of the output (an address of `ensure`), said again as the run's error. */
+export class ReportedFailureError extends CliError {
+  override name = 'ReportedFailureError';
+  constructor(failure: { message: string; exit_code: number }) {
+    super(failure.message, toExitCode(failure.exit_code));
+  }
+}
+
+function toExitCode(code: number): ExitCode {
+  return (Object.values(ExitCode) as number[]).includes(code) ? (code as ExitCode) : ExitCode.internal;
+}
+
 /** The signals that end a run early, with the exit status a shell gives them (128 + number). */
 export const SIGNAL_EXIT_CODES = {
   SIGHUP: ExitCode.hangup,
@@ -122,6 +237,12 @@ export class InterruptedError extends CliError {
   constructor(readonly signal: InterruptSignal) {
     super(`interrupted by ${signal}`, SIGNAL_EXIT_CODES[signal]);
   }
+}
+
+/** The run was stopped by a signal: the error itself, or one that wraps it (an order whose outcome it left unknown). */
+export function isInterruption(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof InterruptedError) return true;
+  return false;
 }
 
 /**

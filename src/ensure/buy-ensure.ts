@@ -6,21 +6,19 @@
 import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { isFinal } from '../client/wait-for-order.js';
-import { ApiError, CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { ApiError, CliError, ConflictError, OrderFailedError, isInterruption } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { sleep } from '../domain/sleep.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { findRecentOrders } from '../ordering/find-recent.js';
 import { followToFinal } from '../ordering/follow-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
-import { timestampMs } from '../output/format.js';
+import { timestampMs } from '../domain/api-time.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
 import { mapLimit } from '../batch/pool.js';
 import { needId } from './need-id.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { readAddresses } from './read-chain.js';
-
-const INTERRUPT_CODES = new Set<number>(Object.values(SIGNAL_EXIT_CODES));
 
 /** How long the chain may lag behind a delivery the API reports, before we say the energy did not arrive. */
 const ARRIVAL_GRACE_MS = 10_000;
@@ -30,7 +28,7 @@ async function recording(item: EnsureItem, work: () => Promise<void>): Promise<v
   try {
     await work();
   } catch (error) {
-    if (!(error instanceof CliError) || INTERRUPT_CODES.has(error.exitCode)) throw error;
+    if (!(error instanceof CliError) || isInterruption(error)) throw error;
     item.reason = 'failed';
     item.error = { exit_code: error.exitCode, message: error.message };
   }
@@ -116,9 +114,8 @@ async function place(api: EnsureApi, options: EnsureOptions, { item, quote, need
     }
     return boughtElsewhere(item, order);
   }
-  throw new CliError(
+  throw new ConflictError(
     `the order ids derived for ${item.address} all belong to old orders (${MAX_STALE_HOPS + 1} tried): nothing bought`,
-    ExitCode.conflict,
   );
 }
 
@@ -176,9 +173,8 @@ async function confirm(
       return;
     }
     if (now() >= deadline) {
-      throw new CliError(
+      throw new OrderFailedError(
         `order ${final.id} is delivered, but the TRON node shows ${available} energy available at ${item.address}, not the ${expected} expected`,
-        ExitCode.orderFailed,
         {
           hint: `check again with \`energy address ${item.address}\`; is --tron-node on the API's network?`,
         },

@@ -11,7 +11,7 @@ import { isFinal } from '../client/wait-for-order.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
-import { timestampMs } from '../output/format.js';
+import { timestampMs } from '../domain/api-time.js';
 import { mapLimit } from '../batch/pool.js';
 import { periodStart, windowStart, type Anchor } from './need-id.js';
 

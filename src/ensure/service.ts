@@ -6,7 +6,7 @@
  * credentials, a bug) ends the service with its exit code. A stop request (SIGTERM, SIGINT) is honoured
  * between cycles: the cycle in flight, and any order in it, finishes and is journaled first.
  */
-import { CliError, ExitCode, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { CliError, ExitCode, isInterruption } from '../domain/errors.js';
 import type { EnsureItem } from './ensure-types.js';
 
 /** What one cycle reports: `items` as a single run's, or the failure that ended the cycle early. */
@@ -36,7 +36,6 @@ export interface ServiceInput {
 
 /** Exit codes that another cycle cannot cure: usage or config, credentials, a bug. */
 const FATAL = new Set<number>([ExitCode.internal, ExitCode.usage, ExitCode.auth]);
-const INTERRUPTS = new Set<number>(Object.values(SIGNAL_EXIT_CODES));
 /** Cycles start `everyMs` apart, give or take this share, so that hosts on one schedule drift apart. */
 const JITTER = 0.1;
 
@@ -52,7 +51,7 @@ export async function runService(input: ServiceInput): Promise<number> {
     try {
       await input.report({ cycle, at, items: await input.cycle() });
     } catch (error) {
-      if (!(error instanceof CliError) || FATAL.has(error.exitCode) || INTERRUPTS.has(error.exitCode)) throw error;
+      if (!(error instanceof CliError) || FATAL.has(error.exitCode) || isInterruption(error)) throw error;
       const failure = { exit_code: error.exitCode, message: error.message };
       input.note(`energy: cycle ${cycle} failed (exit ${error.exitCode}): ${error.message}; trying again next cycle`);
       await input.report({ cycle, at, items: [], error: failure });

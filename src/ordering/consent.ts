@@ -2,7 +2,7 @@
  * Consent to spend: `--yes`, `--expected-total` (consent to that price), or a question on a terminal.
  * Without one of them nothing is sent, whatever the caller (exit 2).
  */
-import { CliError, ExitCode, UsageError } from '../domain/errors.js';
+import { ConflictError, UsageError } from '../domain/errors.js';
 import { canPrompt, confirm } from '../output/prompt.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -31,6 +31,6 @@ export async function refuseAboveMax(total: string, maxTotal: string | undefined
   if (maxTotal === undefined) return;
   const { compareAmounts } = await import('../domain/money.js');
   if (compareAmounts(total, maxTotal) > 0) {
-    throw new CliError(`${what} ${total} TRX is above --max-total ${maxTotal}: no order was placed`, ExitCode.conflict);
+    throw new ConflictError(`${what} ${total} TRX is above --max-total ${maxTotal}: no order was placed`);
   }
 }

@@ -5,8 +5,8 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
+import { timestampMs } from '../domain/api-time.js';
 import { ApiError } from '../domain/errors.js';
-import { timestampMs } from '../output/format.js';
 
 export interface RecentSearch {
   /** Stop at orders created this long before `sinceMs` (clocks differ; the server's may lag). */
@@ -24,7 +24,7 @@ export interface RecentScan {
  * list, `maxPages` pages, or `visit` returning true.
  */
 export async function scanRecentOrders(
-  client: EnergyClient,
+  client: Pick<EnergyClient, 'orderPages' | 'listOrders'>,
   oldestMs: number,
   maxPages: number,
   visit: (order: Order) => boolean | void,
@@ -50,7 +50,7 @@ export async function scanRecentOrders(
 
 /** The orders found, by client_request_id; reads newest first and stops past `sinceMs` or `maxPages`. */
 export async function findRecentOrders(
-  client: EnergyClient,
+  client: Pick<EnergyClient, 'orderPages' | 'listOrders'>,
   ids: ReadonlySet<string>,
   sinceMs: number,
   options: RecentSearch = {},

@@ -6,7 +6,7 @@
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
-import { CliError, ExitCode } from '../domain/errors.js';
+import { CliError, ContextualError, OrderFailedError, WaitTimeoutError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 
 export interface Follower {
@@ -19,7 +19,10 @@ export interface Follower {
   intervalMs?: number;
 }
 
-/** Follows `order` to a final state, prints it, and throws exit 8 when it ended without delivery. */
+/**
+ * Follows `order` to a final state, prints it, and throws exit 8 when it ended without delivery, exit 10
+ * when `timeoutSeconds` ran out first.
+ */
 export async function followToFinal(follower: Follower, order: Order, timeoutSeconds: number): Promise<Order> {
   follower.progress?.(`energy: order ${order.id} is ${printable(order.status, 40)}; waiting until it is final…`);
   let last = order;
@@ -36,13 +39,12 @@ export async function followToFinal(follower: Follower, order: Order, timeoutSec
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     await follower.print(last);
-    throw new CliError(
+    if (error instanceof WaitTimeoutError)
+      throw new WaitTimeoutError(last.id, error.seconds, last.status, follower.waitCommand(last.id));
+    throw new ContextualError(
       `order ${last.id} was placed (client_request_id ${last.client_request_id}), but following it failed: ${error.message}`,
-      error.exitCode,
-      {
-        cause: error,
-        hint: `do not order again; follow it with: ${follower.waitCommand(last.id)}`,
-      },
+      error,
+      { hint: `do not order again; follow it with: ${follower.waitCommand(last.id)}` },
     );
   }
   await follower.print(final);
@@ -57,5 +59,5 @@ export function assertDelivered(order: Order): void {
     order.failure === null
       ? `it ended (status ${printable(order.status, 40)}) without delivery`
       : `${printable(order.failure.code, 60)}: ${printable(order.failure.message)}`;
-  throw new CliError(`order ${order.id} failed: ${reason}`, ExitCode.orderFailed);
+  throw new OrderFailedError(`order ${order.id} failed: ${reason}`);
 }

@@ -9,8 +9,8 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 
 export interface OrderSender {
-  client: EnergyClient;
-  journal: Journal;
+  client: Pick<EnergyClient, 'sendOrderBody'>;
+  journal: Pick<Journal, 'settle' | 'markUncertain'>;
   /** The command line that settles a record, e.g. `energy --profile prod order recover <id>`. */
   recoverCommand: (clientRequestId: string) => string;
 }
@@ -45,7 +45,7 @@ async function recordFailure(sender: OrderSender, record: JournalRecord, error: 
   }
   if (error instanceof ApiError) {
     await sender.journal.settle(record, { kind: 'refused', status: error.status, code: error.problem?.code ?? null });
-  } else if (error instanceof AuthError) {
+  } else if (error instanceof AuthError && error.status === 401) {
     await sender.journal.settle(record, { kind: 'refused', status: 401, code: error.problem?.code ?? null });
   } else {
     // Not uncertain and not an HTTP answer: no attempt reached the server (refused, host not found).

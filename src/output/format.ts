@@ -1,15 +1,5 @@
 /** Text forms of API values for the readable (non-JSON) output. Amounts are never formatted: shown as sent. */
-
-/**
- * The spec does not give the unit of `created_at`/`updated_at`. Values this large can only be
- * milliseconds (seconds would be past the year 5000), so both are shown correctly.
- */
-const MILLISECONDS_THRESHOLD = 100_000_000_000;
-
-/** An API timestamp in milliseconds, whichever unit it was sent in. */
-export function timestampMs(value: number): number {
-  return value >= MILLISECONDS_THRESHOLD ? value : value * 1000;
-}
+import { timestampMs } from '../domain/api-time.js';
 
 /** Local ISO date-time with the UTC offset, e.g. `2026-11-23T09:15:02+01:00`. */
 export function formatTimestamp(value: number, timeZoneOffsetMinutes?: number): string {

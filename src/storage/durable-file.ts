@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-
-const PRIVATE_FILE_MODE = 0o600;
+import { PRIVATE_FILE_MODE } from './file-modes.js';
 
 export interface DurableWriteOptions {
   /** Only create: leave an existing file as it is and return false. */

@@ -13,6 +13,7 @@ import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } fr
 import { hostname } from 'node:os';
 import { sleep } from '../domain/sleep.js';
 import { unlinkQuietly } from './durable-file.js';
+import { PRIVATE_FILE_MODE } from './file-modes.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
@@ -78,7 +79,7 @@ async function acquire(lockPath: string, options: LockOptions): Promise<string> 
   const me: LockHolder = { host, pid: process.pid, since: Date.now(), token, ...startedOf('self') };
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const fd = openSync(lockPath, 'wx', 0o600);
+      const fd = openSync(lockPath, 'wx', PRIVATE_FILE_MODE);
       try {
         writeSync(fd, JSON.stringify(me));
       } finally {

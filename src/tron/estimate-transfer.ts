@@ -3,7 +3,7 @@
  * is the input's problem (exit 2, its own message); a node that cannot simulate at all is a service failure.
  */
 import { TransferRevertedError, UsageError } from '../domain/errors.js';
-import { TronNodeError } from './tron-decode.js';
+import { TronNodeError } from '../domain/errors.js';
 import type { TronNode } from './tron-node.js';
 import { readableMessage } from './tron-schemas.js';
 import type { TransferSimulation } from './tron-types.js';

@@ -5,7 +5,7 @@
  */
 import type { HttpResponse } from '../client/http.js';
 import { ShapeMismatch, type Check } from '../client/shape.js';
-import { CliError, ExitCode, ResponseShapeError } from '../domain/errors.js';
+import { AuthError, RateLimitedError, ResponseShapeError, TronNodeError, type CliError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { readableMessage } from './tron-schemas.js';
 
@@ -13,14 +13,6 @@ export const TRON_KEY_HINT =
   'public nodes limit requests without a key: set one with `energy config set tron-api-key` (or ENERGY_TRON_API_KEY), or use your own node with --tron-node';
 const TRON_PLAN_HINT =
   "the node refuses or limits this API key: check the key and its plan's request rate, or use your own node with --tron-node";
-
-/** A request the TRON node answered with an error of its own (java-tron's `{"Error": …}`). */
-export class TronNodeError extends CliError {
-  override name = 'TronNodeError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.service, options);
-  }
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -72,9 +64,9 @@ export function decodeTronFailure(response: HttpResponse, label: string, sentKey
   const { status } = response;
   // Hosted nodes answer 429, or 403 with a text body, when a caller without a key (or over its plan) asks too often.
   if (status === 429 || status === 403)
-    return new CliError(message, ExitCode.rateLimited, { hint: sentKey ? TRON_PLAN_HINT : TRON_KEY_HINT });
+    return new RateLimitedError(message, { hint: sentKey ? TRON_PLAN_HINT : TRON_KEY_HINT });
   if (status === 401)
-    return new CliError(message, ExitCode.auth, {
+    return new AuthError(message, {
       hint: 'check the TRON node API key: energy config set tron-api-key',
     });
   if (status === 404 || status === 405) {

@@ -208,11 +208,11 @@ describe('precedence: option, then environment, then profile', () => {
 });
 
 describe('unsafe or broken config', () => {
-  it('refuses a config file readable by others with exit 3 and a chmod 600 hint', async () => {
+  it('refuses a config file readable by others with exit 2 (a local problem, not authentication) and a chmod 600 hint', async () => {
     chmodSync(configFile, 0o644);
     try {
       const result = await bare(['balance']);
-      expect(result.code).toBe(3);
+      expect(result.code).toBe(2);
       expect(result.stderr).toContain('chmod 600');
       expectNoStackTrace(result);
     } finally {
@@ -220,11 +220,11 @@ describe('unsafe or broken config', () => {
     }
   });
 
-  it('refuses a config folder readable by others with exit 3 and a chmod 700 hint', async () => {
+  it('refuses a config folder readable by others with exit 2 and a chmod 700 hint', async () => {
     chmodSync(world.configDir, 0o755);
     try {
       const result = await bare(['balance']);
-      expect(result.code).toBe(3);
+      expect(result.code).toBe(2);
       expect(result.stderr).toContain(`chmod 700 '${world.configDir}'`);
       expectNoStackTrace(result);
     } finally {

@@ -3,7 +3,7 @@
  * shows and `order recover` settles with exactly one order; a fixed-id cron job gets its one order back
  * on every run; parallel runs never corrupt the journal.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -201,5 +201,25 @@ describe('concurrent runs', () => {
         expect(text).not.toContain(world.sandbox.apiKey);
       }
     }
+  });
+});
+
+describe('a journal folder open to others', () => {
+  it('is a local problem (exit 2, the chmod to run), not authentication; no order is sent', async () => {
+    const first = await world.run([...rental(nextAddress()), '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    const folder = join(world.stateDir, 'journal');
+    const address = nextAddress();
+    chmodSync(folder, 0o755);
+    try {
+      const result = await world.run([...rental(address), '--yes', '--json']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(JSON.parse(result.stderr)).toMatchObject({
+        error: { exit_code: 2, message: expect.stringContaining('readable by others'), hint: `chmod 700 '${folder}'` },
+      });
+    } finally {
+      chmodSync(folder, 0o700);
+    }
+    expect(ordersTo(address)).toHaveLength(0);
   });
 });

@@ -154,3 +154,29 @@ describe.skipIf(!existsSync('/dev/full'))('standard output on a full disk', () =
     },
   );
 });
+
+describe('the key-and-secret mismatch note comes only with the API refusing them', () => {
+  const secretInProfile = async () => {
+    const env = { ...world.env, ENERGY_API_SECRET: '' };
+    const set = await world.run(['config', 'set', 'api-secret'], {
+      env,
+      input: 'a-secret-that-is-not-the-sandbox-one\n',
+    });
+    expect(set.code, set.stderr).toBe(0);
+    return env;
+  };
+
+  it("is said with the API's 401 when the key comes from the environment and the secret from the profile", async () => {
+    const result = await world.run(['balance'], { env: await secretInProfile() });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain('the API key comes from the environment and the secret from the profile');
+  });
+
+  it('is not said for credentials that were never sent (a key with a line break)', async () => {
+    const env = { ...(await secretInProfile()), ENERGY_API_KEY: 'key\nwith-a-break' };
+    const result = await world.run(['balance'], { env });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain('api-key contains a line break');
+    expect(result.stderr).not.toContain('belong together');
+  });
+});

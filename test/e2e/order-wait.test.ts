@@ -81,3 +81,36 @@ describe('SIGINT during order list --all --json', () => {
     expect(json<{ items: Order[] }>(rest).items[0]!.id).toBe(all[lastIndex + 1]!.id);
   });
 });
+
+describe('--wait-timeout running out (exit 10: the order stands)', () => {
+  let slow: World;
+  beforeAll(async () => {
+    slow = await createWorld({ deliverAfterMs: 600_000 });
+  });
+  afterAll(async () => slow.close());
+
+  it('order create --wait exits 10, prints the order, and names the command that follows it on', async () => {
+    const result = await slow.run([...rental(freshAddress(9101)), '--wait', '--wait-timeout', '1', '--json']);
+    expect(result.code, result.stderr).toBe(10);
+    const order = json<Order>(result);
+    expect(order.delivery_final).toBe(false);
+    expect(slow.sandbox.orders().filter((o) => o.id === order.id)).toHaveLength(1);
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      error: {
+        exit_code: 10,
+        message: `order ${order.id} is still pending after 1 s; \`energy order wait ${order.id}\` follows it on`,
+      },
+    });
+  });
+
+  it('order wait exits 10 the same way, and places nothing', async () => {
+    const created = json<Order>(await slow.run([...rental(freshAddress(9102)), '--json']));
+    const before = slow.sandbox.orders().length;
+    const result = await slow.run(['--profile', 'nosuch', 'order', 'wait', created.id, '--wait-timeout', '1'], {
+      env: { ENERGY_PROFILE: '' },
+    });
+    expect(result.code, result.stderr).toBe(10);
+    expect(result.stderr).toContain(`is still pending after 1 s; \`energy --profile nosuch order wait ${created.id}\``);
+    expect(slow.sandbox.orders()).toHaveLength(before);
+  });
+});

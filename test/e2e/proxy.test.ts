@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpConnection } from '../../src/client/http.js';
@@ -89,12 +91,12 @@ describe('proxies from the environment', () => {
     expect(result.stderr).not.toContain('alice');
   });
 
-  it('exits 3 with a clear message when the proxy answers 407, without retrying or reaching the API', async () => {
+  it('exits 7 (a connection failure, not the API refusing us) when the proxy answers 407, without retrying or reaching the API', async () => {
     const [tunnels, requests] = [strictProxy.tunnels.length, balanceRequests()];
     const result = await world.run(['balance'], {
       env: { ...env, HTTPS_PROXY: `http://alice:wrong-${PASSWORD}@127.0.0.1:${strictProxy.port}` },
     });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(7);
     expect(result.stderr).toMatch(
       /proxy http:\/\/\[REDACTED\]@127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused the user name and password \(HTTP 407\)/,
     );
@@ -104,13 +106,33 @@ describe('proxies from the environment', () => {
     expectNoStackTrace(result);
   });
 
-  it('says when a proxy asks for credentials that were not given (exit 3)', async () => {
+  it('an order stopped by a 407 is journaled as never sent (not "refused, 401"), and nothing stays pending', async () => {
+    const address = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+    const before = world.sandbox.orders().length;
+    const order = ['order', 'create', address, '--energy', '65000', '--hours', '1', '--expected-total', '3.700000'];
+    const result = await world.run([...order, '--client-request-id', 'proxy-407-1'], {
+      env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` },
+    });
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stderr).toContain('(HTTP 407)');
+    expect(world.sandbox.orders()).toHaveLength(before);
+    const pending = await world.run(['order', 'pending', '--json'], { env });
+    expect(JSON.parse(pending.stdout)).toEqual({ items: [] });
+    const settled = readdirSync(join(world.stateDir, 'journal', 'settled')).map((name) =>
+      JSON.parse(readFileSync(join(world.stateDir, 'journal', 'settled', name), 'utf8')),
+    );
+    expect(settled.find((record) => record.client_request_id === 'proxy-407-1')?.outcome).toMatchObject({
+      kind: 'not-sent',
+    });
+  });
+
+  it('says when a proxy asks for credentials that were not given (exit 7)', async () => {
     const result = await world.run(['balance', '--json'], {
       env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` },
     });
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(7);
     expect(JSON.parse(result.stderr)).toMatchObject({
-      error: { exit_code: 3, message: expect.stringContaining('asks for a user name and password (HTTP 407)') },
+      error: { exit_code: 7, message: expect.stringContaining('asks for a user name and password (HTTP 407)') },
     });
   });
 

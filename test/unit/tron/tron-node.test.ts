@@ -6,10 +6,10 @@ import {
   NetworkError,
   ResponseShapeError,
   TransferRevertedError,
+  TronNodeError,
   UsageError,
 } from '../../../src/domain/errors.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
-import { TronNodeError } from '../../../src/tron/tron-decode.js';
 import { TronNode } from '../../../src/tron/tron-node.js';
 import { jsonReply, startScriptedServer, type Handler, type ScriptedServer } from '../../helpers/http-server.js';
 

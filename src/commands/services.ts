@@ -1,0 +1,99 @@
+/**
+ * Building the services a command may use (the API client, the TRON node client, the order journal) from
+ * the settings in effect. Each heavy module is imported when it is first needed, not at start-up: the HTTP
+ * stack is the heaviest import, and `config` or `--help` never need it.
+ */
+import type { EnergyClient } from '../client/client.js';
+import type { Journal } from '../journal/journal.js';
+import type { TronNode } from '../tron/tron-node.js';
+import { maskKey } from '../client/redact.js';
+import { parseBaseUrl } from '../client/base-url.js';
+import { configDir } from '../config/paths.js';
+import { assertUsableCredentials, requireApiKey } from '../config/credentials.js';
+import type { Settings } from '../config/settings.js';
+import type { Terminal } from '../output/terminal.js';
+
+/** What building a client needs from the run: its terminal, --verbose/--timeout/--retries, and a stderr line. */
+export interface ServiceEnv {
+  terminal: Terminal;
+  verbose: boolean;
+  timeout: number | undefined;
+  retries: number | undefined;
+  /** Writes a line on stderr, credentials scrubbed. */
+  say: (line: string) => void;
+}
+
+/** --timeout and --retries, for both the API and the TRON node; --verbose request lines; retry notes on a terminal. */
+function transportOptions(run: ServiceEnv) {
+  return {
+    ...(run.timeout !== undefined && {
+      timeouts: { requestMs: run.timeout * 1000, connectMs: Math.min(5000, run.timeout * 1000) },
+    }),
+    ...(run.retries !== undefined && { retryPolicy: { retries: run.retries } }),
+    env: run.terminal.env,
+    log: run.verbose ? run.say : undefined,
+    onRetry:
+      run.verbose || run.terminal.stderr.isTTY === true ? (line: string) => run.say(`energy: ${line}`) : undefined,
+  };
+}
+
+/**
+ * The API client for `baseUrl`; credentials are checked when a signed call is made. On an interrupt, its
+ * requests in flight are cut off, unless `finishInFlight` (a batch lets them end, to journal their outcome).
+ */
+export async function createApiClient(
+  run: ServiceEnv,
+  settings: Settings,
+  baseUrl: URL,
+  finishInFlight: boolean,
+): Promise<EnergyClient> {
+  assertUsableCredentials(settings, ['api-key', 'api-secret']);
+  const apiKey = settings.values['api-key'].value;
+  const apiSecret = settings.values['api-secret'].value;
+  const [{ EnergyClient }, { OffsetFile }] = await Promise.all([
+    import('../client/client.js'),
+    import('../config/offset-file.js'),
+  ]);
+  const client = new EnergyClient({
+    baseUrl,
+    credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
+    offsetStore: new OffsetFile(configDir(run.terminal.env)),
+    ...transportOptions(run),
+    signal: finishInFlight ? undefined : run.terminal.interrupt,
+  });
+  if (run.verbose && apiKey !== undefined) run.say(`energy: profile ${settings.profile}, key ${maskKey(apiKey)}`);
+  return client;
+}
+
+/** The TRON node client for `address`, `estimate` and `ensure` (tron-node, default TronGrid mainnet). */
+export async function createTronNode(run: ServiceEnv, settings: Settings): Promise<TronNode> {
+  const nodeUrl = parseBaseUrl(settings.values['tron-node'].value ?? '', 'TRON node URL');
+  // Refused here: a header with a line break would be refused by node:http as a bug-like crash.
+  assertUsableCredentials(settings, ['tron-api-key']);
+  const apiKey = settings.values['tron-api-key'].value;
+  const { TronNode } = await import('../tron/tron-node.js');
+  // `ensure` has up to 16 node requests in flight, each listening for Ctrl-C: more than Node's default
+  // of 10 listeners per signal, which is not a leak here.
+  if (run.terminal.interrupt !== undefined)
+    process.getBuiltinModule('node:events').setMaxListeners(64, run.terminal.interrupt);
+  const node = new TronNode({ baseUrl: nodeUrl, apiKey, ...transportOptions(run), signal: run.terminal.interrupt });
+  if (run.verbose) {
+    const source = settings.values['tron-node'].source;
+    run.say(`energy: TRON node ${nodeUrl.origin} (${source})${apiKey === undefined ? ', no API key' : ''}`);
+  }
+  return node;
+}
+
+/**
+ * The order journal for this API and key, in the state folder. Orders need credentials anyway; asking for
+ * them here means that no record is written for a request that could never be signed.
+ */
+export async function openJournal(env: NodeJS.ProcessEnv, settings: Settings, baseUrl: URL): Promise<Journal> {
+  const apiKey = requireApiKey(settings);
+  const [{ Journal }, { keyIdOf }, { stateDir }] = await Promise.all([
+    import('../journal/journal.js'),
+    import('../journal/record.js'),
+    import('../journal/state-dir.js'),
+  ]);
+  return new Journal(stateDir(env), { origin: baseUrl.href.replace(/\/+$/, ''), keyId: keyIdOf(apiKey) });
+}

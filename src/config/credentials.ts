@@ -1,0 +1,72 @@
+/**
+ * The checks on the credentials and account a command is about to use, and their messages, in one place:
+ * a key or secret that cannot travel in a header, a profile that does not exist, a missing base URL or
+ * credentials. Each says where the value came from and what to run to fix it.
+ */
+import { parseBaseUrl } from '../client/base-url.js';
+import { AuthError, MissingCredentialsError, UsageError } from '../domain/errors.js';
+import { credentialProblem } from './names.js';
+import { environmentVariableFor, type Settings } from './settings.js';
+
+type CredentialName = 'api-key' | 'api-secret' | 'tron-api-key';
+
+/** Throws when a credential in `settings` cannot be sent (a line break, a control character, non-ASCII). */
+export function assertUsableCredentials(settings: Settings, names: readonly CredentialName[]): void {
+  for (const name of names) {
+    const { value, source } = settings.values[name];
+    const problem = value === undefined ? undefined : credentialProblem(name, value);
+    if (problem === undefined) continue;
+    const fromEnvironment = source === 'environment';
+    const where = fromEnvironment ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+    throw new AuthError(`${problem} (from ${where})`, {
+      hint: fromEnvironment
+        ? `set ${environmentVariableFor(name)} again`
+        : `set it again: energy --profile ${settings.profile} config set ${name}`,
+    });
+  }
+}
+
+/** The API key, once both it and the secret are there (orders need them before anything is journaled). */
+export function requireApiKey(settings: Settings): string {
+  const apiKey = settings.values['api-key'].value;
+  if (apiKey === undefined || settings.values['api-secret'].value === undefined) throw new MissingCredentialsError();
+  return apiKey;
+}
+
+/**
+ * The API base URL, or the reason there is none: a profile named by --profile or ENERGY_PROFILE that the
+ * store does not have (said as such, not as "no base URL"), or no base URL at all.
+ */
+export async function apiBaseUrl(settings: Settings, profileNames: () => Promise<string[]>): Promise<URL> {
+  if (settings.profileFound === false && settings.profileSource !== 'default') {
+    const known = await profileNames();
+    const via = settings.profileSource === 'option' ? '--profile' : 'ENERGY_PROFILE';
+    throw new UsageError(
+      `unknown profile "${settings.profile}" (from ${via}): ${known.length === 0 ? 'the config file has no profiles' : `known profiles: ${known.join(', ')}`}`,
+      {
+        hint: `create it with \`energy --profile ${settings.profile} config set base-url https://…\`, or see \`energy config profiles\``,
+      },
+    );
+  }
+  const baseUrlText = settings.values['base-url'].value;
+  if (baseUrlText === undefined) {
+    const named = settings.profile !== 'default';
+    throw new UsageError(`no API base URL${named ? ` in profile ${settings.profile}` : ''}`, {
+      hint: `run \`energy${named ? ` --profile ${settings.profile}` : ''} config set base-url https://…\`, or give --base-url or ENERGY_BASE_URL; to try the tool locally, run \`energy sandbox\` in a second terminal and use \`energy --profile sandbox …\``,
+    });
+  }
+  return parseBaseUrl(baseUrlText);
+}
+
+/** Said with a 401: a key and secret from different places are the most common mismatch. */
+export function credentialSourcesNote(settings: Settings): string | undefined {
+  const key = settings.values['api-key'].source;
+  const secret = settings.values['api-secret'].source;
+  if (key === undefined || secret === undefined || key === secret) return undefined;
+  return `the API key comes from the ${key} and the secret from the ${secret} (profile ${settings.profile}): do they belong together?`;
+}
+
+/** The credential values in `settings`, to scrub from anything the run prints. */
+export function credentialValues(settings: Settings): (string | undefined)[] {
+  return (['api-key', 'api-secret', 'tron-api-key'] as const).map((name) => settings.values[name].value);
+}

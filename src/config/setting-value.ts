@@ -1,0 +1,29 @@
+/**
+ * What `config set` stores for a value typed or piped in: trimmed, a URL normalised (checked as the base URL
+ * or TRON node rule says), a key or secret held to the characters a request can carry. Refused, with
+ * nothing stored, otherwise.
+ */
+import { parseBaseUrl } from '../client/base-url.js';
+import { UsageError } from '../domain/errors.js';
+import { credentialProblem, isSecretSetting, type SettingName } from './names.js';
+
+/** A secret on argv shows in `ps` and the shell history: refused, with the ways that do not. */
+export function refuseSecretOnArgv(name: SettingName, value: string | undefined): void {
+  if (!isSecretSetting(name) || value === undefined) return;
+  throw new UsageError(`refusing ${name} as a command-line value`, {
+    hint: `a secret given on the command line shows in \`ps\` and the shell history: run \`energy config set ${name}\` and type it at the hidden prompt, or pipe it in, e.g. \`printf %s "$SECRET" | energy config set ${name}\``,
+  });
+}
+
+export function valueToStore(name: SettingName, value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw new UsageError(`empty value for ${name}`);
+  if (name === 'base-url' || name === 'tron-node')
+    return parseBaseUrl(trimmed, name === 'tron-node' ? 'TRON node URL' : 'base URL')
+      .toString()
+      .replace(/\/$/, '');
+  const problem = credentialProblem(name, trimmed);
+  if (problem !== undefined)
+    throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });
+  return trimmed;
+}

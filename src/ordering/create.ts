@@ -1,0 +1,128 @@
+/**
+ * Placing one order for `energy order create`: local checks, a quote unless the price is given, consent,
+ * then one request that is journaled before it leaves. A client_request_id already in the journal resends
+ * the journaled bytes instead (no new quote), so that a fixed-id cron job gets the same order back on
+ * every run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CreatedOrder, EnergyClient } from '../client/client.js';
+import { orderRequestBody } from '../client/client.js';
+import { ConflictError } from '../domain/errors.js';
+import type { Journal } from '../journal/journal.js';
+import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
+import type { Terminal } from '../output/terminal.js';
+import { quoteRows } from '../output/views.js';
+import { refuseAboveMax, requireConsent } from './consent.js';
+import { sendJournaled } from './send-journaled.js';
+
+/** What `order create` was asked for. */
+export interface CreateRequest {
+  address: string;
+  energy: number;
+  hours: number;
+  /** --expected-total: pay exactly this, and consent to it. */
+  expectedTotal?: string | undefined;
+  maxTotal?: string | undefined;
+  yes: boolean;
+  clientRequestId?: string | undefined;
+}
+
+/** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
+export interface CreateDeps {
+  client: Pick<EnergyClient, 'quote' | 'sendOrderBody'>;
+  journal: Pick<Journal, 'find' | 'begin' | 'settle' | 'markUncertain' | 'prune'>;
+  terminal: Terminal;
+  note: (line: string) => void;
+  /** The command line that settles a request, e.g. `energy --profile prod order recover <id>`. */
+  recoverCommand: (clientRequestId: string) => string;
+  newRequestId?: () => string;
+}
+
+/** Places the order (or gets back the one a journaled request placed); says so when the server answered 200. */
+export async function createOrder(deps: CreateDeps, request: CreateRequest): Promise<CreatedOrder> {
+  await deps.journal.prune();
+  const record = await recordToSend(deps, request);
+  const result = await sendJournaled(deps, record);
+  if (!result.created)
+    deps.note(
+      `energy: the server answered 200 (not 201 Created) with the order for client_request_id ${record.client_request_id}; showing it`,
+    );
+  return result;
+}
+
+/**
+ * The journal record to send: the one already journaled for this client_request_id (same bytes as
+ * before), or a new one after a quote and consent. Records whose request was refused, or never left,
+ * placed nothing: the id starts afresh.
+ */
+async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<JournalRecord> {
+  const known = request.clientRequestId === undefined ? undefined : deps.journal.find(request.clientRequestId);
+  if (known !== undefined && (known.outcome === null || hasOrder(known))) {
+    refuseOtherParameters(known, request);
+    if (!hasOrder(known)) await consentToResend(deps, known, request);
+    deps.note(
+      `energy: client_request_id ${known.client_request_id} was sent from this machine at ${known.journaled_at}; resending that same request (no new quote)`,
+    );
+    return known;
+  }
+  const expectedTotal = await agreeOnPrice(deps, request);
+  const requestId = request.clientRequestId ?? (deps.newRequestId ?? randomUUID)();
+  const body = orderRequestBody({
+    client_request_id: requestId,
+    address: request.address,
+    energy: request.energy,
+    duration_hours: request.hours,
+    expected_total_trx: expectedTotal,
+  });
+  const { record, fresh } = await deps.journal.begin(requestId, body);
+  // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
+  if (!fresh) refuseOtherParameters(record, request);
+  return record;
+}
+
+/** The same id for another address, energy or duration is a mistake to stop before anything is sent. */
+function refuseOtherParameters(record: JournalRecord, request: CreateRequest): void {
+  const sent = recordedOrder(record);
+  if (sent.address === request.address && sent.energy === request.energy && sent.duration_hours === request.hours)
+    return;
+  throw new ConflictError(
+    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${sent.energy} energy, ${sent.duration_hours} h: nothing was sent`,
+    { hint: 'use a new --client-request-id for a different order' },
+  );
+}
+
+/** A journaled request whose outcome is unknown may place the order now: it needs consent like a new one. */
+async function consentToResend(deps: CreateDeps, record: JournalRecord, request: CreateRequest): Promise<void> {
+  const total = recordedOrder(record).expected_total_trx;
+  await refuseAboveMax(total, request.maxTotal, 'the journaled total');
+  await requireConsent({
+    terminal: deps.terminal,
+    given: request.yes || request.expectedTotal !== undefined,
+    details: [`An earlier run sent this order (${record.journaled_at}) and never learned whether it was placed.`],
+    question: `Resend it? It returns the order if it exists, or places it now for ${total} TRX.`,
+    refusal: `not resending client_request_id ${record.client_request_id} (${total} TRX) without consent`,
+    hint: 'add --yes to resend it',
+    note: deps.note,
+  });
+}
+
+/** Returns the total to send as expected_total_trx once the user has agreed to it. */
+async function agreeOnPrice(deps: CreateDeps, request: CreateRequest): Promise<string> {
+  if (request.expectedTotal !== undefined) {
+    await refuseAboveMax(request.expectedTotal, request.maxTotal);
+    return request.expectedTotal;
+  }
+  const { address, energy, hours } = request;
+  const quote = await deps.client.quote({ address, energy, duration_hours: hours });
+  await refuseAboveMax(quote.total_trx, request.maxTotal);
+  await requireConsent({
+    terminal: deps.terminal,
+    given: request.yes,
+    details: ['Quote:', ...quoteRows(quote).map(([label, value]) => `  ${label.padEnd(12)}  ${value}`)],
+    question: `Place this order for ${quote.total_trx} TRX?`,
+    refusal: `not placing an order for ${quote.total_trx} TRX without consent`,
+    hint: `add --yes to accept the quoted price, or --expected-total ${quote.total_trx} to pay exactly that`,
+    note: deps.note,
+  });
+  return quote.total_trx;
+}

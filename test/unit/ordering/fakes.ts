@@ -1,0 +1,106 @@
+/** A fake API client and an in-memory order journal, for the ordering flows' unit tests. */
+import { PassThrough } from 'node:stream';
+import type { CreatedOrder } from '../../../src/client/client.js';
+import type { Order, OrderList, QuoteRequest, QuoteResponse } from '../../../src/client/types.js';
+import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
+import type { Terminal } from '../../../src/output/terminal.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
+
+/** What the fake server does with one order POST: answer 201 or 200, or fail with this error. */
+export type PostAnswer = 'created' | 'existing' | Error;
+
+export class FakeClient {
+  readonly quotes: QuoteRequest[] = [];
+  readonly posted: string[] = [];
+  listed = 0;
+  constructor(
+    readonly script: { totalTrx?: string; answers?: PostAnswer[]; recent?: Order[]; pageError?: Error } = {},
+  ) {}
+
+  async quote(request: QuoteRequest): Promise<QuoteResponse> {
+    this.quotes.push(request);
+    const total = this.script.totalTrx ?? '3.700000';
+    return { ...request, energy_trx: total, activation_trx: null, total_trx: total, can_afford: true };
+  }
+
+  async sendOrderBody(body: string): Promise<CreatedOrder> {
+    this.posted.push(body);
+    const answer = this.script.answers?.[this.posted.length - 1] ?? 'created';
+    if (answer instanceof Error) throw answer;
+    const sent = JSON.parse(body) as Record<string, unknown>;
+    const order = sampleOrder({
+      id: `00000000-0000-4000-8000-${String(this.posted.length).padStart(12, '0')}`,
+      client_request_id: sent.client_request_id as string,
+      address: sent.address as string,
+      energy: sent.energy as number,
+      duration_hours: sent.duration_hours as number,
+      total_trx: sent.expected_total_trx as string,
+    });
+    return { order, created: answer === 'created' };
+  }
+
+  async *orderPages(): AsyncGenerator<OrderList> {
+    this.listed += 1;
+    if (this.script.pageError !== undefined) throw this.script.pageError;
+    yield { items: this.script.recent ?? [], next_cursor: null };
+  }
+
+  async listOrders(): Promise<OrderList> {
+    return { items: this.script.recent ?? [], next_cursor: null };
+  }
+}
+
+/** The journal's contract, in memory: a pending record per id until it is settled. */
+export class MemoryJournal {
+  readonly records = new Map<string, JournalRecord>();
+  pruned = 0;
+
+  find(id: string): JournalRecord | undefined {
+    return this.records.get(id);
+  }
+
+  async begin(id: string, body: string): Promise<{ record: JournalRecord; fresh: boolean }> {
+    // As on disk: a pending record, or one that placed an order, is the one to send; a refused one is replaced.
+    const earlier = this.records.get(id);
+    if (earlier !== undefined && (earlier.outcome === null || hasOrder(earlier)))
+      return { record: earlier, fresh: false };
+    const record = journalRecord(id, body);
+    this.records.set(id, record);
+    return { record, fresh: true };
+  }
+
+  async markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord> {
+    const updated = { ...record, last_error: reason };
+    this.records.set(record.client_request_id, updated);
+    return updated;
+  }
+
+  async settle(record: JournalRecord, outcome: OutcomeInput): Promise<JournalRecord> {
+    const settled = { ...record, outcome: { ...outcome, at: '2026-11-23T10:00:00.000Z' } as Outcome };
+    this.records.set(record.client_request_id, settled);
+    return settled;
+  }
+
+  async prune(): Promise<number> {
+    this.pruned += 1;
+    return 0;
+  }
+}
+
+export function journalRecord(id: string, body: string, outcome: Outcome | null = null): JournalRecord {
+  return {
+    version: 1,
+    origin: 'http://127.0.0.1:1',
+    key_id: 'sha256:0000000000000000',
+    client_request_id: id,
+    body,
+    journaled_at: '2026-11-23T09:00:00.000Z',
+    last_error: null,
+    outcome,
+  };
+}
+
+/** A terminal that is not a TTY: consent comes only from the options (as in a script). */
+export function scriptTerminal(): Terminal {
+  return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
+}
