@@ -117,7 +117,7 @@ describe('proxies from the environment', () => {
     expect(result.stderr).toContain('(HTTP 407)');
     expect(world.sandbox.orders()).toHaveLength(before);
     const pending = await world.run(['order', 'pending', '--json'], { env });
-    expect(JSON.parse(pending.stdout)).toEqual({ items: [] });
+    expect(JSON.parse(pending.stdout)).toEqual({ items: [], unreadable: [] });
     const settled = readdirSync(join(world.stateDir, 'journal', 'settled')).map((name) =>
       JSON.parse(readFileSync(join(world.stateDir, 'journal', 'settled', name), 'utf8')),
     );
