@@ -1,6 +1,7 @@
 /** The root command: global options and the command groups. Nothing here does I/O. */
 import { Command, Option } from 'commander';
 import { addressCommand } from '../commands/address.js';
+import { apiCommand } from '../commands/api.js';
 import { retryCount, seconds } from '../commands/arguments.js';
 import { balanceCommand } from '../commands/balance.js';
 import { completionCommand } from '../commands/completion.js';
@@ -33,6 +34,7 @@ const COMMANDS = {
   config: configCommand,
   sandbox: sandboxCommand,
   completion: completionCommand,
+  api: apiCommand,
 } as const;
 
 /**

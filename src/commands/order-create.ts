@@ -18,6 +18,8 @@ export interface CreateCommandOptions {
   request: CreateRequest;
   /** --wait: follow the order for at most this long. */
   waitSeconds: number | undefined;
+  /** --dry-run: show the request instead of sending it. */
+  dryRun: boolean;
   client: () => Promise<EnergyClient>;
   journal: () => Promise<Journal>;
   terminal: Terminal;
@@ -34,6 +36,7 @@ interface Parsed {
   yes?: boolean;
   clientRequestId?: string;
   wait?: boolean;
+  dryRun?: boolean;
   waitTimeout: number;
 }
 
@@ -50,6 +53,7 @@ export function orderCreateCommand(
     .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the quote is above this').argParser(trxAmount))
     .option('-y, --yes', 'consent to the quoted price without a prompt')
     .addOption(new Option('--client-request-id <id>', 'idempotency key; default a new UUID').argParser(clientRequestId))
+    .option('--dry-run', 'check, quote and ask as usual, then show the signed request instead of sending it')
     .option('--wait', 'follow the order until it is final (exit 8 if it fails, 10 if --wait-timeout runs out)')
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
@@ -66,6 +70,7 @@ export function orderCreateCommand(
           clientRequestId: parsed.clientRequestId,
         },
         waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
+        dryRun: parsed.dryRun === true,
         client: () => ctx.client(),
         journal: () => ctx.journal(),
         terminal: ctx.terminal,
@@ -80,6 +85,7 @@ async function createRun(opts: CreateCommandOptions): Promise<void> {
   // The client first: its credential checks say what is wrong before the journal asks for credentials.
   const client = await opts.client();
   const journal = await opts.journal();
+  if (opts.dryRun) return dryRun(opts, client, journal);
   const [{ createOrder }, { followToFinal }] = await Promise.all([
     import('../ordering/create.js'),
     import('../ordering/follow-order.js'),
@@ -97,4 +103,19 @@ async function createRun(opts: CreateCommandOptions): Promise<void> {
     waitCommand: (id: string) => opts.invocation('order', 'wait', id),
   };
   await followToFinal(follower, order, opts.waitSeconds);
+}
+
+/** --dry-run: the request that would be sent, on stdout; nothing sent to the order endpoint, nothing journaled. */
+async function dryRun(opts: CreateCommandOptions, client: EnergyClient, journal: Journal): Promise<void> {
+  const [{ previewOrder }, { previewLines }] = await Promise.all([
+    import('../ordering/create.js'),
+    import('../output/request-preview.js'),
+  ]);
+  const { printer } = opts;
+  const deps = { client, journal, terminal: opts.terminal, note: (line: string) => printer.note(line) };
+  const preview = await previewOrder({ ...deps, recoverCommand: () => '' }, opts.request, (body) =>
+    client.transport.preview({ method: 'POST', path: '/v1/energy/orders', body }),
+  );
+  await (printer.jsonMode ? printer.json(preview) : printer.write(previewLines(preview)));
+  printer.note('energy: dry run: nothing was sent to the order endpoint and nothing was journaled');
 }

@@ -64,6 +64,11 @@ export class Printer {
     await this.#out(escapeInLines(text));
   }
 
+  /** Bytes exactly as received (`energy api` into a pipe or file, which is not a terminal): nothing escaped. */
+  async bytes(data: Uint8Array): Promise<void> {
+    if (!this.terminal.stdout.write(data)) await once(this.terminal.stdout, 'drain');
+  }
+
   /** A line of progress or information on stderr. */
   note(message: string): void {
     this.clearStatus();
