@@ -197,6 +197,21 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(ordersTo(target)).toHaveLength(0);
   });
 
+  it('refuses another spelling of the order endpoint, or a query on it, even with a client_request_id', async () => {
+    const target = address();
+    const journaled = await world.run(['order', 'pending', '--json']);
+    const posts = world.sandbox.requestCount(ORDERS);
+    for (const path of ['/v1//energy/orders', '/v1/energy/x/../orders', `${ORDERS}?dry=1`]) {
+      const result = await viaRelay(
+        orderArgs(target, `spelled-${target}`).map((word) => (word === ORDERS ? path : word)),
+      );
+      expect(result.code, path).toBe(2);
+      expect(result.stderr).toContain(`write the order endpoint as POST ${ORDERS}, with no query`);
+    }
+    expect(world.sandbox.requestCount(ORDERS)).toBe(posts);
+    expect((await world.run(['order', 'pending', '--json'])).stdout).toBe(journaled.stdout);
+  });
+
   it('places one order, journaled and settled; a second run with the same id gets the same order back', async () => {
     const target = address();
     const id = `api-${target}`;
