@@ -25,13 +25,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy order create': [
     'energy order create "$ADDR" --energy 65000 --hours 1 --wait',
     'energy order create "$ADDR" --energy 65000 --hours 1 --max-total 5 --yes',
-    'energy order create "$ADDR" --energy 65000 --hours 1 --expected-total 3.7',
-    'energy order create "$ADDR" --energy 65000 --hours 1 --yes --dry-run    # show the signed request, send nothing',
+    'energy order create "$ADDR" --energy 65000 --hours 1 --yes --dry-run --json',
   ],
   'energy api': [
     'energy api GET /v1/balance | jq -r .available_trx',
-    `energy api POST /v1/energy/quotes -f address=${A} -F energy=65000 -F duration_hours=1`,
-    'energy api POST /v1/energy/orders --input order.json    # journaled; needs a client_request_id',
+    'energy api POST /v1/energy/quotes -f address="$ADDR" -F energy=65000 \\\n      -F duration_hours=1',
+    'energy api POST /v1/energy/orders --input order.json   # journaled',
   ],
   'energy order get': [
     'energy order get 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70',

@@ -62,6 +62,7 @@ describe('energy completion bash, sourced in bash', () => {
   it('completes `energy or<TAB>` to the commands starting with "or"', () => {
     expect(complete('energy', 'or')).toEqual(['order']);
     expect(complete('energy', 'o')).toEqual(['options', 'order']);
+    expect(complete('energy', 'a')).toEqual(['address', 'api']);
   });
 
   it('completes `energy --profile <TAB>` with the profiles of the config file', () => {
