@@ -153,8 +153,15 @@ export class Transport {
     const path = this.#basePath + call.path;
     const body = Buffer.from(call.body, 'utf8');
     const timestamp = this.clock.timestamp();
-    const canonical = canonicalPayload({ timestamp, method: call.method, path, query: '', bodyHash: bodyHash(body) });
-    const headers = this.#headers({ ...call, auth: true }, path, '', body, timestamp);
+    // Signed over the spec's path, like every request (see #headers); `path` is what goes on the wire.
+    const canonical = canonicalPayload({
+      timestamp,
+      method: call.method,
+      path: call.path,
+      query: '',
+      bodyHash: bodyHash(body),
+    });
+    const headers = this.#headers({ ...call, auth: true }, '', body, timestamp);
     if (headers.authorization !== undefined) headers.authorization = redactAuthorization(headers.authorization);
     return { method: call.method, path, body: call.body, canonical, headers };
   }
@@ -192,7 +199,7 @@ export class Transport {
 
   async #attempt(call: CallLine, query: string, body: Buffer | undefined): Promise<HttpResponse> {
     const path = this.#basePath + call.path;
-    const headers = this.#headers(call, path, query, body, call.auth ? this.clock.timestamp() : 0);
+    const headers = this.#headers(call, query, body, call.auth ? this.clock.timestamp() : 0);
     return loggedExchange(
       this.#http,
       { method: call.method, pathAndQuery: path + query, headers, body },
@@ -205,13 +212,7 @@ export class Transport {
     );
   }
 
-  #headers(
-    call: CallLine,
-    path: string,
-    query: string,
-    body: Buffer | undefined,
-    timestamp: number,
-  ): Record<string, string> {
+  #headers(call: CallLine, query: string, body: Buffer | undefined, timestamp: number): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (call.auth) {
@@ -219,7 +220,11 @@ export class Transport {
       if (credentials === undefined) {
         throw new MissingCredentialsError();
       }
-      Object.assign(headers, signRequest({ method: call.method, path, query, body, timestamp, ...credentials }));
+      Object.assign(
+        headers,
+        // The spec's path (/v1/…), not the base URL's prefix: what the service sees behind a prefix-stripping proxy.
+        signRequest({ method: call.method, path: call.path, query, body, timestamp, ...credentials }),
+      );
     }
     return headers;
   }
