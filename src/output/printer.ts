@@ -64,15 +64,34 @@ export class Printer {
     await this.#out(escapeInLines(text));
   }
 
-  /** A line of progress or information on stderr. */
+  /**
+   * A line of information on stderr. With --json every stderr line is one JSON object, so that
+   * `2>err.ndjson` parses line by line: `{"note":{"message":…}}`, without the `energy: ` prefix, which
+   * only tells a reader of a mixed terminal whose line it is.
+   */
   note(message: string): void {
-    this.clearStatus();
-    this.terminal.stderr.write(`${escapeControls(message)}\n`);
+    this.#stderrLine('note', message);
   }
 
-  /** A progress line that rewrites itself, on a terminal only (nothing in a pipe or a log). */
+  /** A --verbose line (request, response, profile in use): `{"verbose":{"message":…}}` with --json. */
+  verbose(message: string): void {
+    this.#stderrLine('verbose', message);
+  }
+
+  #stderrLine(kind: 'note' | 'verbose', message: string): void {
+    this.clearStatus();
+    const line = this.jsonMode
+      ? terminalJson({ [kind]: { message: message.replace(/^energy: /, '') } })
+      : escapeControls(message);
+    this.terminal.stderr.write(`${line}\n`);
+  }
+
+  /**
+   * A progress line that rewrites itself, on a terminal only (nothing in a pipe or a log). Never with
+   * --json: a line rewritten in place is not a JSON object, and the results on stdout already show progress.
+   */
   status(message: string): void {
-    if (this.terminal.stderr.isTTY !== true) return;
+    if (this.terminal.stderr.isTTY !== true || this.jsonMode) return;
     this.terminal.stderr.write(`\r\u001b[K${escapeControls(message)}`);
     this.#statusShown = true;
   }
