@@ -9,6 +9,7 @@ import type { Row } from './views.js';
 import { styles } from './ansi.js';
 import { colorLevel, type Terminal } from './terminal.js';
 import { renderTable } from './text-table.js';
+import { csvRecord } from './csv.js';
 import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 
 export interface TableSpec {
@@ -62,6 +63,14 @@ export class Printer {
    */
   async write(text: string): Promise<void> {
     await this.#out(escapeInLines(text));
+  }
+
+  /**
+   * CSV records (RFC 4180, see csv.ts) on stdout. Each field is escaped like every other line written:
+   * control characters other than the line feed become \u escapes; the CRLF record ends stay.
+   */
+  async csv(records: readonly (readonly string[])[]): Promise<void> {
+    await this.#out(records.map((fields) => csvRecord(fields.map(escapeInLines))).join(''));
   }
 
   /**
