@@ -28,10 +28,14 @@ const ORDERS: Order[] = [
     failure: { code: 'NO,DELIVERY', message: 'x' },
   }),
   sampleOrder({ id: uuid(5), total_trx: '12345678901.234567', created_at: NOV20 }),
-  sampleOrder({ id: uuid(6), total_trx: '12345678901.234567', created_at: NOV20 }),
+  sampleOrder({ id: uuid(6), total_trx: '12345678901.234567', created_at: NOV20, status: 'line\nbreak' }),
   sampleOrder({ id: uuid(7), total_trx: '1.000000', created_at: NOV20 - 5 * DAY }),
   sampleOrder({ id: uuid(8), total_trx: '1.000000', created_at: NOV20 - 6 * DAY }),
+  // Before 2026-11-01, which the reports below take as --since: a page that must never be asked for.
+  sampleOrder({ id: uuid(9), total_trx: '1.000000', created_at: NOV20 - 30 * DAY }),
+  sampleOrder({ id: uuid(10), total_trx: '1.000000', created_at: NOV20 - 31 * DAY }),
 ];
+const SINCE = ['--since', '2026-11-01'];
 const PAGE = 2;
 
 let world: World;
@@ -76,14 +80,14 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), (i += 1));
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
+    else if (c === ',') (record.push(field), (field = ''));
     else if (c === '\r' && text[i + 1] === '\n') {
       records.push([...record, field]);
-      (record = []), (field = ''), (i += 1);
+      ((record = []), (field = ''), (i += 1));
     } else field += c;
   }
   expect(field).toBe('');
@@ -102,6 +106,8 @@ describe('order list --output csv', () => {
     const byId = (n: number) => rows.find((row) => row[0] === uuid(n))!;
     expect(byId(1)[1]).toBe("'=1+2");
     expect(byId(3)[6]).toBe('a,b "c"\nd');
+    expect(byId(6)[6]).toBe('line\nbreak');
+    expect(result.stdout).toContain(',"line\nbreak",');
     expect(byId(4)[head!.indexOf('failure_code')]).toBe('NO,DELIVERY');
     expect(byId(5)[9]).toBe('2026-11-20T12:00:00.000Z');
     expect(byId(5).slice(3, 9)).toEqual(['65000', '1', '12345678901.234567', 'pending', 'false', 'false']);
@@ -131,10 +137,12 @@ describe('order list --output csv', () => {
 
 describe('energy spend', () => {
   it('sums exactly (no float drift), skips failed orders, and groups by UTC day', async () => {
-    const result = await run(['spend', '--by', 'day', '--json']);
+    const result = await run(['spend', ...SINCE, '--by', 'day', '--json']);
     expect(result.code, result.stderr).toBe(0);
+    // Page 5 holds the first order before --since: it is read, and nothing after it would be.
+    expect(listRequests()).toBe(5);
     expect(JSON.parse(result.stdout)).toEqual({
-      since: null,
+      since: '2026-11-01T00:00:00.000Z',
       until: null,
       total_trx: '37037036706.003701',
       orders: 7,
@@ -162,14 +170,14 @@ describe('energy spend', () => {
   });
 
   it('writes CSV by address and a table', async () => {
-    const csv = await run(['spend', '--by', 'address', '--output', 'csv']);
+    const csv = await run(['spend', ...SINCE, '--by', 'address', '--output', 'csv']);
     expect(csv.code).toBe(0);
     expect(parseCsv(csv.stdout)).toEqual([
       ['key', 'orders', 'total_trx'],
       [OTHER_ADDRESS, '1', '0.200000'],
       [ORDERS[0]!.address, '6', '37037036705.803701'],
     ]);
-    const table = await run(['spend', '--by', 'status']);
+    const table = await run(['spend', ...SINCE, '--by', 'status']);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^total\s+7\s+37037036706\.003701\s*$/m);
   });
