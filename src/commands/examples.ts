@@ -54,7 +54,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy spend': [
     'energy spend --since 2026-11-01 --until 2026-12-01',
     'energy spend --since 2026-11-01 --by day --output csv > november.csv',
-    "energy spend --by address --json | jq -r '.groups[] | .key+\" \"+.total_trx'",
+    'energy spend --by address --json | jq -r \'.groups[] | .key+" "+.total_trx\'',
   ],
   'energy config': [
     'energy config list',
