@@ -78,6 +78,14 @@ describe('order create --dry-run', () => {
     expect(world.sandbox.requestCount(ORDERS) - posts).toBe(0);
     expect(world.sandbox.orders()).toHaveLength(orders);
     expect(journalFiles()).toEqual([]);
+    // --json: every stderr line is one JSON object, the dry-run note included.
+    const notes = result.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { note?: { message: string } });
+    expect(notes.map((line) => line.note?.message)).toContain(
+      'dry run: nothing was sent to the order endpoint and nothing was journaled',
+    );
   });
 
   it('prints the request readably without --json, and still needs consent (exit 2 without it)', async () => {
