@@ -37,6 +37,8 @@ const LAYERS = {
   tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
   ensure: ['commands', 'sandbox', 'config'],
+  // doctor's checks: read config, call the API and the node through factories the command passes in.
+  diagnose: ['commands', 'sandbox'],
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */

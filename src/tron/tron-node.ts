@@ -15,8 +15,8 @@ import type { Check } from '../client/shape.js';
 import { retryAfterHeader } from '../client/decode.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
 import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
-import { accountInfo, accountResource, constantCallResult } from './tron-schemas.js';
-import type { AccountInfo, AccountResource, ConstantCallResult, TransferSimulation } from './tron-types.js';
+import { accountInfo, accountResource, constantCallResult, nowBlock } from './tron-schemas.js';
+import type { AccountInfo, AccountResource, ConstantCallResult, NowBlock, TransferSimulation } from './tron-types.js';
 
 export interface TronNodeOptions {
   /** e.g. https://api.trongrid.io; `/wallet/...` paths are appended. */
@@ -78,6 +78,11 @@ export class TronNode {
   /** POST /wallet/getaccountresource; counters the node left out read as 0. */
   getAccountResource(address: string): Promise<AccountResource> {
     return this.#call('/wallet/getaccountresource', { address, visible: true }, accountResource);
+  }
+
+  /** POST /wallet/getnowblock: the head block, a cheap check that the node answers and takes the key. */
+  getNowBlock(): Promise<NowBlock> {
+    return this.#call('/wallet/getnowblock', {}, nowBlock);
   }
 
   /** POST /wallet/getaccount: activated or not (`{}`). */
