@@ -37,7 +37,7 @@ export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
   const [api, credentials, tronNode] = await Promise.all([
     baseUrl === undefined ? [unreachable('api')] : checkApi(input, settings!, baseUrl),
     baseUrl === undefined ? unreachable('credentials') : checkCredentials(input, settings!, baseUrl),
-    settings === undefined ? unreachable('tron-node') : checkTronNode(input, settings),
+    settings === undefined || profile.status === 'fail' ? unreachable('tron-node') : checkTronNode(input, settings),
   ]);
   // The built-in TronGrid is needed only by address, estimate and ensure: out of reach, a warning.
   const node =
