@@ -18,7 +18,7 @@ interface Check {
 
 let world: World;
 /** The sandbox serves the TRON node too: no test reaches the built-in TronGrid. */
-let env: Record<string, string>;
+let env: Record<string, string | undefined>;
 
 function checks(result: CliResult): Record<string, Check> {
   const body = json<{ checks: Check[] }>(result);
@@ -107,7 +107,7 @@ describe('energy doctor', () => {
     );
     expect([setKey.code, setCommand.code]).toEqual([0, 0]);
     const result = await world.run(['doctor', '--json'], {
-      env: { ...env, ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined } as Record<string, string>,
+      env: { ...env, ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined },
     });
     await world.run(['config', 'unset', 'api-secret-command'], { env });
     expect(result.code).toBe(0);
@@ -156,7 +156,7 @@ describe('energy doctor', () => {
   it('fails with exit 2 for a profile that does not exist, before any request', async () => {
     const before = world.sandbox.requestCount();
     const result = await world.run(['--profile', 'nosuch', 'doctor', '--json'], {
-      env: { ...env, ENERGY_BASE_URL: undefined } as Record<string, string>,
+      env: { ...env, ENERGY_BASE_URL: undefined },
     });
     expect(result.code).toBe(2);
     expect(checks(result).profile!.status).toBe('fail');
