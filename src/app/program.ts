@@ -15,6 +15,7 @@ import { optionsCommand } from '../commands/options.js';
 import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
 import { sandboxCommand } from '../commands/sandbox.js';
+import { spendCommand } from '../commands/spend.js';
 import { timeCommand } from '../commands/time.js';
 import { UsageError } from '../domain/errors.js';
 
@@ -31,6 +32,7 @@ const COMMANDS = {
   address: addressCommand,
   estimate: estimateCommand,
   ensure: ensureCommand,
+  spend: spendCommand,
   config: configCommand,
   doctor: doctorCommand,
   sandbox: sandboxCommand,
