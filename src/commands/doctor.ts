@@ -23,6 +23,7 @@ export function doctorCommand(ctx: Context): Command {
         timeout: timeout ?? 10,
         retries: retries ?? 0,
         say: (line) => ctx.printer.note(scrubSecrets(line, secrets)),
+        trace: (line) => ctx.printer.verbose(scrubSecrets(line, secrets)),
       };
       const { env } = ctx.terminal;
       const checks = await runDoctor({
