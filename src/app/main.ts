@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { scrubSecrets, scrubSecretsDeep } from '../client/redact.js';
 import { Context } from '../commands/context.js';
+import { withContext } from '../commands/shell-words.js';
 import {
   ApiError,
   AuthError,
@@ -31,7 +32,9 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
     const secrets = ctx.knownCredentials();
     // Only for the API's own 401: a missing or unusable credential, or the TRON node's 401, is not a mismatch.
     const note = error instanceof AuthError && error.status === 401 ? ctx.credentialSourcesNote() : undefined;
-    const hint = note === undefined ? report.hint : `${note}; ${report.hint ?? ''}`;
+    const hintText = report.hint ?? ctx.unreachableHint(error);
+    const given = hintText === undefined ? undefined : withContext(hintText, ctx.globals);
+    const hint = note === undefined ? given : `${note}; ${given ?? ''}`;
     const safe = {
       ...report,
       message: scrubSecrets(report.message, secrets),

@@ -9,7 +9,7 @@ import type { TronNode } from '../tron/tron-node.js';
 import { maskKey } from '../client/redact.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { configDir } from '../config/paths.js';
-import { assertUsableCredentials, requireApiKey } from '../config/credentials.js';
+import { assertUsableCredentials, missingCredentialsError, requireApiKey } from '../config/credentials.js';
 import type { Settings } from '../config/settings.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -57,6 +57,7 @@ export async function createApiClient(
   const client = new EnergyClient({
     baseUrl,
     credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
+    missingCredentials: () => missingCredentialsError(settings),
     offsetStore: new OffsetFile(configDir(run.terminal.env)),
     ...transportOptions(run),
     signal: finishInFlight ? undefined : run.terminal.interrupt,

@@ -1,0 +1,75 @@
+/**
+ * Hints say what to run next in the user's own context (--profile, --base-url, --json), name the value that
+ * is missing, and for a server that cannot be reached, the URL in effect and where it came from.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deadUrl } from '../helpers/e2e.js';
+import { createWorld, type World } from '../helpers/world.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld();
+});
+afterAll(async () => {
+  await world.close();
+});
+
+const NO_KEYS = { ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined };
+
+function hintOf(stderr: string): string {
+  return /^hint: (.*)$/m.exec(stderr)?.[1] ?? '';
+}
+
+describe('hints carry what the user typed', () => {
+  it('a missing key in a named profile: says which value, and the command keeps --profile', async () => {
+    const before = world.sandbox.requestCount();
+    const set = await world.run(['--profile', 'prod', 'config', 'set', 'base-url', world.env.ENERGY_BASE_URL!], {
+      env: { ...NO_KEYS, ENERGY_BASE_URL: undefined },
+    });
+    expect(set.code).toBe(0);
+    const secret = await world.run(['--profile', 'prod', 'config', 'set', 'api-secret'], {
+      env: { ...NO_KEYS, ENERGY_BASE_URL: undefined },
+      input: 'sk_test\n',
+    });
+    expect(secret.code).toBe(0);
+    const result = await world.run(['--profile', 'prod', 'balance'], {
+      env: { ...NO_KEYS, ENERGY_BASE_URL: undefined },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^energy: error: no API key in profile prod$/m);
+    expect(hintOf(result.stderr)).toContain('`energy --profile prod config set api-key`');
+    expect(hintOf(result.stderr)).not.toContain('api-secret`');
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('adds --base-url and --json to a suggested command', async () => {
+    const result = await world.run(['--base-url', world.env.ENERGY_BASE_URL!, '--json', 'balance'], { env: NO_KEYS });
+    expect(result.code).toBe(3);
+    const error = (JSON.parse(result.stderr) as { error: { hint: string } }).error;
+    expect(error.hint).toContain(`\`energy --base-url ${world.env.ENERGY_BASE_URL!} --json config set api-key\``);
+  });
+});
+
+describe('a server that cannot be reached', () => {
+  it('names the base URL in effect, where it came from, and asks whether the sandbox runs', async () => {
+    const url = await deadUrl();
+    const fromOption = await world.run(['--retries', '0', '--base-url', url, 'balance']);
+    expect(fromOption.code).toBe(7);
+    expect(fromOption.stderr).toMatch(/connection refused/);
+    const hint = hintOf(fromOption.stderr);
+    expect(hint).toContain(`check the API base URL ${new URL(url).origin} (from --base-url)`);
+    expect(hint).toContain('is the sandbox running?');
+    const fromEnv = await world.run(['--retries', '0', 'balance'], { env: { ENERGY_BASE_URL: url } });
+    expect(hintOf(fromEnv.stderr)).toContain('(from ENERGY_BASE_URL)');
+  });
+});
+
+describe('an empty option is refused, as --profile "" is', () => {
+  it.each([['--base-url'], ['--tron-node']])('%s ""', async (flag) => {
+    const before = world.sandbox.requestCount();
+    const result = await world.run([flag, '', 'balance']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^energy: error: ${flag} is empty`, 'm'));
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+});
