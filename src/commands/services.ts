@@ -7,7 +7,8 @@ import type { EnergyClient } from '../client/client.js';
 import type { Journal } from '../journal/journal.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { maskKey } from '../client/redact.js';
-import { parseBaseUrl } from '../client/base-url.js';
+import { isLoopbackHost, parseBaseUrl } from '../client/base-url.js';
+import { UsageError } from '../domain/errors.js';
 import { configDir } from '../config/paths.js';
 import { assertUsableCredentials, missingCredentialsError, requireApiKey } from '../config/credentials.js';
 import type { Settings } from '../config/settings.js';
@@ -38,6 +39,17 @@ function transportOptions(run: ServiceEnv) {
 }
 
 /**
+ * NODE_TLS_REJECT_UNAUTHORIZED=0 turns off every certificate check in the process, for a tool that spends
+ * money: refused, with the way to trust a private CA instead (Node's own warning is hidden by --no-warnings).
+ */
+function assertCertificateChecks(env: NodeJS.ProcessEnv): void {
+  if (env.NODE_TLS_REJECT_UNAUTHORIZED !== '0') return;
+  throw new UsageError('NODE_TLS_REJECT_UNAUTHORIZED=0 turns off TLS certificate checks: energy will not run so', {
+    hint: 'unset it; to trust a private or proxy CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem instead',
+  });
+}
+
+/**
  * The API client for `baseUrl`; credentials are checked when a signed call is made. On an interrupt, its
  * requests in flight are cut off, unless `finishInFlight` (a batch lets them end, to journal their outcome).
  */
@@ -47,6 +59,7 @@ export async function createApiClient(
   baseUrl: URL,
   finishInFlight: boolean,
 ): Promise<EnergyClient> {
+  assertCertificateChecks(run.terminal.env);
   assertUsableCredentials(settings, ['api-key', 'api-secret']);
   const apiKey = settings.values['api-key'].value;
   const apiSecret = settings.values['api-secret'].value;
@@ -68,7 +81,12 @@ export async function createApiClient(
 
 /** The TRON node client for `address`, `estimate` and `ensure` (tron-node, default TronGrid mainnet). */
 export async function createTronNode(run: ServiceEnv, settings: Settings): Promise<TronNode> {
+  assertCertificateChecks(run.terminal.env);
   const nodeUrl = parseBaseUrl(settings.values['tron-node'].value ?? '', 'TRON node URL');
+  if (nodeUrl.protocol === 'http:' && !isLoopbackHost(nodeUrl.hostname))
+    run.say(
+      `energy: note: TRON node ${nodeUrl.origin} over plain http on a private network: its answers (balances, energy) are not protected in transit${settings.values['tron-api-key'].value === undefined ? '' : ', nor its API key'}`,
+    );
   // Refused here: a header with a line break would be refused by node:http as a bug-like crash.
   assertUsableCredentials(settings, ['tron-api-key']);
   const apiKey = settings.values['tron-api-key'].value;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadUrl } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { ADDRESS, createWorld, type World } from '../helpers/world.js';
 
 let world: World;
 beforeAll(async () => {
@@ -71,5 +71,28 @@ describe('an empty option is refused, as --profile "" is', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^energy: error: ${flag} is empty`, 'm'));
     expect(world.sandbox.requestCount()).toBe(before);
+  });
+});
+
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0 is refused', () => {
+  it.each([[['balance']], [['address', ADDRESS]]])('%s: exit 2, nothing sent, in our words', async (args) => {
+    const before = world.sandbox.requestCount();
+    const result = await world.run(args, {
+      env: { NODE_TLS_REJECT_UNAUTHORIZED: '0', ENERGY_TRON_NODE: world.env.ENERGY_BASE_URL },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^energy: error: NODE_TLS_REJECT_UNAUTHORIZED=0 turns off TLS certificate checks/m);
+    expect(result.stderr).toContain('NODE_EXTRA_CA_CERTS');
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+});
+
+describe('a TRON node on a private address over http', () => {
+  it('is stored by config set, while the API base URL stays loopback-only', async () => {
+    const node = await world.run(['--profile', 'lan', 'config', 'set', 'tron-node', 'http://10.0.0.5:8090']);
+    expect(node.code).toBe(0);
+    const api = await world.run(['--profile', 'lan', 'config', 'set', 'base-url', 'http://10.0.0.5:8090']);
+    expect(api.code).toBe(2);
+    expect(api.stderr).toMatch(/not loopback/);
   });
 });
