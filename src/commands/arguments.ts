@@ -13,7 +13,9 @@ const WHOLE_NUMBER = /^[1-9]\d*$/;
 /** A positive whole number within JavaScript's exact integer range (no `1e3`, `0x10`, `1.0`, `+5`). */
 export function positiveInteger(text: string): number {
   const trimmed = text.trim();
-  if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number');
+  if (/^\d{1,3}(?:[,._ ']\d{3})+$/.test(trimmed))
+    throw new InvalidArgumentError(`write it without separators, e.g. ${trimmed.replace(/\D/g, '')}`);
+  if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number (1 or more)');
   if (!Number.isSafeInteger(Number(trimmed)))
     throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
   return Number(trimmed);
@@ -111,7 +113,7 @@ export function seconds(text: string): number {
   const trimmed = text.trim();
   const value = Number(trimmed);
   if (!/^\d+(?:\.\d+)?$/.test(trimmed) || value <= 0 || value > 86_400) {
-    throw new InvalidArgumentError('must be a number of seconds above 0, e.g. 30');
+    throw new InvalidArgumentError('must be a number of seconds above 0 and at most 86400 (a day), e.g. 30');
   }
   return value;
 }

@@ -24,7 +24,7 @@ export async function estimateTransfer(node: TronNode, simulation: TransferSimul
   const reason = result.revertReason === undefined ? '' : ` ("${result.revertReason}")`;
   if (result.code === 'CONTRACT_EXE_ERROR' || /revert/i.test(result.message ?? '')) {
     throw new TransferRevertedError(`the simulated transfer reverts: ${said || 'no reason given'}${reason}`, {
-      hint: `does ${simulation.from} hold at least ${simulation.amount} units of ${simulation.token}? Try --from with an address that holds the token, or a smaller --amount`,
+      hint: `does ${simulation.from} hold at least ${simulation.amount} unit${String(simulation.amount) === '1' ? '' : 's'} of ${simulation.token}? Try --from with an address that holds the token, or a smaller --amount`,
     });
   }
   if (result.code === 'CONTRACT_VALIDATE_ERROR') {

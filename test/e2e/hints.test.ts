@@ -96,3 +96,32 @@ describe('a TRON node on a private address over http', () => {
     expect(api.stderr).toMatch(/not loopback/);
   });
 });
+
+describe('nits (issue 17, item 17)', () => {
+  it('option errors in our own words, with the limit and the separator rule', async () => {
+    const zero = await world.run(['quote', ADDRESS, '--energy', '0', '--hours', '1']);
+    expect(zero.stderr).toMatch(/^energy: error: --energy "0": must be a positive whole number \(1 or more\)$/m);
+    const comma = await world.run(['quote', ADDRESS, '--energy', '65,000', '--hours', '1']);
+    expect(comma.stderr).toMatch(/^energy: error: --energy "65,000": write it without separators, e\.g\. 65000$/m);
+    const timeout = await world.run(['--timeout', '90000', 'balance']);
+    expect(timeout.stderr).toMatch(/at most 86400 \(a day\)/);
+    for (const result of [zero, comma, timeout]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toMatch(/argument '.*' is invalid/);
+    }
+  });
+
+  it("energy -v prints the version; the root help says how to get a command's help", async () => {
+    const version = await world.run(['-v']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const help = await world.run(['--help']);
+    expect(help.stdout).toContain('energy help <command>');
+  });
+
+  it('completion --json is refused: a script is not a JSON document', async () => {
+    const result = await world.run(['--json', 'completion', 'bash']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+  });
+});

@@ -132,7 +132,7 @@ describe('energy estimate transfer', () => {
     expect(result.stderr).toMatch(
       /^energy: error: the simulated transfer reverts: CONTRACT_EXE_ERROR: REVERT opcode executed/m,
     );
-    expect(result.stderr).toMatch(/hold at least 1 units/);
+    expect(result.stderr).toMatch(/hold at least 1 unit of /);
     expect(result.stdout).toBe('');
     expectNoStackTrace(result);
   });
