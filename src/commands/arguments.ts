@@ -87,6 +87,13 @@ export function trxAmount(text: string): string {
   }
 }
 
+/** A total to pay: 0 would be sent to the server and refused there; said here, before any request. */
+export function positiveTrxAmount(text: string): string {
+  const amount = trxAmount(text);
+  if (/^0\.0+$/.test(amount)) throw new InvalidArgumentError('must be more than 0 TRX, e.g. the quoted total_trx');
+  return amount;
+}
+
 export function orderId(text: string): string {
   if (!UUID_TEXT.test(text))
     throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');

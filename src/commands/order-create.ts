@@ -11,7 +11,7 @@ import type { CreateRequest } from '../ordering/create.js';
 import type { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { orderRows } from '../output/views.js';
-import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
+import { clientRequestId, positiveTrxAmount, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
 export interface CreateCommandOptions {
@@ -45,7 +45,9 @@ export function orderCreateCommand(
     .summary('rent energy for an address')
     .description('rent energy for an address (asks for a quote first unless --expected-total is given)')
     .addOption(
-      new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(trxAmount),
+      new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(
+        positiveTrxAmount,
+      ),
     )
     .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the quote is above this').argParser(trxAmount))
     .option('-y, --yes', 'consent to the quoted price without a prompt')

@@ -49,6 +49,13 @@ function assertCertificateChecks(env: NodeJS.ProcessEnv): void {
   });
 }
 
+/** "profile prod", or where the values came from when no profile value was used (all from the environment). */
+function usedFrom(settings: Settings): string {
+  const sources = new Set((['base-url', 'api-key', 'api-secret'] as const).map((name) => settings.values[name].source));
+  if (sources.has('profile')) return `profile ${settings.profile}`;
+  return sources.has('option') ? 'options and environment, no profile' : 'environment, no profile';
+}
+
 /**
  * The API client for `baseUrl`; credentials are checked when a signed call is made. On an interrupt, its
  * requests in flight are cut off, unless `finishInFlight` (a batch lets them end, to journal their outcome).
@@ -75,7 +82,7 @@ export async function createApiClient(
     ...transportOptions(run),
     signal: finishInFlight ? undefined : run.terminal.interrupt,
   });
-  if (run.verbose && apiKey !== undefined) run.say(`energy: profile ${settings.profile}, key ${maskKey(apiKey)}`);
+  if (run.verbose && apiKey !== undefined) run.say(`energy: ${usedFrom(settings)}, key ${maskKey(apiKey)}`);
   return client;
 }
 

@@ -125,3 +125,30 @@ describe('nits (issue 17, item 17)', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+describe('more nits', () => {
+  it('--expected-total 0 is refused before any request', async () => {
+    const before = world.sandbox.requestCount();
+    const result = await world.run([
+      'order',
+      'create',
+      ADDRESS,
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--expected-total',
+      '0',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--expected-total "0": must be more than 0 TRX/);
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('--verbose names no profile when every value came from the environment', async () => {
+    const result = await world.run(['--verbose', 'balance']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^energy: environment, no profile, key /m);
+    expect(result.stderr).not.toMatch(/profile default/);
+  });
+});
