@@ -24,7 +24,8 @@ const LAYERS = {
   client: ['config', 'commands', 'output', 'sandbox'],
   config: ['commands', 'output', 'sandbox'],
   output: ['commands', 'config', 'sandbox'],
-  sandbox: ['commands', 'output', 'config'],
+  // The sandbox checks signatures with its own canonical string: a second opinion on src/signing, not a mirror.
+  sandbox: ['commands', 'output', 'config', 'signing'],
   // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
   storage: ['client', 'config', 'commands', 'output', 'sandbox', 'journal', 'ordering'],
   // The journal is local state: it never talks to the network and never prints.

@@ -1,5 +1,5 @@
-// Baseline for `energy ensure` over many addresses that all have enough: the same two TRON node POSTs per
-// address, eight addresses at a time over one keep-alive agent, with node:http only.
+// Baseline for `energy ensure` over many addresses that all have enough: the same one TRON node POST per
+// address (getaccountresource), eight addresses at a time over one keep-alive agent, with node:http only.
 import { agent, tronPost } from './tron-post.mjs';
 
 const addresses = process.argv.slice(2);
@@ -10,10 +10,7 @@ let next = 0;
 async function worker() {
   while (next < addresses.length) {
     const address = addresses[next++];
-    const [, resource] = await Promise.all([
-      tronPost('/wallet/getaccount', address),
-      tronPost('/wallet/getaccountresource', address),
-    ]);
+    const resource = await tronPost('/wallet/getaccountresource', address);
     const available = Math.max(0, (resource.EnergyLimit ?? 0) - (resource.EnergyUsed ?? 0));
     items.push({ address, available, enough: available >= target });
   }

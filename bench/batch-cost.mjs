@@ -8,7 +8,7 @@ import { join } from 'node:path';
 export const ORDER_CREATE = [
   'order',
   'create',
-  'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY',
   '--energy',
   '65000',
   '--hours',

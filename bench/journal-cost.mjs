@@ -15,7 +15,7 @@ export async function journalMsPerOrder(root, count) {
       const id = `bench-${i}`;
       const body = JSON.stringify({
         client_request_id: id,
-        address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        address: 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY',
         energy: 65000,
         duration_hours: 1,
         expected_total_trx: '2.600000',

@@ -152,7 +152,15 @@ export class Transport {
       }
       Object.assign(
         headers,
-        signRequest({ method: call.method, path, query, body, timestamp: this.clock.timestamp(), ...credentials }),
+        // The spec's path (/v1/…), not the base URL's prefix: what the service sees behind a prefix-stripping proxy.
+        signRequest({
+          method: call.method,
+          path: call.path,
+          query,
+          body,
+          timestamp: this.clock.timestamp(),
+          ...credentials,
+        }),
       );
     }
     return loggedExchange(

@@ -11,9 +11,8 @@ export function addressCommand(ctx: Context): Command {
     .addArgument(new Argument('<address>', 'TRON address').argParser(tronAddress))
     .action(async (address: string) => {
       const node = await ctx.tronNode();
-      // Both on one keep-alive connection pool, side by side.
-      const [account, resource] = await Promise.all([node.getAccount(address), node.getAccountResource(address)]);
-      const state = addressState(address, account, resource);
+      // One request: getaccountresource answers {} for an account that does not exist.
+      const state = addressState(address, await node.getAccountResource(address));
       if (ctx.printer.jsonMode) await ctx.printer.json(state);
       else {
         await ctx.printer.keyValue(addressRows(state));

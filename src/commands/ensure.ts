@@ -1,6 +1,7 @@
 /**
- * `energy ensure <address…> --energy <n> --hours <h>`: buy only the shortfall, so that each address has at
- * least n energy, counting what it has on chain and what is already bought but not yet delivered.
+ * `energy ensure <address…> --energy <n> | --transfers <n> --hours <h>`: buy only the shortfall, so that each
+ * address has at least n energy (or enough for n token transfers), counting what it has on chain and what is
+ * already bought but not yet delivered.
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { join } from 'node:path';
@@ -16,11 +17,17 @@ import {
 } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { ensureTable } from '../output/ensure-views.js';
-import { positiveInteger, seconds, trxAmount } from './arguments.js';
+import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
+import { USDT_MAINNET } from '../tron/tokens.js';
+import { positiveInteger, seconds, tronAddress, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
 interface EnsureCommandOptions {
-  energy: number;
+  energy?: number;
+  transfers?: number;
+  to?: string;
+  token: string;
+  tolerance: number;
   hours: number;
   maxTotal?: string;
   yes?: boolean;
@@ -32,15 +39,39 @@ interface EnsureCommandOptions {
 
 export function ensureCommand(ctx: Context): Command {
   return new Command('ensure')
-    .summary('buy only the shortfall so that each address has at least --energy')
+    .summary('buy only the shortfall so that each address has at least --energy, or enough for --transfers')
     .description(
-      'buy only the shortfall so that each address has at least --energy energy: reads the chain (TRON node), counts orders not yet delivered, rounds up to whole portions',
+      'buy only the shortfall so that each address has at least --energy energy, or enough for --transfers token transfers: reads the chain (TRON node), counts orders not yet delivered, rounds up to whole portions',
     )
     .addArgument(new Argument('<address...>', 'TRON addresses to keep supplied'))
     .addOption(
       new Option('--energy <n>', 'energy each address should have available')
         .argParser(positiveInteger)
-        .makeOptionMandatory(),
+        .conflicts('transfers'),
+    )
+    .addOption(
+      new Option('--transfers <n>', 'instead of --energy: enough for n transfers of --token from each address')
+        .argParser(transferCount)
+        .conflicts('energy'),
+    )
+    .addOption(
+      new Option(
+        '--to <address>',
+        'with --transfers: the recipient to price (default: one holding none of the token)',
+      ).argParser(tronAddress),
+    )
+    .addOption(
+      new Option('--token <contract>', 'with --transfers: the TRC-20 contract')
+        .argParser(tronAddress)
+        .default(USDT_MAINNET, 'USDT on mainnet'),
+    )
+    .addOption(
+      new Option(
+        '--tolerance <percent>',
+        'drift: a shortfall of at most this % of the target buys nothing, and --wait accepts a delivery this % short',
+      )
+        .argParser(tolerancePercent)
+        .default(DEFAULT_TOLERANCE_BP, '1'),
     )
     .addOption(
       new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory(),
@@ -60,8 +91,9 @@ export function ensureCommand(ctx: Context): Command {
         'run as a service: a cycle every duration (30s, 5m, 1h; with jitter) until SIGTERM or SIGINT',
       ).argParser(everyDuration),
     )
-    .action(async (addressArgs: string[], options: EnsureCommandOptions) => {
+    .action(async (addressArgs: string[], options: EnsureCommandOptions, command: Command) => {
       const addresses = uniqueAddresses(addressArgs);
+      const target = ensureTarget(options, command);
       await checkJournalFolder(ctx);
       const node = await ctx.tronNode();
       const { runEnsure } = await import('../ensure/run-ensure.js');
@@ -82,7 +114,8 @@ export function ensureCommand(ctx: Context): Command {
       };
       const run: EnsureOptions = {
         addresses,
-        energy: options.energy,
+        ...target,
+        toleranceBp: options.tolerance,
         hours: options.hours,
         maxTotal: options.maxTotal,
         yes: options.yes === true,
@@ -112,6 +145,35 @@ export function ensureCommand(ctx: Context): Command {
         stop.restore();
       }
     });
+}
+
+/** Exactly one of --energy and --transfers; --to and --token only with --transfers. */
+function ensureTarget(options: EnsureCommandOptions, command: Command): Pick<EnsureOptions, 'energy' | 'transfers'> {
+  if (options.transfers !== undefined) {
+    return { energy: undefined, transfers: { count: options.transfers, token: options.token, to: options.to } };
+  }
+  if (options.energy === undefined) throw new UsageError('give the target: --energy <n> or --transfers <n>');
+  const stray = ['to', 'token'].find((name) => command.getOptionValueSource(name) === 'cli');
+  if (stray !== undefined) throw new UsageError(`--${stray} goes with --transfers, not --energy`);
+  return { energy: options.energy, transfers: undefined };
+}
+
+/** Transfers within one rental: a bound that keeps n × the energy of one transfer an exact integer. */
+const MAX_TRANSFERS = 100_000;
+
+function transferCount(text: string): number {
+  const count = positiveInteger(text);
+  if (count > MAX_TRANSFERS)
+    throw new InvalidArgumentError(`too many: at most ${MAX_TRANSFERS.toLocaleString('en-US')}`);
+  return count;
+}
+
+/** `--tolerance 1` or `0.25` (percent, at most two decimals, below 50) as basis points: integers only. */
+function tolerancePercent(text: string): number {
+  const match = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  const bp = match === null ? NaN : Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  if (!(bp < 5_000)) throw new InvalidArgumentError('must be a percentage from 0 to 49.99, e.g. 1 or 0.5');
+  return bp;
 }
 
 /** One run's items printed; exit 9 when some failed (a single address: its own code). */

@@ -2,7 +2,7 @@
  * One to three examples per command, shown at the end of its help. Kept in one table (not in each command
  * file) so that the whole set reads as one page and a test can check that every command has some.
  */
-const A = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const A = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   energy: [
@@ -76,7 +76,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy ensure': [
     'energy ensure "$ADDR" --energy 65000 --hours 1 --yes',
     'energy ensure "$A1" "$A2" --energy 131000 --hours 24 --max-total 50 --yes',
-    'energy ensure "$ADDR" --energy 65000 --hours 1 --dry-run --json',
+    'energy ensure "$ADDR" --transfers 3 --hours 1 --dry-run --json',
   ],
   'energy completion': [
     'source <(energy completion bash)',

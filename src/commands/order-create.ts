@@ -6,11 +6,14 @@
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
+import { TRON_SETTING_NAMES } from '../config/names.js';
 import type { Journal } from '../journal/journal.js';
 import type { CreateRequest } from '../ordering/create.js';
 import type { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { orderRows } from '../output/views.js';
+import { refuseContractReceiver } from '../tron/receiver.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { clientRequestId, positiveTrxAmount, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -19,6 +22,8 @@ export interface CreateCommandOptions {
   /** --wait: follow the order for at most this long. */
   waitSeconds: number | undefined;
   client: () => Promise<EnergyClient>;
+  /** The TRON node to ask whether the receiver is a contract, when one is configured; else undefined. */
+  receiverNode: () => Promise<TronNode | undefined>;
   journal: () => Promise<Journal>;
   terminal: Terminal;
   printer: Printer;
@@ -69,6 +74,10 @@ export function orderCreateCommand(
         },
         waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         client: () => ctx.client(),
+        receiverNode: async () =>
+          (await ctx.settings(TRON_SETTING_NAMES)).values['tron-node'].source === 'default'
+            ? undefined
+            : ctx.tronNode(),
         journal: () => ctx.journal(),
         terminal: ctx.terminal,
         printer: ctx.printer,
@@ -81,6 +90,8 @@ export function orderCreateCommand(
 async function createRun(opts: CreateCommandOptions): Promise<void> {
   // The client first: its credential checks say what is wrong before the journal asks for credentials.
   const client = await opts.client();
+  // No rental can reach a contract: refused before any quote (the node is asked only when one is configured).
+  await refuseContractReceiver(opts.request.address, opts.receiverNode, (line) => opts.printer.note(line));
   const journal = await opts.journal();
   const [{ createOrder }, { followToFinal }] = await Promise.all([
     import('../ordering/create.js'),

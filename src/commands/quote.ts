@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { TRON_SETTING_NAMES } from '../config/names.js';
 import { quoteRows } from '../output/views.js';
+import { refuseContractReceiver } from '../tron/receiver.js';
 import { rentalArguments } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -7,9 +9,17 @@ export function quoteCommand(ctx: Context): Command {
   return rentalArguments(new Command('quote'))
     .description('show the price of renting energy for an address')
     .action(async (address: string, options: { energy: number; hours: number }) => {
-      const quote = await (
-        await ctx.client()
-      ).quote({ address, energy: options.energy, duration_hours: options.hours });
+      const client = await ctx.client();
+      // No rental can reach a contract: refused before the quote (the node is asked only when one is configured).
+      await refuseContractReceiver(
+        address,
+        async () =>
+          (await ctx.settings(TRON_SETTING_NAMES)).values['tron-node'].source === 'default'
+            ? undefined
+            : ctx.tronNode(),
+        (line) => ctx.printer.note(line),
+      );
+      const quote = await client.quote({ address, energy: options.energy, duration_hours: options.hours });
       await (ctx.printer.jsonMode ? ctx.printer.json(quote) : ctx.printer.keyValue(quoteRows(quote)));
     });
 }

@@ -19,6 +19,7 @@ import { mapLimit } from '../batch/pool.js';
 import { needId } from './need-id.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { readAddresses } from './read-chain.js';
+import { arrivalExpected } from './shortfall.js';
 
 /** How long the chain may lag behind a delivery the API reports, before we say the energy did not arrive. */
 const ARRIVAL_GRACE_MS = 10_000;
@@ -130,12 +131,12 @@ function boughtElsewhere(item: EnsureItem, order: Order): void {
 export async function confirmPurchases(
   deps: EnsureDeps,
   api: EnsureApi,
-  waitSeconds: number,
+  options: EnsureOptions,
   plan: Plan,
 ): Promise<void> {
   const placed = plan.purchases.filter(({ item }) => item.reason === 'bought');
   await mapLimit(placed, API_CONCURRENCY, ({ item }) =>
-    recording(item, () => confirm(deps, api, waitSeconds, plan, item)),
+    recording(item, () => confirm(deps, api, options.waitSeconds ?? 0, options.toleranceBp, plan, item)),
   );
 }
 
@@ -144,6 +145,7 @@ async function confirm(
   deps: EnsureDeps,
   api: EnsureApi,
   waitSeconds: number,
+  toleranceBp: number,
   plan: Plan,
   item: EnsureItem,
 ): Promise<void> {
@@ -162,8 +164,8 @@ async function confirm(
     waitSeconds,
   );
   const final = item.bought!;
-  // Usage in between could lower it, so this asks only for what was there plus what was bought.
-  const expected = plan.chain.get(item.address)!.energy_available + item.to_buy;
+  // Usage in between could lower it, so this asks only for what was there plus what was bought, less drift.
+  const expected = arrivalExpected(plan.chain.get(item.address)!.energy_available, item.to_buy, toleranceBp);
   const now = deps.nowMs ?? Date.now;
   const deadline = now() + ARRIVAL_GRACE_MS;
   for (;;) {

@@ -7,12 +7,14 @@ import type { TronNode } from '../tron/tron-node.js';
 import type { InFlight } from './in-flight.js';
 
 /**
- * enough: it has the target now · in_flight: enough once undelivered orders arrive · bought: ordered now ·
- * in_flight_elsewhere: another host ordered for this need at the same moment (the server answered our
- * derived id with its order, or a 409 and the list shows the order with that id) · would_buy: --dry-run ·
- * failed: the order (or its confirmation on chain, with --wait) failed.
+ * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
+ * bought · in_flight: enough once undelivered orders arrive · bought: ordered now · in_flight_elsewhere:
+ * another host ordered for this need at the same moment (the server answered our derived id with its order,
+ * or a 409 and the list shows the order with that id) · would_buy: --dry-run · failed: the address cannot be
+ * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed.
  */
-export type EnsureReason = 'enough' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
+export type EnsureReason =
+  'enough' | 'within_tolerance' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
@@ -32,11 +34,27 @@ export interface EnsureItem {
   /** True when `to_buy` was cut to the API's max_energy. */
   capped: boolean;
   error: { exit_code: number; message: string } | null;
+  /** With --transfers: the energy of one transfer from this address (simulated), or null when it cannot send. */
+  per_transfer?: number | null;
+  /** With --transfers: its bandwidth cannot pay for every transfer, so some burn TRX for bandwidth. */
+  bandwidth_short?: boolean;
+}
+
+/** `--transfers n [--to] [--token]`: the target is n times one simulated transfer from each address. */
+export interface TransfersTarget {
+  count: number;
+  token: string;
+  /** The recipient simulated; undefined: one holding none of the token (a new storage slot, the dearer case). */
+  to: string | undefined;
 }
 
 export interface EnsureOptions {
   addresses: readonly string[];
-  energy: number;
+  /** --energy: the same target for every address; undefined with --transfers. */
+  energy: number | undefined;
+  transfers?: TransfersTarget | undefined;
+  /** --tolerance in basis points (100 = 1%): drift that neither buys nor fails a --wait confirmation. */
+  toleranceBp: number;
   hours: number;
   maxTotal?: string | undefined;
   yes: boolean;

@@ -8,7 +8,7 @@ import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from 
 import { inFlightByAddress } from './in-flight.js';
 import { mapLimit } from '../batch/pool.js';
 import { readAddresses } from './read-chain.js';
-import { shortfall } from './shortfall.js';
+import { isShort, shortfall } from './shortfall.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -17,6 +17,11 @@ export interface Plan {
   purchases: Purchase[];
   /** The chain as last read, by address (to confirm arrival against, with --wait). */
   chain: Map<string, AddressState>;
+}
+
+/** Short but buying nothing: by drift alone, or covered by what is on its way. */
+function withinTolerance(entry: EnsureItem, toleranceBp: number): EnsureItem['reason'] {
+  return isShort(entry.target, entry.available, toleranceBp) ? 'in_flight' : 'within_tolerance';
 }
 
 export async function planShortfalls(
@@ -51,9 +56,10 @@ export async function planShortfalls(
       inFlight: flight.energy,
       portion: offer.energy_per_portion,
       maxEnergy: offer.max_energy,
+      toleranceBp: options.toleranceBp,
     });
     if (plan.toBuy === 0) {
-      entry.reason = entry.available >= entry.target ? 'enough' : 'in_flight';
+      entry.reason = entry.available >= entry.target ? 'enough' : withinTolerance(entry, options.toleranceBp);
       continue;
     }
     entry.to_buy = plan.toBuy;

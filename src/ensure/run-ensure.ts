@@ -5,28 +5,13 @@
 import { buyPurchases, confirmPurchases } from './buy-ensure.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { planShortfalls } from './plan-ensure.js';
-import { readAddresses } from './read-chain.js';
-
-function item(address: string, target: number, available: number): EnsureItem {
-  return {
-    address,
-    available,
-    in_flight: 0,
-    target,
-    bought: null,
-    reason: 'enough',
-    to_buy: 0,
-    total_trx: null,
-    capped: false,
-    error: null,
-  };
-}
+import { receivers } from './read-chain.js';
+import { readItems } from './targets.js';
 
 /** One item per address, in the order given; `error` set on those that failed. */
 export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promise<EnsureItem[]> {
-  const chain = await readAddresses(deps.node, options.addresses);
-  const items = options.addresses.map((address) => item(address, options.energy, chain.get(address)!.energy_available));
-  const short = items.filter((entry) => entry.available < entry.target);
+  const { items, short: needy } = await readItems(deps, options);
+  const short = await receivers(deps, needy);
   if (short.length === 0) return items;
   const api = await deps.api();
   const plan = await deps.exclusive(async () => {
@@ -34,6 +19,6 @@ export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promi
     await buyPurchases(deps, api, options, planned.purchases);
     return planned;
   });
-  if (options.waitSeconds !== undefined) await confirmPurchases(deps, api, options.waitSeconds, plan);
+  if (options.waitSeconds !== undefined) await confirmPurchases(deps, api, options, plan);
   return items;
 }

@@ -14,10 +14,13 @@ export interface EnsureRow {
   capped: boolean;
   bought: { id: string; status: string } | null;
   error: { message: string } | null;
+  per_transfer?: number | null;
+  bandwidth_short?: boolean;
 }
 
 const RESULT: Record<string, (row: EnsureRow) => string> = {
   enough: () => 'enough',
+  within_tolerance: () => 'enough within --tolerance (drift)',
   in_flight: () => 'enough once orders in flight arrive',
   in_flight_elsewhere: () => 'ordered by another host at the same moment (in flight)',
   would_buy: (row) => `would buy${row.capped ? ' (capped at max_energy)' : ''}`,
@@ -42,7 +45,7 @@ export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
         formatInteger(row.target),
         row.to_buy === 0 ? '-' : formatInteger(row.to_buy),
         row.total_trx ?? '-',
-        (RESULT[row.reason] ?? (() => row.reason))(row),
+        (RESULT[row.reason] ?? (() => row.reason))(row) + (row.bandwidth_short === true ? '; bandwidth short' : ''),
       ]),
     ),
   };

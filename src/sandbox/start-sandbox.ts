@@ -60,6 +60,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return core.book.snapshot(nowMs);
     },
     seedTronAccount: (address, seed) => core.tron.seed(address, seed),
+    setEnergyDrift: (bp) => {
+      if (!(Number.isSafeInteger(bp) && bp >= 0 && bp < 10_000))
+        throw new RangeError(`drift must be 0 to 9999 bp, got ${bp}`);
+      core.tron.energyDriftBp = bp;
+    },
     tronRequests: () => [...core.tron.requests],
     requestCount: (path) => {
       if (path !== undefined) return core.requestsByPath.get(path) ?? 0;

@@ -1,7 +1,7 @@
 /**
  * The sandbox's TRON node (`/wallet/...`), answering as java-tron does: HTTP 200 with `{"Error": …}` for a
  * request it cannot read, `{}` for an unactivated address, zero counters left out, and a simulated USDT
- * transfer that reverts when the sender lacks the tokens.
+ * transfer that reverts, the live way, when the sender lacks the tokens.
  */
 import { randomBytes } from 'node:crypto';
 import { checkTronAddress, encodeTronAddress } from '../domain/address.js';
@@ -13,8 +13,9 @@ import type { RouteContext } from './route-context.js';
 /** java-tron's figures for one USDT transfer: to a holder, and to an address without USDT (a new storage slot). */
 export const USDT_TRANSFER_ENERGY = 64_285;
 export const USDT_TRANSFER_ENERGY_NEW_HOLDER = 130_285;
-const REVERT_ENERGY = 1_372;
-const REVERT_REASON = 'transfer amount exceeds balance';
+/** What that live revert burned, penalty included. */
+const REVERT_ENERGY = 8_624;
+const REVERT_PENALTY = 5_859;
 
 function javaError(message: string): Reply {
   return jsonReply(200, { Error: `class java.lang.IllegalArgumentException : ${message}` });
@@ -77,13 +78,17 @@ export function triggerConstantContract(context: RouteContext): Reply {
   });
 }
 
+/**
+ * A revert as a live java-tron node sends it (tron-rpc.publicnode.com, for a sender without the tokens):
+ * `result.result` true, the failure only in `result.message` and `transaction.ret`, the energy burned up to
+ * the revert in `energy_used`, and USDT's bare `require` leaving `constant_result` empty.
+ */
 function reverted(): Reply {
-  const text = Buffer.from(REVERT_REASON, 'utf8');
-  const reason = `08c379a0${(32).toString(16).padStart(64, '0')}${text.length.toString(16).padStart(64, '0')}${text.toString('hex').padEnd(64, '0')}`;
   return jsonReply(200, {
-    result: { code: 'CONTRACT_EXE_ERROR', message: 'REVERT opcode executed' },
+    result: { result: true, message: 'REVERT opcode executed' },
+    constant_result: [''],
     energy_used: REVERT_ENERGY,
-    constant_result: [reason],
+    energy_penalty: REVERT_PENALTY,
     transaction: { ...transaction(), ret: [{ ret: 'FAILED' }] },
   });
 }

@@ -1,10 +1,11 @@
 /**
- * The sandbox's view of the TRON chain: seeded accounts (staked energy, usage, USDT, activation) plus the
- * energy of its own orders, which appears in EnergyLimit once an order is delivered and leaves when it
- * expires. Activation is shared with the order book, so that the API's quotes (activation_trx) and the
+ * The sandbox's view of the TRON chain: seeded accounts (staked energy and bandwidth, usage, USDT, activation,
+ * contracts) plus the energy of its own orders, which appears in EnergyLimit once an order is delivered and
+ * leaves when it expires. Activation is shared with the order book, so that the API's quotes (activation_trx) and the
  * node's `{}` always agree.
  */
 import { checkTronAddress } from '../domain/address.js';
+import { USDT_MAINNET } from '../tron/tokens.js';
 import type { OrderBook } from './order-book.js';
 
 export interface TronAccountSeed {
@@ -16,8 +17,12 @@ export interface TronAccountSeed {
   energyUsed?: number;
   /** Free bandwidth used (of 600). Default 0. */
   bandwidthUsed?: number;
+  /** Staked or delegated bandwidth (NetLimit). Default 0. */
+  bandwidth?: number;
   /** USDT held, in its smallest unit (6 decimals). Default 0. */
   usdt?: bigint;
+  /** A smart contract's account (`"type":"Contract"`): java-tron never delegates to one. Default false. */
+  contract?: boolean;
 }
 
 interface Account {
@@ -25,7 +30,9 @@ interface Account {
   energy: number;
   energyUsed: number;
   bandwidthUsed: number;
+  bandwidth: number;
   usdt: bigint;
+  contract: boolean;
 }
 
 /** One TRON node request as the sandbox saw it, for tests that count effects. */
@@ -43,16 +50,35 @@ const NETWORK_TOTALS = {
   TotalEnergyWeight: 13_500_291_540,
 };
 
+const EMPTY_ACCOUNT: Account = {
+  activated: true,
+  energy: 0,
+  energyUsed: 0,
+  bandwidthUsed: 0,
+  bandwidth: 0,
+  usdt: 0n,
+  contract: false,
+};
+
 export class TronLedger {
   private readonly accounts = new Map<string, Account>();
   readonly requests: TronRequestRecord[] = [];
+  /**
+   * Basis points by which delivered rentals read short, as on a live chain, where a delegation yields
+   * `stake × TotalEnergyLimit / TotalEnergyWeight` and moves with the network's stake. Default 0.
+   */
+  energyDriftBp = 0;
 
-  constructor(private readonly book: OrderBook) {}
+  constructor(private readonly book: OrderBook) {
+    // The token the sandbox simulates is a contract account, as on mainnet. The order book is left alone: no
+    // rental can reach a contract, so its activation price never matters.
+    this.accounts.set(USDT_MAINNET, { ...EMPTY_ACCOUNT, contract: true });
+  }
 
   seed(address: string, seed: TronAccountSeed): void {
     const check = checkTronAddress(address);
     if (!check.ok) throw new RangeError(`not a TRON address (${address}): ${check.reason}`);
-    for (const key of ['energy', 'energyUsed', 'bandwidthUsed'] as const) {
+    for (const key of ['energy', 'energyUsed', 'bandwidthUsed', 'bandwidth'] as const) {
       const value = seed[key];
       if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
         throw new RangeError(`${key} must be a non-negative integer, got ${value}`);
@@ -63,7 +89,9 @@ export class TronLedger {
       energy: seed.energy ?? 0,
       energyUsed: seed.energyUsed ?? 0,
       bandwidthUsed: seed.bandwidthUsed ?? 0,
+      bandwidth: seed.bandwidth ?? 0,
       usdt: seed.usdt ?? 0n,
+      contract: seed.contract ?? false,
     };
     this.accounts.set(address, account);
     if (account.activated) this.book.markActivated(address);
@@ -84,16 +112,28 @@ export class TronLedger {
     const counters: Record<string, number> = {
       freeNetLimit: FREE_BANDWIDTH,
       freeNetUsed: account?.bandwidthUsed ?? 0,
-      EnergyLimit: (account?.energy ?? 0) + this.book.delegatedEnergy(address, nowMs),
+      NetLimit: account?.bandwidth ?? 0,
+      EnergyLimit: (account?.energy ?? 0) + this.delivered(address, nowMs),
       EnergyUsed: account?.energyUsed ?? 0,
       ...NETWORK_TOTALS,
     };
     return Object.fromEntries(Object.entries(counters).filter(([, value]) => value !== 0));
   }
 
-  /** The node's getaccount answer: `{}` when not activated; a zero balance is left out, as protobuf does. */
+  private delivered(address: string, nowMs: number): number {
+    const delegated = this.book.delegatedEnergy(address, nowMs);
+    return delegated - Math.floor((delegated * this.energyDriftBp) / 10_000);
+  }
+
+  /**
+   * The node's getaccount answer: `{}` when not activated; a zero balance and the default type (Normal) left
+   * out, as protobuf does; a contract's account names its type and the contract.
+   */
   account(address: string, nowMs: number): Record<string, unknown> {
     if (!this.isActivated(address)) return {};
-    return { address, create_time: nowMs - 86_400_000, account_resource: {} };
+    const base = { address, create_time: nowMs - 86_400_000, account_resource: {} };
+    if (this.accounts.get(address)?.contract !== true) return base;
+    const name = address === USDT_MAINNET ? 'TetherToken' : 'SandboxContract';
+    return { account_name: name, type: 'Contract', ...base };
   }
 }

@@ -5,9 +5,15 @@
 import { checkTronAddress } from '../domain/address.js';
 import type { TronAccountSeed } from './tron-ledger.js';
 
-export const SEED_ADDRESS_SYNTAX = '<address>[:energy=N,used=N,bandwidth-used=N,usdt=UNITS,inactive]';
+export const SEED_ADDRESS_SYNTAX =
+  '<address>[:energy=N,used=N,bandwidth=N,bandwidth-used=N,usdt=UNITS,inactive,contract]';
 
-const COUNTERS = { energy: 'energy', used: 'energyUsed', 'bandwidth-used': 'bandwidthUsed' } as const;
+const COUNTERS = {
+  energy: 'energy',
+  used: 'energyUsed',
+  bandwidth: 'bandwidth',
+  'bandwidth-used': 'bandwidthUsed',
+} as const;
 
 export function parseSeedAddress(text: string): { address: string; seed: TronAccountSeed } {
   const colon = text.indexOf(':');
@@ -19,6 +25,7 @@ export function parseSeedAddress(text: string): { address: string; seed: TronAcc
   for (const part of parts) {
     const [key = '', value, extra] = part.split('=');
     if (key === 'inactive' && value === undefined) seed.activated = false;
+    else if (key === 'contract' && value === undefined) seed.contract = true;
     else if (key === 'usdt' && value !== undefined && extra === undefined && /^(?:0|[1-9]\d{0,30})$/.test(value))
       seed.usdt = BigInt(value);
     else if (

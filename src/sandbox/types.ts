@@ -45,6 +45,8 @@ export interface Sandbox {
   orders(): Order[];
   /** Sets an address on the sandbox's TRON node (energy, usage, USDT, activation); replaces an earlier seed. */
   seedTronAccount(address: string, seed: TronAccountSeed): void;
+  /** Delivered rentals read this many basis points short on the TRON node (drift); 0 by default. */
+  setEnergyDrift(bp: number): void;
   /** TRON node requests received, oldest first, with the TRON-PRO-API-KEY each carried. */
   tronRequests(): readonly TronRequestRecord[];
   /** Requests received, optionally only those to one path (without query). */

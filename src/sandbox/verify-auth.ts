@@ -1,11 +1,12 @@
 /**
  * Checks the HMAC-SHA256 signature against the canonical payload rebuilt from the request exactly as it was
  * received: raw path, raw query (with its '?'), raw body bytes. Nothing is parsed and re-serialised first,
- * so a client that signs anything other than what it sends is caught.
+ * so a client that signs anything other than what it sends is caught. The canonical string is the sandbox's
+ * own (canonical-request.ts), not the client's signer: a second opinion, not a mirror.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { bodyHash, canonicalPayload, hmacSignature } from '../signing/index.js';
+import { canonicalRequest, requestSignature } from './canonical-request.js';
 import { problemReply, type Reply } from './reply.js';
 
 /** Spec: "within five minutes of server time". */
@@ -73,14 +74,14 @@ export function verifyAuth(input: AuthInput): AuthOutcome {
       `X-Request-Timestamp ${timestamp} is more than ${MAX_SKEW_SECONDS} s from server time ${input.serverSeconds}.`,
     );
   }
-  const payload = canonicalPayload({
+  const canonical = canonicalRequest({
     timestamp,
     method: input.method,
     path: input.path,
     query: input.query,
-    bodyHash: bodyHash(input.body),
+    body: input.body,
   });
-  if (!sameText(signature, hmacSignature(input.apiSecret, payload))) {
+  if (!sameText(signature, requestSignature(input.apiSecret, canonical))) {
     return unauthorized('AUTH_SIGNATURE', 'The signature does not match the request.');
   }
   return { ok: true, apiKey: key };

@@ -6,7 +6,7 @@ import { TransferRevertedError, UsageError } from '../domain/errors.js';
 import { TronNodeError } from '../domain/errors.js';
 import type { TronNode } from './tron-node.js';
 import { readableMessage } from './tron-schemas.js';
-import type { TransferSimulation } from './tron-types.js';
+import type { ConstantCallResult, TransferSimulation } from './tron-types.js';
 
 export interface TransferEstimate {
   /** Energy the call uses, penalty included (as the node reports it). */
@@ -15,24 +15,31 @@ export interface TransferEstimate {
   energyPenalty: number;
 }
 
+type Failed = Extract<ConstantCallResult, { ok: false }>;
+
+/** What the node said, e.g. `REVERT opcode executed` or `CONTRACT_VALIDATE_ERROR: Smart contract is not exist.` */
+function nodeSaid(result: Failed): string {
+  const message = result.message === undefined ? undefined : readableMessage(result.message);
+  const code = result.code === 'SUCCESS' ? undefined : result.code;
+  const said = [code, message].filter((part) => part).join(': ');
+  if (said !== '') return said;
+  return result.failedRet ? 'the node marks the call FAILED' : 'result.result is false, no reason given';
+}
+
 export async function estimateTransfer(node: TronNode, simulation: TransferSimulation): Promise<TransferEstimate> {
   const result = await node.simulateTransfer(simulation);
   if (result.ok) return { energyUsed: result.energyUsed, energyPenalty: result.energyPenalty };
-  const said = [result.code, result.message === undefined ? undefined : readableMessage(result.message)]
-    .filter((part) => part)
-    .join(': ');
-  const reason = result.revertReason === undefined ? '' : ` ("${result.revertReason}")`;
-  if (result.code === 'CONTRACT_EXE_ERROR' || /revert/i.test(result.message ?? '')) {
-    throw new TransferRevertedError(`the simulated transfer reverts: ${said || 'no reason given'}${reason}`, {
-      hint: `does ${simulation.from} hold at least ${simulation.amount} unit${String(simulation.amount) === '1' ? '' : 's'} of ${simulation.token}? Try --from with an address that holds the token, or a smaller --amount`,
+  const said = nodeSaid(result);
+  if (result.failure === 'reverted') {
+    const reason = result.revertReason === undefined ? '' : ` ("${result.revertReason}")`;
+    throw new TransferRevertedError(`the simulated transfer reverts: ${said}${reason}`, {
+      hint: `does ${simulation.from} hold at least ${simulation.amount} unit${String(simulation.amount) === '1' ? '' : 's'} of ${simulation.token}, and does the token allow this transfer? Try --from with an address that holds the token, or a smaller --amount`,
     });
   }
-  if (result.code === 'CONTRACT_VALIDATE_ERROR') {
+  if (result.failure === 'invalid') {
     throw new UsageError(`the TRON node cannot simulate this call: ${said}`, {
       hint: `is ${simulation.token} a TRC-20 contract on the network of ${node.origin}?`,
     });
   }
-  throw new TronNodeError(
-    `${node.origin} POST /wallet/triggerconstantcontract did not simulate the transfer: ${said || 'no reason given'}`,
-  );
+  throw new TronNodeError(`${node.origin} POST /wallet/triggerconstantcontract did not simulate the transfer: ${said}`);
 }

@@ -15,7 +15,8 @@ import type { Check } from '../client/shape.js';
 import { retryAfterHeader } from '../client/decode.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
 import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
-import { accountInfo, accountResource, constantCallResult } from './tron-schemas.js';
+import { constantCallResult } from './constant-call.js';
+import { accountInfo, accountResource } from './tron-schemas.js';
 import type { AccountInfo, AccountResource, ConstantCallResult, TransferSimulation } from './tron-types.js';
 
 export interface TronNodeOptions {

@@ -5,9 +5,9 @@
  */
 import { ShapeMismatch, type Check } from '../client/shape.js';
 import { printable } from '../domain/printable.js';
-import type { AccountInfo, AccountResource, ConstantCallResult } from './tron-types.js';
+import type { AccountInfo, AccountResource } from './tron-types.js';
 
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string')
@@ -15,7 +15,7 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-function record(value: unknown, path: string): Record<string, unknown> {
+export function record(value: unknown, path: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ShapeMismatch(`${path || 'the body'} should be an object, got ${describe(value)}`);
   }
@@ -23,14 +23,14 @@ function record(value: unknown, path: string): Record<string, unknown> {
 }
 
 /** An optional protobuf counter: absent is 0. */
-function counter(source: Record<string, unknown>, key: string, path = ''): number {
+export function counter(source: Record<string, unknown>, key: string, path = ''): number {
   const value = source[key];
   if (value === undefined) return 0;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   throw new ShapeMismatch(`${path}${key} should be a non-negative integer, got ${describe(value)}`);
 }
 
-function optionalString(source: Record<string, unknown>, key: string, path: string): string | undefined {
+export function optionalString(source: Record<string, unknown>, key: string, path: string): string | undefined {
   const value = source[key];
   if (value === undefined || typeof value === 'string') return value;
   throw new ShapeMismatch(`${path}${key} should be a string, got ${describe(value)}`);
@@ -52,36 +52,9 @@ export const accountResource: Check<AccountResource> = (value, path) => {
 export const accountInfo: Check<AccountInfo> = (value, path) => {
   const body = record(value, path);
   optionalString(body, 'address', '');
-  return { activated: Object.keys(body).length > 0 };
+  // protobuf prints the enum by name and leaves the default (Normal) out.
+  return { activated: Object.keys(body).length > 0, contract: optionalString(body, 'type', '') === 'Contract' };
 };
-
-export const constantCallResult: Check<ConstantCallResult> = (value, path) => {
-  const body = record(value, path);
-  const result = record(body.result, 'result');
-  const energyUsed = counter(body, 'energy_used');
-  if (result.result === true) return { ok: true, energyUsed, energyPenalty: counter(body, 'energy_penalty') };
-  if (result.result !== undefined && result.result !== false) {
-    throw new ShapeMismatch(`result.result should be true or false, got ${describe(result.result)}`);
-  }
-  const constant = body.constant_result;
-  const first = Array.isArray(constant) && typeof constant[0] === 'string' ? constant[0] : undefined;
-  return {
-    ok: false,
-    code: optionalString(result, 'code', 'result.'),
-    message: optionalString(result, 'message', 'result.'),
-    energyUsed,
-    revertReason: first === undefined ? undefined : decodeRevertReason(first),
-  };
-};
-
-/** The text of a Solidity `Error(string)` revert (selector 08c379a0), if that is what the data is. */
-export function decodeRevertReason(hex: string): string | undefined {
-  if (!/^08c379a0[0-9a-fA-F]{128,}$/.test(hex)) return undefined;
-  const data = Buffer.from(hex.slice(8), 'hex');
-  const length = Number(data.readBigUInt64BE(56));
-  if (64 + length > data.length) return undefined;
-  return printable(data.subarray(64, 64 + length).toString('utf8'));
-}
 
 /** A node's message, hex-encoded when `visible` was false (and by some nodes anyway), as readable text. */
 export function readableMessage(message: string): string {

@@ -15,15 +15,24 @@ export interface AccountResource {
 /** POST /wallet/getaccount: `{}` when the address is not activated. */
 export interface AccountInfo {
   activated: boolean;
+  /** `"type":"Contract"`: a smart contract's account, which java-tron never delegates resources to. */
+  contract: boolean;
 }
+
+/** How a simulation failed: the call itself (reverted), a call the node cannot run (invalid), or the node. */
+export type SimulationFailure = 'reverted' | 'invalid' | 'node';
 
 /** POST /wallet/triggerconstantcontract. */
 export type ConstantCallResult =
   | { ok: true; energyUsed: number; energyPenalty: number }
   | {
       ok: false;
+      failure: SimulationFailure;
       code: string | undefined;
       message: string | undefined;
+      /** `transaction.ret` said FAILED. */
+      failedRet: boolean;
+      /** Burned before the failure: never an estimate. */
       energyUsed: number;
       revertReason: string | undefined;
     };

@@ -59,7 +59,7 @@ describe('amounts above 2^53 micro-TRX', () => {
   it('places an order at exactly --max-total, sends the amount as text and prints it exactly', async () => {
     server.script(jsonReply(200, quoteOf(BIG)), (request, response) => {
       const body = JSON.parse(request.body.toString()) as { client_request_id: string };
-      const order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG });
+      const order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG, address: ADDRESS });
       response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(order));
     });
     const before = orderPosts().length;
@@ -73,7 +73,7 @@ describe('amounts above 2^53 micro-TRX', () => {
   it('refuses an order whose total is one micro-TRX above the expected total', async () => {
     server.script((request, response) => {
       const body = JSON.parse(request.body.toString()) as { client_request_id: string };
-      const order: Order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG });
+      const order: Order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG, address: ADDRESS });
       response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(order));
     });
     const result = await runInProcess(create('--expected-total', BIG_MINUS_ONE), env);

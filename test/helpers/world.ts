@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { baseEnv, runCli, spawnCli, type CliResult, type RunningCli, type RunOptions } from './cli.js';
 
-export const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const ADDRESS = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
 /** A second valid address, for tests on other branches. @public */
 export const OTHER_ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 

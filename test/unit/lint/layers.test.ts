@@ -21,6 +21,9 @@ const FILES: Record<string, string> = {
   'src/client/planted.ts':
     "import { dir } from '../config/paths.js';\nexport const d = dir;\nexport const p = () => import('../output/printer.js');\n",
   'src/signing/planted.ts': "import { error } from '../domain/errors.js';\nexport const e = error;\n",
+  // Planted: the sandbox verifying with the client's signer would only mirror it.
+  'src/signing/index.ts': 'export const sign = 1;\n',
+  'src/sandbox/planted.ts': "import { sign } from '../signing/index.js';\nexport const s = sign;\n",
   // Planted: a command importing another command; allowed: the shared arguments.
   'src/commands/quote.ts': 'export const quote = 1;\n',
   'src/commands/arguments.ts': 'export const args = 1;\n',
@@ -65,6 +68,7 @@ describe('layering (dependency-cruiser)', () => {
     ['a static import across layers', 'layer-client: src/client/planted.ts → src/config/paths.ts'],
     ['a literal import() across layers', 'layer-client: src/client/planted.ts → src/output/printer.ts'],
     ['signing importing errors.ts', 'layer-signing: src/signing/planted.ts → src/domain/errors.ts'],
+    ['the sandbox importing the signer', 'layer-sandbox: src/sandbox/planted.ts → src/signing/index.ts'],
     [
       'a command importing another command',
       'commands-do-not-import-commands: src/commands/balance.ts → src/commands/quote.ts',

@@ -131,17 +131,46 @@ describe('triggerconstantcontract', () => {
     });
   });
 
-  it('reverts when the sender holds less than the amount', async () => {
+  it('reverts as a live node does when the sender holds less than the amount: result true, message, FAILED', async () => {
     const s = await start({ tronAccounts: { [testAddress(20)]: { usdt: 10n } } });
     const { json } = await transfer(s, testAddress(20), testAddress(21), 11n);
-    expect(json.result).toEqual({ code: 'CONTRACT_EXE_ERROR', message: 'REVERT opcode executed' });
-    expect(json.constant_result[0]).toMatch(/^08c379a0/);
+    expect(json.result).toEqual({ result: true, message: 'REVERT opcode executed' });
+    expect(json.transaction.ret).toEqual([{ ret: 'FAILED' }]);
+    expect(json.constant_result).toEqual(['']);
+    expect(json).toMatchObject({ energy_used: 8624, energy_penalty: 5859 });
   });
 
   it('refuses a contract it does not have', async () => {
     const s = await start();
     const { json } = await transfer(s, testAddress(20), testAddress(21), 1n, testAddress(30));
     expect(json.result.code).toBe('CONTRACT_VALIDATE_ERROR');
+  });
+});
+
+describe('contract accounts, bandwidth and drift', () => {
+  it('a contract account says "type":"Contract" in getaccount, as java-tron prints a non-default enum; others omit type', async () => {
+    const s = await start({ tronAccounts: { [testAddress(40)]: { contract: true }, [testAddress(41)]: {} } });
+    expect((await account(s, testAddress(40))).json).toMatchObject({ type: 'Contract', address: testAddress(40) });
+    expect((await account(s, testAddress(41))).json).not.toHaveProperty('type');
+    expect((await account(s, USDT_MAINNET)).json).toMatchObject({ type: 'Contract', account_name: 'TetherToken' });
+  });
+
+  it('staked bandwidth is NetLimit beside the free 600', async () => {
+    const s = await start({ tronAccounts: { [testAddress(42)]: { bandwidth: 1_000, bandwidthUsed: 100 } } });
+    expect((await resource(s, testAddress(42))).json).toMatchObject({
+      freeNetLimit: 600,
+      freeNetUsed: 100,
+      NetLimit: 1_000,
+    });
+  });
+
+  it('drift makes a delivered rental read short; seeded energy does not drift', async () => {
+    const s = await start({ deliverAfterMs: 50, tronAccounts: { [testAddress(43)]: { energy: 1_000 } } });
+    s.setEnergyDrift(20);
+    const body = orderRequest({ address: testAddress(43), expected_total_trx: '2.600000' });
+    expect((await call(s, { method: 'POST', path: '/v1/energy/orders', body: JSON.stringify(body) })).status).toBe(201);
+    await sleep(100);
+    expect((await resource(s, testAddress(43))).json).toMatchObject({ EnergyLimit: 1_000 + 65_000 - 130 });
   });
 });
 
@@ -153,6 +182,7 @@ describe('--seed-address specs', () => {
       `${testAddress(1)}:usdt=123456789012345678901234567890,inactive,bandwidth-used=5`,
       { usdt: 123456789012345678901234567890n, activated: false, bandwidthUsed: 5 },
     ],
+    [`${testAddress(1)}:contract,bandwidth=1000`, { contract: true, bandwidth: 1_000 }],
   ])('reads %s', (text, seed) => {
     expect(parseSeedAddress(text)).toEqual({ address: testAddress(1), seed });
   });
@@ -163,6 +193,7 @@ describe('--seed-address specs', () => {
     `${testAddress(1)}:energy=1.5`,
     `${testAddress(1)}:color=red`,
     `${testAddress(1)}:usdt`,
+    `${testAddress(1)}:contract=1`,
   ])('refuses %s', (text) => {
     expect(() => parseSeedAddress(text)).toThrow(RangeError);
   });

@@ -126,8 +126,22 @@ describe('getaccount', () => {
   it('{} is not activated; an account object is', async () => {
     server.script(jsonReply(200, {}), jsonReply(200, { address: ADDRESS, create_time: 1 }));
     const { node } = makeNode();
-    expect(await node.getAccount(ADDRESS)).toEqual({ activated: false });
-    expect(await node.getAccount(ADDRESS)).toEqual({ activated: true });
+    expect(await node.getAccount(ADDRESS)).toEqual({ activated: false, contract: false });
+    expect(await node.getAccount(ADDRESS)).toEqual({ activated: true, contract: false });
+  });
+
+  it('"type":"Contract" is a contract account (the USDT contract as api.trongrid.io answers it, trimmed)', async () => {
+    // Published, unattributed: a measurement note of `getaccount` for TR7NHq… with visible: true on api.trongrid.io.
+    const usdt = {
+      account_name: 'TetherToken',
+      type: 'Contract',
+      address: USDT,
+      balance: 1073038702522,
+      net_window_size: 28800000,
+      frozenV2: [{}, { type: 'ENERGY' }, { type: 'TRON_POWER' }],
+    };
+    server.script(jsonReply(200, usdt));
+    expect(await makeNode().node.getAccount(USDT)).toEqual({ activated: true, contract: true });
   });
 });
 
@@ -225,7 +239,7 @@ describe('retries', () => {
   it('rides out connection resets', async () => {
     server.script(reset, reset, jsonReply(200, { address: ADDRESS }));
     const { node, delays } = makeNode();
-    expect(await node.getAccount(ADDRESS)).toEqual({ activated: true });
+    expect(await node.getAccount(ADDRESS)).toEqual({ activated: true, contract: false });
     expect(server.seen).toHaveLength(3);
     expect(delays).toHaveLength(2);
   });
