@@ -53,7 +53,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
     .addHelpText(
       'after',
-      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command\'s options and examples: energy help <command>\n(or energy <command> --help).",
+      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).",
     )
     .showSuggestionAfterError()
     .helpCommand(false)
