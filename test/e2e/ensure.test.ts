@@ -276,7 +276,9 @@ describe('buying', () => {
     const again = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
     expect(again.code).toBe(0);
     expect(items(again)[0]).toMatchObject({ in_flight: 65_000, reason: 'in_flight' });
-    expect(again.stderr).toMatch(/no known outcome, counted as in flight; settle them with `energy order recover`/);
+    expect(again.stderr).toMatch(
+      /no known outcome, counted as in flight; settle them with `energy --json order recover`/,
+    );
     expect(ordersTo(address)).toHaveLength(0);
   });
 
