@@ -14,6 +14,7 @@ import { optionsCommand } from '../commands/options.js';
 import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
 import { sandboxCommand } from '../commands/sandbox.js';
+import { spendCommand } from '../commands/spend.js';
 import { timeCommand } from '../commands/time.js';
 import { UsageError } from '../domain/errors.js';
 
@@ -30,6 +31,7 @@ const COMMANDS = {
   address: addressCommand,
   estimate: estimateCommand,
   ensure: ensureCommand,
+  spend: spendCommand,
   config: configCommand,
   sandbox: sandboxCommand,
   completion: completionCommand,

@@ -151,6 +151,7 @@ export class Context {
   #serviceEnv(): ServiceEnv {
     const { verbose, timeout, retries } = this.globals;
     const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
-    return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say };
+    const trace = (line: string) => this.printer.verbose(scrubSecrets(line, this.knownCredentials()));
+    return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say, trace };
   }
 }

@@ -46,7 +46,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy order batch orders.ndjson --dry-run',
     'energy order batch pay.csv --yes --json | jq -c \'select(.status=="failed")\'',
   ],
-  'energy order list': ['energy order list --limit 50', 'energy order list --all --json > orders.json'],
+  'energy order list': [
+    'energy order list --limit 50',
+    'energy order list --all --json > orders.json',
+    'energy order list --all --output csv > orders.csv    # for a spreadsheet',
+  ],
+  'energy spend': [
+    'energy spend --since 2026-11-01 --until 2026-12-01',
+    'energy spend --since 2026-11-01 --by day --output csv > november.csv',
+    'energy spend --by address --json | jq -r \'.groups[] | .key+" "+.total_trx\'',
+  ],
   'energy config': [
     'energy config list',
     'energy config set base-url https://api.example.com',

@@ -22,6 +22,8 @@ export interface ServiceEnv {
   retries: number | undefined;
   /** Writes a line on stderr, credentials scrubbed. */
   say: (line: string) => void;
+  /** Writes a --verbose line on stderr, credentials scrubbed. */
+  trace: (line: string) => void;
 }
 
 /** --timeout and --retries, for both the API and the TRON node; --verbose request lines; retry notes on a terminal. */
@@ -32,7 +34,7 @@ function transportOptions(run: ServiceEnv) {
     }),
     ...(run.retries !== undefined && { retryPolicy: { retries: run.retries } }),
     env: run.terminal.env,
-    log: run.verbose ? run.say : undefined,
+    log: run.verbose ? run.trace : undefined,
     onRetry:
       run.verbose || run.terminal.stderr.isTTY === true ? (line: string) => run.say(`energy: ${line}`) : undefined,
   };
@@ -82,7 +84,7 @@ export async function createApiClient(
     ...transportOptions(run),
     signal: finishInFlight ? undefined : run.terminal.interrupt,
   });
-  if (run.verbose && apiKey !== undefined) run.say(`energy: ${usedFrom(settings)}, key ${maskKey(apiKey)}`);
+  if (run.verbose && apiKey !== undefined) run.trace(`energy: ${usedFrom(settings)}, key ${maskKey(apiKey)}`);
   return client;
 }
 
@@ -105,7 +107,7 @@ export async function createTronNode(run: ServiceEnv, settings: Settings): Promi
   const node = new TronNode({ baseUrl: nodeUrl, apiKey, ...transportOptions(run), signal: run.terminal.interrupt });
   if (run.verbose) {
     const source = settings.values['tron-node'].source;
-    run.say(`energy: TRON node ${nodeUrl.origin} (${source})${apiKey === undefined ? ', no API key' : ''}`);
+    run.trace(`energy: TRON node ${nodeUrl.origin} (${source})${apiKey === undefined ? ', no API key' : ''}`);
   }
   return node;
 }
