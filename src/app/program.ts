@@ -5,6 +5,7 @@ import { retryCount, seconds } from '../commands/arguments.js';
 import { balanceCommand } from '../commands/balance.js';
 import { completionCommand } from '../commands/completion.js';
 import { configCommand } from '../commands/config.js';
+import { doctorCommand } from '../commands/doctor.js';
 import type { Context } from '../commands/context.js';
 import type { GlobalOptions } from '../commands/shell-words.js';
 import { estimateCommand } from '../commands/estimate.js';
@@ -33,6 +34,7 @@ const COMMANDS = {
   ensure: ensureCommand,
   spend: spendCommand,
   config: configCommand,
+  doctor: doctorCommand,
   sandbox: sandboxCommand,
   completion: completionCommand,
 } as const;

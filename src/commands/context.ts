@@ -11,6 +11,7 @@ import { apiBaseUrl, credentialSourcesNote, credentialValues } from '../config/c
 import { API_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
+import { loadSecrets } from '../config/secret-sources.js';
 import { ConfigStore } from '../config/store.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { HttpFailure } from '../client/http-failure.js';
@@ -29,6 +30,7 @@ export class Context {
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
   readonly #settings = new Map<string, Promise<Settings>>();
+  readonly #sources = new Map<string, Promise<Settings>>();
   readonly #seen: Settings[] = [];
   #client: Promise<EnergyClient> | undefined;
   #tronNode: Promise<TronNode> | undefined;
@@ -46,20 +48,35 @@ export class Context {
     return this.#store;
   }
 
-  /** The settings in effect; the profile is read only when `needed` ones are not settled by options and environment. */
+  /**
+   * The settings in effect; the profile is read only when `needed` ones are not settled by options and
+   * environment. The `needed` secrets kept in a file or a helper command are read in.
+   */
   settings(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
     const key = needed.join(',');
     const cached = this.#settings.get(key);
     if (cached !== undefined) return cached;
+    const settings = this.settingSources(needed)
+      .then((sources) => loadSecrets(sources, needed, this.terminal.interrupt))
+      .then((resolved) => (this.#seen.push(resolved), resolved));
+    this.#settings.set(key, settings);
+    return settings;
+  }
+
+  /** Like `settings`, without reading a secret file or running a helper command: where each value comes from. */
+  settingSources(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
+    const key = needed.join(',');
+    const cached = this.#sources.get(key);
+    if (cached !== undefined) return cached;
     const { profile, baseUrl, tronNode } = this.globals;
-    const settings = resolveSettings({
+    const sources = resolveSettings({
       options: { profile, baseUrl, tronNode },
       env: this.terminal.env,
       readProfile: (name) => this.store.findProfile(name),
       needed,
-    }).then((resolved) => (this.#seen.push(resolved), resolved));
-    this.#settings.set(key, settings);
-    return settings;
+    });
+    this.#sources.set(key, sources);
+    return sources;
   }
 
   /** The selected profile (option, then ENERGY_PROFILE, then "default"), checked, without reading the store. */

@@ -10,6 +10,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy --profile sandbox balance',
     `energy quote ${A} --energy 65000 --hours 1`,
   ],
+  'energy doctor': ['energy doctor', 'energy doctor --json | jq -r \'.checks[] | select(.status != "ok") | .hint\''],
   'energy time': ['energy time', 'energy time --json | jq .skew_seconds'],
   'energy balance': ['energy balance', 'energy --profile prod balance --json | jq -r .available_trx'],
   'energy options': ['energy options', "energy options --json | jq '.duration_hours | max'"],

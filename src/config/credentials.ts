@@ -6,6 +6,7 @@
 import { parseBaseUrl } from '../client/base-url.js';
 import { AuthError, MissingCredentialsError, UsageError } from '../domain/errors.js';
 import { credentialProblem } from './names.js';
+import { describeOrigin } from './secret-sources.js';
 import { environmentVariableFor, type Settings } from './settings.js';
 
 type CredentialName = 'api-key' | 'api-secret' | 'tron-api-key';
@@ -16,12 +17,21 @@ export function assertUsableCredentials(settings: Settings, names: readonly Cred
     const { value, source } = settings.values[name];
     const problem = value === undefined ? undefined : credentialProblem(name, value);
     if (problem === undefined) continue;
+    const { origin } = settings.values[name];
     const fromEnvironment = source === 'environment';
-    const where = fromEnvironment ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+    const where =
+      origin !== undefined
+        ? describeOrigin(origin)
+        : fromEnvironment
+          ? `the ${environmentVariableFor(name)} variable`
+          : `profile ${settings.profile}`;
     throw new AuthError(`${problem} (from ${where})`, {
-      hint: fromEnvironment
-        ? `set ${environmentVariableFor(name)} again`
-        : `set it again: energy --profile ${settings.profile} config set ${name}`,
+      hint:
+        origin !== undefined
+          ? `fix what the ${origin.kind} gives (one trailing line break is removed)`
+          : fromEnvironment
+            ? `set ${environmentVariableFor(name)} again`
+            : `set it again: energy --profile ${settings.profile} config set ${name}`,
     });
   }
 }

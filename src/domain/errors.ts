@@ -288,3 +288,11 @@ export class TransferRevertedError extends CliError {
     super(message, ExitCode.usage, options);
   }
 }
+
+/** `energy doctor` found a failure: its exit code is the first failed check's (3, 7 or 2), said as a summary. */
+export class ChecksFailedError extends CliError {
+  override name = 'ChecksFailedError';
+  constructor(message: string, exitCode: ExitCode, options?: { hint?: string }) {
+    super(message, exitCode, options);
+  }
+}

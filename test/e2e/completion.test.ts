@@ -77,7 +77,7 @@ describe('energy completion bash, sourced in bash', () => {
     expect(complete('energy', 'config', 'set', '')).toEqual(
       expect.arrayContaining(['api-key', 'api-secret', 'base-url']),
     );
-    expect(complete('energy', 'config', 'set', 'api-')).toEqual(['api-key', 'api-secret']);
+    expect(complete('energy', 'config', 'set', 'api-')).toEqual(['api-key', 'api-secret', 'api-secret-command']);
     expect(complete('energy', 'quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--e')).toEqual(['--energy']);
     expect(complete('energy', 'balance', '--j')).toEqual(['--json']);
     expect(complete('energy', 'order', 'list', '--limit', '')).toEqual([]);
