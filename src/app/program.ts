@@ -59,7 +59,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
     .addHelpText(
       'after',
-      '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.',
+      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).",
     )
     .showSuggestionAfterError()
     .helpCommand(false)
@@ -111,7 +111,8 @@ export function commandPath(command: Command): string {
  * Returns the arguments to parse.
  */
 export function helpArguments(program: Command, argv: readonly string[]): string[] {
-  const words = [...argv];
+  // `energy -v` alone is the version, as for node and npm (-v is no other option here).
+  const words = argv.length === 1 && argv[0] === '-v' ? ['-V'] : [...argv];
   const asksHelp = (list: readonly string[]) => list.some((word) => word === '--help' || word === '-h');
   let command = program;
   for (let i = 0; i < words.length; i += 1) {

@@ -24,6 +24,8 @@ export interface TransportOptions {
   /** Origin, optionally with a path prefix; `/v1/...` paths are appended to it. */
   baseUrl: URL;
   credentials?: Credentials | undefined;
+  /** What to throw for a signed call without credentials (saying which one is missing, and where to set it). */
+  missingCredentials?: (() => Error) | undefined;
   timeouts?: Partial<HttpTimeouts>;
   retryPolicy?: Partial<RetryPolicy>;
   /** Keeps the measured clock offset between runs. */
@@ -218,7 +220,7 @@ export class Transport {
     if (call.auth) {
       const credentials = this.#options.credentials;
       if (credentials === undefined) {
-        throw new MissingCredentialsError();
+        throw this.#options.missingCredentials?.() ?? new MissingCredentialsError();
       }
       Object.assign(
         headers,

@@ -13,10 +13,17 @@ import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { loadSecrets } from '../config/secret-sources.js';
 import { ConfigStore } from '../config/store.js';
+import { isLoopbackHost } from '../client/base-url.js';
+import { HttpFailure } from '../client/http-failure.js';
+import { environmentVariableFor } from '../config/settings.js';
+import { NetworkError } from '../domain/errors.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
 import { commandLine, type GlobalOptions } from './shell-words.js';
+
+/** Failures that say the server is not there (down, wrong host or port), not that it misbehaved. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT']);
 
 export class Context {
   globals: GlobalOptions = {};
@@ -81,6 +88,36 @@ export class Context {
   /** Said with a 401 (see `credentialSourcesNote`), once the API settings were read. */
   credentialSourcesNote(): string | undefined {
     return this.#seen.map(credentialSourcesNote).find((note) => note !== undefined);
+  }
+
+  /**
+   * For a server that cannot be reached: which URL was in effect and where it came from (option, environment,
+   * profile), and for a loopback one whether the sandbox runs. undefined for other failures.
+   */
+  unreachableHint(error: unknown): string | undefined {
+    if (!(error instanceof NetworkError) || !(error.cause instanceof HttpFailure)) return undefined;
+    if (!UNREACHABLE_CODES.has(error.cause.code)) return undefined;
+    for (const settings of this.#seen) {
+      for (const name of ['base-url', 'tron-node'] as const) {
+        const { value, source } = settings.values[name];
+        const url = value === undefined || !URL.canParse(value) ? undefined : new URL(value);
+        if (url === undefined || !error.message.includes(url.origin)) continue;
+        const from =
+          source === 'option'
+            ? `--${name}`
+            : source === 'environment'
+              ? environmentVariableFor(name)
+              : source === 'profile'
+                ? `profile ${settings.profile}`
+                : 'the built-in default';
+        const what = name === 'base-url' ? 'the API base URL' : 'the TRON node';
+        const sandbox = isLoopbackHost(url.hostname)
+          ? `; is the sandbox running? start it with \`energy sandbox\` in another terminal`
+          : '';
+        return `check ${what} ${url.origin} (from ${from})${sandbox}`;
+      }
+    }
+    return undefined;
   }
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */

@@ -14,7 +14,7 @@ import type { Terminal } from '../output/terminal.js';
 import { orderRows } from '../output/views.js';
 import { refuseContractReceiver } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
+import { clientRequestId, positiveTrxAmount, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
 export interface CreateCommandOptions {
@@ -53,7 +53,9 @@ export function orderCreateCommand(
     .summary('rent energy for an address')
     .description('rent energy for an address (asks for a quote first unless --expected-total is given)')
     .addOption(
-      new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(trxAmount),
+      new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(
+        positiveTrxAmount,
+      ),
     )
     .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the quote is above this').argParser(trxAmount))
     .option('-y, --yes', 'consent to the quoted price without a prompt')

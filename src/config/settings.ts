@@ -80,6 +80,14 @@ export function resolveProfileName(
 
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfileName(input.options, input.env);
+  // One rule for every option: an empty value (`--base-url "$UNSET"`) is refused, never a silent fallback.
+  for (const [flag, value] of [
+    ['--base-url', input.options.baseUrl],
+    ['--tron-node', input.options.tronNode],
+  ] as const) {
+    if (value === '')
+      throw new UsageError(`${flag} is empty: give a URL, or leave the option out to use the profile's value`);
+  }
   const values = {} as Record<SettingName, ResolvedSetting>;
   for (const name of SETTING_NAMES) {
     const fromOption = nonEmpty(
