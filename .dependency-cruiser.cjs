@@ -15,6 +15,7 @@ const LAYERS = {
     'journal',
     'ordering',
     'output',
+    'reports',
     'sandbox',
     'signing',
     'storage',
@@ -38,6 +39,10 @@ const LAYERS = {
   tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
   ensure: ['commands', 'sandbox', 'config'],
+  // doctor's checks: read config, call the API and the node through factories the command passes in.
+  diagnose: ['commands', 'sandbox'],
+  // Reports (spend): sums over the order list; printing is the command's.
+  reports: ['commands', 'output', 'sandbox', 'config', 'journal', 'ordering'],
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */

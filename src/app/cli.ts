@@ -8,6 +8,9 @@ const args = process.argv.slice(2);
 const fast = fastPathOutput(args);
 /** Exit status when standard output cannot be written (a full disk): the command may have done its work. */
 const OUTPUT_FAILED = 7;
+/** Set once the exit status is decided: the backstop below must not turn a decided exit into "internal error". */
+let finished = false;
+let stdinUsed = false;
 
 function outputError(error: NodeJS.ErrnoException): string {
   const reason =
@@ -32,7 +35,6 @@ if (fast !== undefined) {
     }
   }
 } else {
-  let finished = false;
   // A backstop for bugs: if the event loop empties before run() settles, do not exit 0 as if it had worked.
   process.on('exit', () => {
     if (finished) return;
@@ -54,6 +56,7 @@ if (fast !== undefined) {
         stderr: process.stderr,
         // A getter: creating process.stdin costs ~5 ms (a stream), and only prompts and piped secrets read it.
         get stdin() {
+          stdinUsed = true;
           return process.stdin;
         },
         env: process.env,
@@ -64,6 +67,8 @@ if (fast !== undefined) {
       (code) => {
         finished = true;
         process.exitCode = code;
+        // A terminal's stdin left open after a prompt would keep the process alive until the 5 s backstop.
+        if (stdinUsed) (process.stdin as { unref?: () => void }).unref?.();
       },
       (error: unknown) => {
         finished = true;
@@ -88,9 +93,15 @@ function abortOnSignals(): AbortSignal {
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + numbers[name];
-      if (controller.signal.aborted) process.exit(code);
+      // A forced exit is the signal's own status, not a command that stopped by mistake (it was exit 1).
+      const exitNow = () => {
+        finished = true;
+        process.stderr.write(`energy: ${name}: stopping now, without waiting for the command to finish\n`);
+        process.exit(code);
+      };
+      if (controller.signal.aborted) exitNow();
       controller.abort(name);
-      setTimeout(() => process.exit(code), 5000).unref();
+      setTimeout(exitNow, 5000).unref();
     });
   }
   return controller.signal;

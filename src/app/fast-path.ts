@@ -13,7 +13,8 @@ declare const ENERGY_ROOT_HELP: string | undefined;
 export function fastPathOutput(args: readonly string[]): string | undefined {
   if (args.length !== 1) return undefined;
   const [flag] = args;
-  if ((flag === '--version' || flag === '-V') && typeof ENERGY_VERSION === 'string') return `${ENERGY_VERSION}\n`;
+  if ((flag === '--version' || flag === '-V' || flag === '-v') && typeof ENERGY_VERSION === 'string')
+    return `${ENERGY_VERSION}\n`;
   if ((flag === '--help' || flag === '-h') && typeof ENERGY_ROOT_HELP === 'string') return ENERGY_ROOT_HELP;
   return undefined;
 }

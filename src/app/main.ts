@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { scrubSecrets, scrubSecretsDeep } from '../client/redact.js';
 import { Context } from '../commands/context.js';
+import { withContext } from '../commands/shell-words.js';
 import {
   ApiError,
   AuthError,
@@ -31,7 +32,9 @@ export async function run(argv: readonly string[], terminal: Terminal): Promise<
     const secrets = ctx.knownCredentials();
     // Only for the API's own 401: a missing or unusable credential, or the TRON node's 401, is not a mismatch.
     const note = error instanceof AuthError && error.status === 401 ? ctx.credentialSourcesNote() : undefined;
-    const hint = note === undefined ? report.hint : `${note}; ${report.hint ?? ''}`;
+    const hintText = report.hint ?? ctx.unreachableHint(error);
+    const given = hintText === undefined ? undefined : withContext(hintText, ctx.globals);
+    const hint = note === undefined ? given : `${note}; ${given ?? ''}`;
     const safe = {
       ...report,
       message: scrubSecrets(report.message, secrets),
@@ -59,6 +62,22 @@ function shortenEcho(message: string): string {
   );
 }
 
+/**
+ * Commander's "option '--energy <n>' argument '0' is invalid. must be…" said as we say things:
+ * `--energy 0: must be…`, and `<address> "x": …` for an argument.
+ */
+function ownWords(message: string): string {
+  return message
+    .replace(
+      /^option '(-[^' ,]+, )?(--?[^' ]+)[^']*' argument '([\s\S]*?)' is invalid\. /,
+      (_all, _short, flag: string, value: string) => `${flag} "${value}": `,
+    )
+    .replace(
+      /^command-argument value '([\s\S]*?)' is invalid for argument '([^']*)'\. /,
+      (_all, value: string, name: string) => `<${name}> "${value}": `,
+    );
+}
+
 /** undefined for the commander "errors" that are really help or version output. */
 function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefined {
   if (error instanceof CommanderError) {
@@ -68,7 +87,7 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
     if (error.code === 'commander.help') return { message: '', exitCode: ExitCode.usage, silent: true };
     return {
       // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
-      message: shortenEcho(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')),
+      message: ownWords(shortenEcho(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '))),
       exitCode: ExitCode.usage,
       hint: 'see `energy --help` or `energy <command> --help`',
     };

@@ -1,10 +1,12 @@
 /** The root command: global options and the command groups. Nothing here does I/O. */
 import { Command, Option } from 'commander';
 import { addressCommand } from '../commands/address.js';
+import { apiCommand } from '../commands/api.js';
 import { retryCount, seconds } from '../commands/arguments.js';
 import { balanceCommand } from '../commands/balance.js';
 import { completionCommand } from '../commands/completion.js';
 import { configCommand } from '../commands/config.js';
+import { doctorCommand } from '../commands/doctor.js';
 import type { Context } from '../commands/context.js';
 import type { GlobalOptions } from '../commands/shell-words.js';
 import { estimateCommand } from '../commands/estimate.js';
@@ -14,6 +16,7 @@ import { optionsCommand } from '../commands/options.js';
 import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
 import { sandboxCommand } from '../commands/sandbox.js';
+import { spendCommand } from '../commands/spend.js';
 import { timeCommand } from '../commands/time.js';
 import { UsageError } from '../domain/errors.js';
 
@@ -30,9 +33,12 @@ const COMMANDS = {
   address: addressCommand,
   estimate: estimateCommand,
   ensure: ensureCommand,
+  spend: spendCommand,
   config: configCommand,
+  doctor: doctorCommand,
   sandbox: sandboxCommand,
   completion: completionCommand,
+  api: apiCommand,
 } as const;
 
 /**
@@ -53,7 +59,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
     .addHelpText(
       'after',
-      '\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.',
+      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).",
     )
     .showSuggestionAfterError()
     .helpCommand(false)
@@ -105,7 +111,8 @@ export function commandPath(command: Command): string {
  * Returns the arguments to parse.
  */
 export function helpArguments(program: Command, argv: readonly string[]): string[] {
-  const words = [...argv];
+  // `energy -v` alone is the version, as for node and npm (-v is no other option here).
+  const words = argv.length === 1 && argv[0] === '-v' ? ['-V'] : [...argv];
   const asksHelp = (list: readonly string[]) => list.some((word) => word === '--help' || word === '-h');
   let command = program;
   for (let i = 0; i < words.length; i += 1) {

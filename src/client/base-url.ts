@@ -12,6 +12,16 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
 }
 
+const PRIVATE_V4 = /^(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}$/;
+
+/**
+ * A private address written as such (10/8, 172.16/12, 192.168/16, fc00::/7), where people run their own
+ * TRON node. Literal addresses only: a host name could resolve to anywhere.
+ */
+export function isPrivateAddress(hostname: string): boolean {
+  return PRIVATE_V4.test(hostname) || /^\[f[cd][0-9a-f]{0,2}:/i.test(hostname);
+}
+
 /**
  * Checks a base URL before any connection: `https://` anywhere, `http://` only on loopback (a secret-signed
  * request in clear text is readable by anyone on the path), no credentials, query or fragment.
@@ -26,9 +36,14 @@ export function parseBaseUrl(text: string, what = 'base URL'): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`${what} ${printable(text, 100)} must start with https://`);
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+  // A TRON node sends no secret (its API key aside) and its answers are only estimates: a private
+  // address is allowed in clear too. The API's requests are signed with the secret: loopback only.
+  const tronNode = what === 'TRON node URL';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !(tronNode && isPrivateAddress(url.hostname))) {
     throw new UsageError(`${what} ${url.origin} uses http:// for a host that is not loopback: use https://`, {
-      hint: 'plain http is allowed only for localhost, 127.0.0.0/8 and [::1]',
+      hint: tronNode
+        ? 'plain http is allowed only for localhost, 127.0.0.0/8, [::1] and private addresses (10/8, 172.16/12, 192.168/16, fc00::/7)'
+        : 'plain http is allowed only for localhost, 127.0.0.0/8 and [::1]',
     });
   }
   if (url.username !== '' || url.password !== '')

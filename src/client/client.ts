@@ -21,6 +21,8 @@ export interface CreatedOrder {
   order: Order;
   /** false when the server answered 200: the order already existed for this client_request_id. */
   created: boolean;
+  /** The answer's body as received (what `energy api` prints). */
+  text?: string;
 }
 
 export interface ClockCheck {
@@ -107,7 +109,7 @@ export class EnergyClient {
    */
   async sendOrderBody(body: string): Promise<CreatedOrder> {
     const asked = JSON.parse(body) as CreateOrderRequest;
-    const { status, data } = await this.transport.send({
+    const { status, data, text } = await this.transport.send({
       method: 'POST',
       path: '/v1/energy/orders',
       body,
@@ -124,7 +126,7 @@ export class EnergyClient {
       error.outcomeUncertain = true;
       throw error;
     }
-    return { order: data, created: status === 201 };
+    return { order: data, created: status === 201, text };
   }
 
   /** Reads the server clock, adopts the offset for signing (and remembers it), and reports the skew. */

@@ -22,6 +22,8 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body exactly as received (`energy api` writes these bytes; everything else reads `text`). */
+  bytes?: Buffer;
 }
 
 export interface HttpTimeouts {
@@ -97,9 +99,11 @@ export class HttpConnection {
       );
       req.on('response', (response) => {
         readBody(response).then(
-          (text) => {
+          (bytes) => {
             clearTimeout(wholeTimer);
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, text });
+            // Decoded once at the end, so that a multi-byte character split across chunks stays whole.
+            const text = bytes.toString('utf8');
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, text, bytes });
           },
           (error: unknown) => fail(error instanceof HttpFailure ? error : toHttpFailure(error)),
         );
@@ -135,7 +139,7 @@ function watchConnect(req: ClientRequest, connectMs: number, fail: (failure: Htt
   });
 }
 
-function readBody(response: IncomingMessage): Promise<string> {
+function readBody(response: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -148,8 +152,7 @@ function readBody(response: IncomingMessage): Promise<string> {
         response.destroy();
       } else chunks.push(chunk);
     });
-    // Decode once at the end, so that a multi-byte character split across chunks stays whole.
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('end', () => resolve(Buffer.concat(chunks)));
     response.on('aborted', () =>
       reject(new HttpFailure('the server closed the connection mid-response', 'ECONNRESET')),
     );

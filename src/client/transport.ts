@@ -3,7 +3,7 @@
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
  */
 import { MissingCredentialsError } from '../domain/errors.js';
-import { encodeQuery, signRequest } from '../signing/index.js';
+import { bodyHash, canonicalPayload, encodeQuery, signRequest } from '../signing/index.js';
 import { RequestHold, runAttempts, type AttemptSettings } from './attempts.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
@@ -24,6 +24,8 @@ export interface TransportOptions {
   /** Origin, optionally with a path prefix; `/v1/...` paths are appended to it. */
   baseUrl: URL;
   credentials?: Credentials | undefined;
+  /** What to throw for a signed call without credentials (saying which one is missing, and where to set it). */
+  missingCredentials?: (() => Error) | undefined;
   timeouts?: Partial<HttpTimeouts>;
   retryPolicy?: Partial<RetryPolicy>;
   /** Keeps the measured clock offset between runs. */
@@ -62,7 +64,28 @@ export interface ApiCall<T> {
 export interface ApiResult<T> {
   status: number;
   data: T;
+  /** The body as received. */
+  text: string;
 }
+
+/** A request written out by hand (`energy api`): the encoded query with its `?` (or ''), the exact body. */
+export interface RawCall {
+  method: 'GET' | 'POST';
+  path: string;
+  query: string;
+  body: Buffer | undefined;
+}
+
+/** A signed request as it would leave, its signature masked (`order create --dry-run`). */
+export interface RequestPreview {
+  method: string;
+  path: string;
+  body: string;
+  canonical: string;
+  headers: Record<string, string>;
+}
+
+type CallLine = Pick<ApiCall<unknown>, 'method' | 'path' | 'auth'>;
 
 export { DEFAULT_TIMEOUTS };
 
@@ -108,7 +131,44 @@ export class Transport {
       call.body === undefined
         ? undefined
         : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
-    const query = encodeQuery(call.query ?? {});
+    const label = `${call.method} ${call.path}`;
+    return this.#run(call, encodeQuery(call.query ?? {}), body, (response) => ({
+      status: response.status,
+      data: decodeSuccess(response, call.check, label),
+      text: response.text,
+    }));
+  }
+
+  /**
+   * One signed request as the user wrote it (`energy api`): the same signing, retries and clock check as
+   * `send`, but a 2xx answer comes back as received, unchecked. Other statuses fail as everywhere.
+   */
+  async sendRaw(call: RawCall): Promise<HttpResponse> {
+    return this.#run({ ...call, auth: true }, call.query, call.body, (response) => response);
+  }
+
+  /**
+   * What `send` would put on the wire for a signed call, signed now on the corrected clock, with the
+   * signature masked (`order create --dry-run`).
+   */
+  preview(call: { method: 'GET' | 'POST'; path: string; body: string }): RequestPreview {
+    const path = this.#basePath + call.path;
+    const body = Buffer.from(call.body, 'utf8');
+    const timestamp = this.clock.timestamp();
+    // Signed over the spec's path, like every request (see #headers); `path` is what goes on the wire.
+    const canonical = canonicalPayload({
+      timestamp,
+      method: call.method,
+      path: call.path,
+      query: '',
+      bodyHash: bodyHash(body),
+    });
+    const headers = this.#headers({ ...call, auth: true }, '', body, timestamp);
+    if (headers.authorization !== undefined) headers.authorization = redactAuthorization(headers.authorization);
+    return { method: call.method, path, body: call.body, canonical, headers };
+  }
+
+  #run<R>(call: CallLine, query: string, body: Buffer | undefined, decode: (response: HttpResponse) => R): Promise<R> {
     const label = `${call.method} ${call.path}`;
     let clockChecked = false;
     return runAttempts(this.#attempts, {
@@ -116,7 +176,7 @@ export class Transport {
       failureLabel: `${label} to ${this.#options.baseUrl.origin}`,
       idempotent: call.method === 'GET',
       exchange: () => this.#attempt(call, query, body),
-      decode: (response) => ({ status: response.status, data: decodeSuccess(response, call.check, label) }),
+      decode,
       againAtOnce: async (response) => {
         if (response.status !== 401 || !call.auth || clockChecked) return false;
         clockChecked = true;
@@ -139,28 +199,9 @@ export class Transport {
     await this.#http.close();
   }
 
-  async #attempt(call: ApiCall<unknown>, query: string, body: Buffer | undefined): Promise<HttpResponse> {
+  async #attempt(call: CallLine, query: string, body: Buffer | undefined): Promise<HttpResponse> {
     const path = this.#basePath + call.path;
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (call.auth) {
-      const credentials = this.#options.credentials;
-      if (credentials === undefined) {
-        throw new MissingCredentialsError();
-      }
-      Object.assign(
-        headers,
-        // The spec's path (/v1/…), not the base URL's prefix: what the service sees behind a prefix-stripping proxy.
-        signRequest({
-          method: call.method,
-          path: call.path,
-          query,
-          body,
-          timestamp: this.clock.timestamp(),
-          ...credentials,
-        }),
-      );
-    }
+    const headers = this.#headers(call, query, body, call.auth ? this.clock.timestamp() : 0);
     return loggedExchange(
       this.#http,
       { method: call.method, pathAndQuery: path + query, headers, body },
@@ -173,16 +214,29 @@ export class Transport {
     );
   }
 
+  #headers(call: CallLine, query: string, body: Buffer | undefined, timestamp: number): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (call.auth) {
+      const credentials = this.#options.credentials;
+      if (credentials === undefined) {
+        throw this.#options.missingCredentials?.() ?? new MissingCredentialsError();
+      }
+      Object.assign(
+        headers,
+        // The spec's path (/v1/…), not the base URL's prefix: what the service sees behind a prefix-stripping proxy.
+        signRequest({ method: call.method, path: call.path, query, body, timestamp, ...credentials }),
+      );
+    }
+    return headers;
+  }
+
   /** Reads the server clock after a 401; true when ours was off and has been corrected. */
   async #clockWasWrong(): Promise<boolean> {
     const sentAt = this.clock.localMs();
     let serverTime: number;
     try {
-      const response = await this.#attempt(
-        { method: 'GET', path: '/v1/time', auth: false, check: timeResponse },
-        '',
-        undefined,
-      );
+      const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false }, '', undefined);
       if (response.status !== 200) return false;
       serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
     } catch {

@@ -13,7 +13,9 @@ const WHOLE_NUMBER = /^[1-9]\d*$/;
 /** A positive whole number within JavaScript's exact integer range (no `1e3`, `0x10`, `1.0`, `+5`). */
 export function positiveInteger(text: string): number {
   const trimmed = text.trim();
-  if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number');
+  if (/^\d{1,3}(?:[,._ ']\d{3})+$/.test(trimmed))
+    throw new InvalidArgumentError(`write it without separators, e.g. ${trimmed.replace(/\D/g, '')}`);
+  if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number (1 or more)');
   if (!Number.isSafeInteger(Number(trimmed)))
     throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
   return Number(trimmed);
@@ -85,6 +87,13 @@ export function trxAmount(text: string): string {
   }
 }
 
+/** A total to pay: 0 would be sent to the server and refused there; said here, before any request. */
+export function positiveTrxAmount(text: string): string {
+  const amount = trxAmount(text);
+  if (/^0\.0+$/.test(amount)) throw new InvalidArgumentError('must be more than 0 TRX, e.g. the quoted total_trx');
+  return amount;
+}
+
 export function orderId(text: string): string {
   if (!UUID_TEXT.test(text))
     throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
@@ -111,7 +120,7 @@ export function seconds(text: string): number {
   const trimmed = text.trim();
   const value = Number(trimmed);
   if (!/^\d+(?:\.\d+)?$/.test(trimmed) || value <= 0 || value > 86_400) {
-    throw new InvalidArgumentError('must be a number of seconds above 0, e.g. 30');
+    throw new InvalidArgumentError('must be a number of seconds above 0 and at most 86400 (a day), e.g. 30');
   }
   return value;
 }

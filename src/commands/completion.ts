@@ -30,6 +30,11 @@ export function completionCommand(ctx: Context): Command {
         );
         return;
       }
+      // A script is shell text, not data: --json would promise a document that never comes.
+      if (ctx.globals.json === true)
+        throw new UsageError('completion prints a shell script: --json does not apply', {
+          hint: 'leave out --json: the script is shell text, to save or source as it is',
+        });
       if (shell === undefined) throw new UsageError('which shell?', { hint: 'energy completion bash, zsh or fish' });
       const [{ completionTree }, { completionScript }] = await Promise.all([
         import('../output/completion-tree.js'),

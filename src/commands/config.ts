@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
 import { SETTING_NAMES, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
 import { refuseSecretOnArgv, valueToStore } from '../config/setting-value.js';
-import { environmentVariableFor } from '../config/settings.js';
+import { describeOrigin } from '../config/secret-sources.js';
+import { environmentVariableFor, type ResolvedSetting } from '../config/settings.js';
 import { UsageError } from '../domain/errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
 import type { Context } from './context.js';
@@ -65,10 +66,15 @@ export function configCommand(ctx: Context): Command {
     .command('list')
     .description('show the settings in effect and where each comes from')
     .action(async () => {
-      const settings = await ctx.settings(SETTING_NAMES);
+      // Sources only: a secret file or helper command is named, never read or run, and its secret never shown.
+      const settings = await ctx.settingSources(SETTING_NAMES);
       const rows = SETTING_NAMES.map((name) => {
-        const { value, source } = settings.values[name];
-        return { name, value: shown(name, value) ?? null, source: source ?? null };
+        const { value, source, origin } = settings.values[name];
+        const from =
+          origin === undefined
+            ? {}
+            : { from: origin.kind, [origin.kind]: origin.kind === 'file' ? origin.path : origin.command };
+        return { name, value: shown(name, value) ?? null, source: source ?? null, ...from };
       });
       if (ctx.printer.jsonMode) {
         await ctx.printer.json({ profile: settings.profile, settings: rows });
@@ -76,15 +82,7 @@ export function configCommand(ctx: Context): Command {
       }
       await ctx.printer.keyValue([
         ['profile', `${settings.profile} (${settings.profileSource})`],
-        ...rows.map(
-          ({ name, value, source }) =>
-            [
-              name,
-              value === null
-                ? `(not set: energy config set ${name}, or ${environmentVariableFor(name)})`
-                : `${value} (${source})`,
-            ] as const,
-        ),
+        ...SETTING_NAMES.map((name, index) => [name, listedValue(name, rows[index]!, settings.values[name])] as const),
       ]);
     });
 
@@ -117,4 +115,15 @@ async function readValue(ctx: Context, name: SettingName): Promise<string> {
     throw new UsageError('give the TRON node URL, e.g. energy config set tron-node https://nile.trongrid.io');
   // A person at the keyboard is enough for a hidden prompt, even with stderr redirected.
   return ctx.terminal.stdin.isTTY === true ? askHidden(ctx.terminal, `${name}: `) : readAllStdin(ctx.terminal);
+}
+
+function listedValue(
+  name: SettingName,
+  row: { value: string | null; source: string | null },
+  setting: ResolvedSetting,
+): string {
+  if (setting.origin !== undefined) return `(read from the ${describeOrigin(setting.origin)}) (${row.source})`;
+  if (row.value !== null) return `${row.value} (${row.source})`;
+  const variable = environmentVariableFor(name);
+  return `(not set: energy config set ${name}${variable === undefined ? '' : `, or ${variable}`})`;
 }

@@ -11,17 +11,26 @@ import { apiBaseUrl, credentialSourcesNote, credentialValues } from '../config/c
 import { API_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
+import { loadSecrets } from '../config/secret-sources.js';
 import { ConfigStore } from '../config/store.js';
+import { isLoopbackHost } from '../client/base-url.js';
+import { HttpFailure } from '../client/http-failure.js';
+import { environmentVariableFor } from '../config/settings.js';
+import { NetworkError } from '../domain/errors.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
 import { commandLine, type GlobalOptions } from './shell-words.js';
+
+/** Failures that say the server is not there (down, wrong host or port), not that it misbehaved. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT']);
 
 export class Context {
   globals: GlobalOptions = {};
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
   readonly #settings = new Map<string, Promise<Settings>>();
+  readonly #sources = new Map<string, Promise<Settings>>();
   readonly #seen: Settings[] = [];
   #client: Promise<EnergyClient> | undefined;
   #tronNode: Promise<TronNode> | undefined;
@@ -39,20 +48,35 @@ export class Context {
     return this.#store;
   }
 
-  /** The settings in effect; the profile is read only when `needed` ones are not settled by options and environment. */
+  /**
+   * The settings in effect; the profile is read only when `needed` ones are not settled by options and
+   * environment. The `needed` secrets kept in a file or a helper command are read in.
+   */
   settings(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
     const key = needed.join(',');
     const cached = this.#settings.get(key);
     if (cached !== undefined) return cached;
+    const settings = this.settingSources(needed)
+      .then((sources) => loadSecrets(sources, needed, this.terminal.interrupt))
+      .then((resolved) => (this.#seen.push(resolved), resolved));
+    this.#settings.set(key, settings);
+    return settings;
+  }
+
+  /** Like `settings`, without reading a secret file or running a helper command: where each value comes from. */
+  settingSources(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
+    const key = needed.join(',');
+    const cached = this.#sources.get(key);
+    if (cached !== undefined) return cached;
     const { profile, baseUrl, tronNode } = this.globals;
-    const settings = resolveSettings({
+    const sources = resolveSettings({
       options: { profile, baseUrl, tronNode },
       env: this.terminal.env,
       readProfile: (name) => this.store.findProfile(name),
       needed,
-    }).then((resolved) => (this.#seen.push(resolved), resolved));
-    this.#settings.set(key, settings);
-    return settings;
+    });
+    this.#sources.set(key, sources);
+    return sources;
   }
 
   /** The selected profile (option, then ENERGY_PROFILE, then "default"), checked, without reading the store. */
@@ -64,6 +88,36 @@ export class Context {
   /** Said with a 401 (see `credentialSourcesNote`), once the API settings were read. */
   credentialSourcesNote(): string | undefined {
     return this.#seen.map(credentialSourcesNote).find((note) => note !== undefined);
+  }
+
+  /**
+   * For a server that cannot be reached: which URL was in effect and where it came from (option, environment,
+   * profile), and for a loopback one whether the sandbox runs. undefined for other failures.
+   */
+  unreachableHint(error: unknown): string | undefined {
+    if (!(error instanceof NetworkError) || !(error.cause instanceof HttpFailure)) return undefined;
+    if (!UNREACHABLE_CODES.has(error.cause.code)) return undefined;
+    for (const settings of this.#seen) {
+      for (const name of ['base-url', 'tron-node'] as const) {
+        const { value, source } = settings.values[name];
+        const url = value === undefined || !URL.canParse(value) ? undefined : new URL(value);
+        if (url === undefined || !error.message.includes(url.origin)) continue;
+        const from =
+          source === 'option'
+            ? `--${name}`
+            : source === 'environment'
+              ? environmentVariableFor(name)
+              : source === 'profile'
+                ? `profile ${settings.profile}`
+                : 'the built-in default';
+        const what = name === 'base-url' ? 'the API base URL' : 'the TRON node';
+        const sandbox = isLoopbackHost(url.hostname)
+          ? `; is the sandbox running? start it with \`energy sandbox\` in another terminal`
+          : '';
+        return `check ${what} ${url.origin} (from ${from})${sandbox}`;
+      }
+    }
+    return undefined;
   }
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */
@@ -114,6 +168,7 @@ export class Context {
   #serviceEnv(): ServiceEnv {
     const { verbose, timeout, retries } = this.globals;
     const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
-    return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say };
+    const trace = (line: string) => this.printer.verbose(scrubSecrets(line, this.knownCredentials()));
+    return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say, trace };
   }
 }

@@ -10,6 +10,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy --profile sandbox balance',
     `energy quote ${A} --energy 65000 --hours 1`,
   ],
+  'energy doctor': ['energy doctor', 'energy doctor --json | jq -r \'.checks[] | select(.status != "ok") | .hint\''],
   'energy time': ['energy time', 'energy time --json | jq .skew_seconds'],
   'energy balance': ['energy balance', 'energy --profile prod balance --json | jq -r .available_trx'],
   'energy options': ['energy options', "energy options --json | jq '.duration_hours | max'"],
@@ -25,7 +26,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy order create': [
     'energy order create "$ADDR" --energy 65000 --hours 1 --wait',
     'energy order create "$ADDR" --energy 65000 --hours 1 --max-total 5 --yes',
-    'energy order create "$ADDR" --energy 65000 --hours 1 --expected-total 3.7',
+    'energy order create "$ADDR" --energy 65000 --hours 1 --yes --dry-run --json',
+  ],
+  'energy api': [
+    'energy api GET /v1/balance | jq -r .available_trx',
+    'energy api POST /v1/energy/quotes -f address="$ADDR" -F energy=65000 \\\n      -F duration_hours=1',
+    'energy api POST /v1/energy/orders --input order.json   # journaled',
   ],
   'energy order get': [
     'energy order get 3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70',
@@ -46,7 +52,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy order batch orders.ndjson --dry-run',
     'energy order batch pay.csv --yes --json | jq -c \'select(.status=="failed")\'',
   ],
-  'energy order list': ['energy order list --limit 50', 'energy order list --all --json > orders.json'],
+  'energy order list': [
+    'energy order list --limit 50',
+    'energy order list --all --json > orders.json',
+    'energy order list --all --output csv > orders.csv    # for a spreadsheet',
+  ],
+  'energy spend': [
+    'energy spend --since 2026-11-01 --until 2026-12-01',
+    'energy spend --since 2026-11-01 --by day --output csv > november.csv',
+    'energy spend --by address --json | jq -r \'.groups[] | .key+" "+.total_trx\'',
+  ],
   'energy config': [
     'energy config list',
     'energy config set base-url https://api.example.com',

@@ -14,13 +14,15 @@ import type { Terminal } from '../output/terminal.js';
 import { orderRows } from '../output/views.js';
 import { refuseContractReceiver } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { clientRequestId, rentalArguments, seconds, trxAmount } from './arguments.js';
+import { clientRequestId, positiveTrxAmount, rentalArguments, seconds, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
 export interface CreateCommandOptions {
   request: CreateRequest;
   /** --wait: follow the order for at most this long. */
   waitSeconds: number | undefined;
+  /** --dry-run: show the request instead of sending it. */
+  dryRun: boolean;
   client: () => Promise<EnergyClient>;
   /** The TRON node to ask whether the receiver is a contract, when one is configured; else undefined. */
   receiverNode: () => Promise<TronNode | undefined>;
@@ -39,6 +41,7 @@ interface Parsed {
   yes?: boolean;
   clientRequestId?: string;
   wait?: boolean;
+  dryRun?: boolean;
   waitTimeout: number;
 }
 
@@ -50,11 +53,14 @@ export function orderCreateCommand(
     .summary('rent energy for an address')
     .description('rent energy for an address (asks for a quote first unless --expected-total is given)')
     .addOption(
-      new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(trxAmount),
+      new Option('--expected-total <trx>', 'pay exactly this total; consent without a prompt').argParser(
+        positiveTrxAmount,
+      ),
     )
     .addOption(new Option('--max-total <trx>', 'refuse (exit 5) when the quote is above this').argParser(trxAmount))
     .option('-y, --yes', 'consent to the quoted price without a prompt')
     .addOption(new Option('--client-request-id <id>', 'idempotency key; default a new UUID').argParser(clientRequestId))
+    .option('--dry-run', 'check, quote and ask as usual, then show the signed request instead of sending it')
     .option('--wait', 'follow the order until it is final (exit 8 if it fails, 10 if --wait-timeout runs out)')
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
@@ -71,6 +77,7 @@ export function orderCreateCommand(
           clientRequestId: parsed.clientRequestId,
         },
         waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
+        dryRun: parsed.dryRun === true,
         client: () => ctx.client(),
         receiverNode: async () =>
           (await ctx.settings(TRON_SETTING_NAMES)).values['tron-node'].source === 'default'
@@ -91,6 +98,7 @@ async function createRun(opts: CreateCommandOptions): Promise<void> {
   // No rental can reach a contract: refused before any quote (the node is asked only when one is configured).
   await refuseContractReceiver(opts.request.address, opts.receiverNode, (line) => opts.printer.note(line));
   const journal = await opts.journal();
+  if (opts.dryRun) return dryRun(opts, client, journal);
   const [{ createOrder }, { followToFinal }] = await Promise.all([
     import('../ordering/create.js'),
     import('../ordering/follow-order.js'),
@@ -108,4 +116,19 @@ async function createRun(opts: CreateCommandOptions): Promise<void> {
     waitCommand: (id: string) => opts.invocation('order', 'wait', id),
   };
   await followToFinal(follower, order, opts.waitSeconds);
+}
+
+/** --dry-run: the request that would be sent, on stdout; nothing sent to the order endpoint, nothing journaled. */
+async function dryRun(opts: CreateCommandOptions, client: EnergyClient, journal: Journal): Promise<void> {
+  const [{ previewOrder }, { previewLines }] = await Promise.all([
+    import('../ordering/create.js'),
+    import('../output/request-preview.js'),
+  ]);
+  const { printer } = opts;
+  const deps = { client, journal, terminal: opts.terminal, note: (line: string) => printer.note(line) };
+  const preview = await previewOrder({ ...deps, recoverCommand: () => '' }, opts.request, (body) =>
+    client.transport.preview({ method: 'POST', path: '/v1/energy/orders', body }),
+  );
+  await (printer.jsonMode ? printer.json(preview) : printer.write(previewLines(preview)));
+  printer.note('energy: dry run: nothing was sent to the order endpoint and nothing was journaled');
 }

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
-import { CliError, ContextualError, InternalError } from '../domain/errors.js';
+import { CliError, ContextualError, InternalError, UsageError } from '../domain/errors.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from '../output/views.js';
-import { streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
+import { streamOrdersCsv, streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
+import { ORDER_CSV_COLUMNS, orderCsvFields } from '../output/csv.js';
 import { cursor, positiveInteger } from './arguments.js';
 import type { Context } from './context.js';
 import { contextWords, shellQuote, type GlobalOptions } from './shell-words.js';
@@ -16,6 +17,7 @@ interface ListOptions {
   limit?: number;
   cursor?: string;
   all?: boolean;
+  output?: 'table' | 'csv';
 }
 
 export function orderListCommand(ctx: Context): Command {
@@ -24,7 +26,12 @@ export function orderListCommand(ctx: Context): Command {
     .addOption(new Option('--limit <n>', 'orders per page').argParser(positiveInteger))
     .addOption(new Option('--cursor <c>', 'start at this page (next_cursor of the previous one)').argParser(cursor))
     .option('--all', 'follow every page to the end (streamed: memory stays flat)')
+    .addOption(
+      new Option('--output <format>', 'table (default) or csv (RFC 4180, one row an order)').choices(['table', 'csv']),
+    )
     .action(async (options: ListOptions) => {
+      const csv = options.output === 'csv';
+      if (csv && ctx.printer.jsonMode) throw new UsageError('--json and --output csv cannot be used together');
       const client = await ctx.client();
       const params = { limit: options.limit, cursor: options.cursor };
       if (options.all === true) {
@@ -34,9 +41,8 @@ export function orderListCommand(ctx: Context): Command {
         const pages = client.orderPages({ ...params, pageSizes: ALL_PAGE_SIZES, signal: stop });
         let complete: boolean;
         try {
-          complete = await (ctx.printer.jsonMode
-            ? streamOrdersJson(ctx.printer, pages, progress)
-            : streamOrdersTable(ctx.printer, pages, progress));
+          const stream = csv ? streamOrdersCsv : ctx.printer.jsonMode ? streamOrdersJson : streamOrdersTable;
+          complete = await stream(ctx.printer, pages, progress);
         } catch (error) {
           throw progress.ordersWritten === 0 || !(error instanceof CliError)
             ? error
@@ -54,7 +60,8 @@ export function orderListCommand(ctx: Context): Command {
         await ctx.printer.json(page);
         return;
       }
-      if (page.items.length === 0) ctx.printer.note('no orders');
+      if (csv) await ctx.printer.csv([ORDER_CSV_COLUMNS, ...page.items.map(orderCsvFields)]);
+      else if (page.items.length === 0) ctx.printer.note('no orders');
       else
         await ctx.printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells) });
       if (page.next_cursor !== null) ctx.printer.note(`more: ${listCommand(page.next_cursor, options, ctx.globals)}`);
@@ -64,6 +71,7 @@ export function orderListCommand(ctx: Context): Command {
 /** The command that reads on from `cursor` in the same account, output and page size. */
 function listCommand(cursorText: string, options: ListOptions, globals: GlobalOptions, all = false): string {
   const limit = options.limit === undefined ? [] : ['--limit', String(options.limit)];
+  const output = options.output === 'csv' ? ['--output', 'csv'] : [];
   return [
     'energy',
     ...contextWords(globals),
@@ -71,6 +79,7 @@ function listCommand(cursorText: string, options: ListOptions, globals: GlobalOp
     'list',
     ...(all ? ['--all'] : []),
     ...limit,
+    ...output,
     '--cursor',
     shellQuote(cursorText),
   ].join(' ');

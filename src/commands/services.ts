@@ -7,9 +7,10 @@ import type { EnergyClient } from '../client/client.js';
 import type { Journal } from '../journal/journal.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { maskKey } from '../client/redact.js';
-import { parseBaseUrl } from '../client/base-url.js';
+import { isLoopbackHost, parseBaseUrl } from '../client/base-url.js';
+import { UsageError } from '../domain/errors.js';
 import { configDir } from '../config/paths.js';
-import { assertUsableCredentials, requireApiKey } from '../config/credentials.js';
+import { assertUsableCredentials, missingCredentialsError, requireApiKey } from '../config/credentials.js';
 import type { Settings } from '../config/settings.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -21,6 +22,8 @@ export interface ServiceEnv {
   retries: number | undefined;
   /** Writes a line on stderr, credentials scrubbed. */
   say: (line: string) => void;
+  /** Writes a --verbose line on stderr, credentials scrubbed. */
+  trace: (line: string) => void;
 }
 
 /** --timeout and --retries, for both the API and the TRON node; --verbose request lines; retry notes on a terminal. */
@@ -31,10 +34,28 @@ function transportOptions(run: ServiceEnv) {
     }),
     ...(run.retries !== undefined && { retryPolicy: { retries: run.retries } }),
     env: run.terminal.env,
-    log: run.verbose ? run.say : undefined,
+    log: run.verbose ? run.trace : undefined,
     onRetry:
       run.verbose || run.terminal.stderr.isTTY === true ? (line: string) => run.say(`energy: ${line}`) : undefined,
   };
+}
+
+/**
+ * NODE_TLS_REJECT_UNAUTHORIZED=0 turns off every certificate check in the process, for a tool that spends
+ * money: refused, with the way to trust a private CA instead (Node's own warning is hidden by --no-warnings).
+ */
+function assertCertificateChecks(env: NodeJS.ProcessEnv): void {
+  if (env.NODE_TLS_REJECT_UNAUTHORIZED !== '0') return;
+  throw new UsageError('NODE_TLS_REJECT_UNAUTHORIZED=0 turns off TLS certificate checks: energy will not run so', {
+    hint: 'unset it; to trust a private or proxy CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem instead',
+  });
+}
+
+/** "profile prod", or where the values came from when no profile value was used (all from the environment). */
+function usedFrom(settings: Settings): string {
+  const sources = new Set((['base-url', 'api-key', 'api-secret'] as const).map((name) => settings.values[name].source));
+  if (sources.has('profile')) return `profile ${settings.profile}`;
+  return sources.has('option') ? 'options and environment, no profile' : 'environment, no profile';
 }
 
 /**
@@ -47,6 +68,7 @@ export async function createApiClient(
   baseUrl: URL,
   finishInFlight: boolean,
 ): Promise<EnergyClient> {
+  assertCertificateChecks(run.terminal.env);
   assertUsableCredentials(settings, ['api-key', 'api-secret']);
   const apiKey = settings.values['api-key'].value;
   const apiSecret = settings.values['api-secret'].value;
@@ -57,17 +79,23 @@ export async function createApiClient(
   const client = new EnergyClient({
     baseUrl,
     credentials: apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined,
+    missingCredentials: () => missingCredentialsError(settings),
     offsetStore: new OffsetFile(configDir(run.terminal.env)),
     ...transportOptions(run),
     signal: finishInFlight ? undefined : run.terminal.interrupt,
   });
-  if (run.verbose && apiKey !== undefined) run.say(`energy: profile ${settings.profile}, key ${maskKey(apiKey)}`);
+  if (run.verbose && apiKey !== undefined) run.trace(`energy: ${usedFrom(settings)}, key ${maskKey(apiKey)}`);
   return client;
 }
 
 /** The TRON node client for `address`, `estimate` and `ensure` (tron-node, default TronGrid mainnet). */
 export async function createTronNode(run: ServiceEnv, settings: Settings): Promise<TronNode> {
+  assertCertificateChecks(run.terminal.env);
   const nodeUrl = parseBaseUrl(settings.values['tron-node'].value ?? '', 'TRON node URL');
+  if (nodeUrl.protocol === 'http:' && !isLoopbackHost(nodeUrl.hostname))
+    run.say(
+      `energy: note: TRON node ${nodeUrl.origin} over plain http on a private network: its answers (balances, energy) are not protected in transit${settings.values['tron-api-key'].value === undefined ? '' : ', nor its API key'}`,
+    );
   // Refused here: a header with a line break would be refused by node:http as a bug-like crash.
   assertUsableCredentials(settings, ['tron-api-key']);
   const apiKey = settings.values['tron-api-key'].value;
@@ -79,7 +107,7 @@ export async function createTronNode(run: ServiceEnv, settings: Settings): Promi
   const node = new TronNode({ baseUrl: nodeUrl, apiKey, ...transportOptions(run), signal: run.terminal.interrupt });
   if (run.verbose) {
     const source = settings.values['tron-node'].source;
-    run.say(`energy: TRON node ${nodeUrl.origin} (${source})${apiKey === undefined ? ', no API key' : ''}`);
+    run.trace(`energy: TRON node ${nodeUrl.origin} (${source})${apiKey === undefined ? ', no API key' : ''}`);
   }
   return node;
 }

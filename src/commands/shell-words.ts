@@ -28,7 +28,32 @@ export function contextWords(globals: GlobalOptions): string[] {
   ];
 }
 
-/** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
+/** `energy` with the --profile, --base-url and --json given to this run, then `words`, quoted for a shell. */
 export function commandLine(globals: GlobalOptions, ...words: string[]): string {
-  return ['energy', ...contextWords({ ...globals, json: false }), ...words.map(shellQuote)].join(' ');
+  return ['energy', ...contextWords(globals), ...words.map(shellQuote)].join(' ');
+}
+
+/** `energy`, the global options written right after it, then a command word (not `sandbox`: it makes its own profile). */
+const SUGGESTED_COMMAND =
+  /(^|[\s`(:])energy((?: --(?:profile|base-url) (?:'[^']*'|[^\s`']+)| --json)*) (?!sandbox\b)(?=[a-z<])/g;
+
+/**
+ * A hint's `energy …` commands with the user's --profile, --base-url and --json added where the hint did not
+ * write them already: `energy --profile prod balance` without a key must suggest setting it in prod.
+ */
+export function withContext(hint: string, globals: GlobalOptions): string {
+  const words = contextWords(globals);
+  if (words.length === 0) return hint;
+  return hint.replace(SUGGESTED_COMMAND, (_all, before: string, given: string) => {
+    const add: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      const takesValue = word !== '--json';
+      if (!given.includes(`${word} `) && !(word === '--json' && given.includes('--json'))) {
+        add.push(takesValue ? `${word} ${words[i + 1]!}` : word);
+      }
+      if (takesValue) i++;
+    }
+    return `${before}energy${given}${add.map((w) => ` ${w}`).join('')} `;
+  });
 }

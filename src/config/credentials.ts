@@ -6,6 +6,7 @@
 import { parseBaseUrl } from '../client/base-url.js';
 import { AuthError, MissingCredentialsError, UsageError } from '../domain/errors.js';
 import { credentialProblem } from './names.js';
+import { describeOrigin } from './secret-sources.js';
 import { environmentVariableFor, type Settings } from './settings.js';
 
 type CredentialName = 'api-key' | 'api-secret' | 'tron-api-key';
@@ -16,12 +17,21 @@ export function assertUsableCredentials(settings: Settings, names: readonly Cred
     const { value, source } = settings.values[name];
     const problem = value === undefined ? undefined : credentialProblem(name, value);
     if (problem === undefined) continue;
+    const { origin } = settings.values[name];
     const fromEnvironment = source === 'environment';
-    const where = fromEnvironment ? `the ${environmentVariableFor(name)} variable` : `profile ${settings.profile}`;
+    const where =
+      origin !== undefined
+        ? describeOrigin(origin)
+        : fromEnvironment
+          ? `the ${environmentVariableFor(name)} variable`
+          : `profile ${settings.profile}`;
     throw new AuthError(`${problem} (from ${where})`, {
-      hint: fromEnvironment
-        ? `set ${environmentVariableFor(name)} again`
-        : `set it again: energy --profile ${settings.profile} config set ${name}`,
+      hint:
+        origin !== undefined
+          ? `fix what the ${origin.kind} gives (one trailing line break is removed)`
+          : fromEnvironment
+            ? `set ${environmentVariableFor(name)} again`
+            : `set it again: energy --profile ${settings.profile} config set ${name}`,
     });
   }
 }
@@ -29,8 +39,23 @@ export function assertUsableCredentials(settings: Settings, names: readonly Cred
 /** The API key, once both it and the secret are there (orders need them before anything is journaled). */
 export function requireApiKey(settings: Settings): string {
   const apiKey = settings.values['api-key'].value;
-  if (apiKey === undefined || settings.values['api-secret'].value === undefined) throw new MissingCredentialsError();
+  if (apiKey === undefined || settings.values['api-secret'].value === undefined)
+    throw missingCredentialsError(settings);
   return apiKey;
+}
+
+/** Which of the key and secret is missing, and the commands that set it in the profile in use. */
+export function missingCredentialsError(settings: Settings): MissingCredentialsError {
+  const missing = (['api-key', 'api-secret'] as const).filter((name) => settings.values[name].value === undefined);
+  const what = missing.length === 2 ? 'API credentials' : missing[0] === 'api-key' ? 'API key' : 'API secret';
+  const where = settings.profileSource === 'default' ? '' : ` in profile ${settings.profile}`;
+  const profile = settings.profileSource === 'option' ? ` --profile ${settings.profile}` : '';
+  const commands = missing.map((name) => `\`energy${profile} config set ${name}\``).join(' and ');
+  const variables = missing.map(environmentVariableFor).join(' and ');
+  return new MissingCredentialsError(
+    `no ${what}${where}`,
+    `set ${missing.length === 2 ? 'them' : 'it'} with ${commands}, or ${variables}`,
+  );
 }
 
 /**

@@ -3,11 +3,25 @@ import { PROFILE_NAME_TEXT } from '../domain/patterns.js';
 import { printable } from '../domain/printable.js';
 
 /** Settings a profile can hold, as typed on the command line. */
-export const SETTING_NAMES = ['base-url', 'api-key', 'api-secret', 'tron-node', 'tron-api-key'] as const;
+export const SETTING_NAMES = [
+  'base-url',
+  'api-key',
+  'api-secret',
+  'api-secret-command',
+  'tron-node',
+  'tron-api-key',
+  'tron-api-key-command',
+] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 /** What the Energy API commands need; the TRON node settings are read only by the commands that use the chain. */
 export const API_SETTING_NAMES: readonly SettingName[] = ['base-url', 'api-key', 'api-secret'];
 export const TRON_SETTING_NAMES: readonly SettingName[] = ['tron-node', 'tron-api-key'];
+/** A secret that a helper command can print (`<name>-command`), or a file can hold (`ENERGY_…_FILE`). */
+export type CommandSecretName = 'api-secret' | 'tron-api-key';
+export const COMMAND_SECRETS: Record<CommandSecretName, { command: SettingName; fileVariable: string }> = {
+  'api-secret': { command: 'api-secret-command', fileVariable: 'ENERGY_API_SECRET_FILE' },
+  'tron-api-key': { command: 'tron-api-key-command', fileVariable: 'ENERGY_TRON_API_KEY_FILE' },
+};
 /** Never taken from the command line, never shown unmasked. */
 export const SECRET_SETTING_NAMES: readonly SettingName[] = ['api-secret', 'tron-api-key'];
 
@@ -37,10 +51,7 @@ export function parseProfileName(text: string): string {
  * TRON-PRO-API-KEY), so keys and secret are held to printable ASCII (the secret may contain spaces): a line break, a
  * control character or a non-ASCII letter is a paste accident, better refused when set than on every call.
  */
-export function credentialProblem(
-  name: Exclude<SettingName, 'base-url' | 'tron-node'>,
-  value: string,
-): string | undefined {
+export function credentialProblem(name: 'api-key' | 'api-secret' | 'tron-api-key', value: string): string | undefined {
   // Keys go in headers as one token; only the API secret (never sent, only used to sign) may hold spaces.
   const allowed = name === 'api-secret' ? /^[\x20-\x7e]$/ : /^[\x21-\x7e]$/;
   const chars = [...value];

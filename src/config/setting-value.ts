@@ -22,6 +22,10 @@ export function valueToStore(name: SettingName, value: string): string {
     return parseBaseUrl(trimmed, name === 'tron-node' ? 'TRON node URL' : 'base URL')
       .toString()
       .replace(/\/$/, '');
+  if (name === 'api-secret-command' || name === 'tron-api-key-command') {
+    if (/[\x00-\x1f\x7f]/.test(trimmed)) throw new UsageError(`${name} must be one line without control characters`);
+    return trimmed;
+  }
   const problem = credentialProblem(name, trimmed);
   if (problem !== undefined)
     throw new UsageError(`${problem}: nothing stored`, { hint: 'copy it again from where it was issued' });

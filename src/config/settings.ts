@@ -4,13 +4,25 @@
  * value, so that fully configured scripts never open the store.
  */
 import { UsageError } from '../domain/errors.js';
-import { API_SETTING_NAMES, SETTING_NAMES, parseProfileName, type ProfileValues, type SettingName } from './names.js';
+import {
+  API_SETTING_NAMES,
+  COMMAND_SECRETS,
+  SETTING_NAMES,
+  parseProfileName,
+  type ProfileValues,
+  type SettingName,
+} from './names.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
+
+/** A secret not read yet: a file named by the environment, or a helper command in the profile. */
+export type SecretOrigin = { kind: 'file'; path: string } | { kind: 'command'; command: string };
 
 export interface ResolvedSetting {
   value: string | undefined;
   source: SettingSource | undefined;
+  /** Set when the value comes from a file or a command: read only when a command needs it (secret-sources.ts). */
+  origin?: SecretOrigin | undefined;
 }
 
 export interface Settings {
@@ -35,7 +47,7 @@ export interface SettingsInput {
 
 export const DEFAULT_PROFILE = 'default';
 
-const ENVIRONMENT: Record<SettingName, string> = {
+const ENVIRONMENT: Partial<Record<SettingName, string>> = {
   'base-url': 'ENERGY_BASE_URL',
   'api-key': 'ENERGY_API_KEY',
   'api-secret': 'ENERGY_API_SECRET',
@@ -68,12 +80,21 @@ export function resolveProfileName(
 
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfileName(input.options, input.env);
+  // One rule for every option: an empty value (`--base-url "$UNSET"`) is refused, never a silent fallback.
+  for (const [flag, value] of [
+    ['--base-url', input.options.baseUrl],
+    ['--tron-node', input.options.tronNode],
+  ] as const) {
+    if (value === '')
+      throw new UsageError(`${flag} is empty: give a URL, or leave the option out to use the profile's value`);
+  }
   const values = {} as Record<SettingName, ResolvedSetting>;
   for (const name of SETTING_NAMES) {
     const fromOption = nonEmpty(
       name === 'base-url' ? input.options.baseUrl : name === 'tron-node' ? input.options.tronNode : undefined,
     );
-    const fromEnv = nonEmpty(input.env[ENVIRONMENT[name]]);
+    const variable = ENVIRONMENT[name];
+    const fromEnv = variable === undefined ? undefined : nonEmpty(input.env[variable]);
     values[name] =
       fromOption !== undefined
         ? { value: fromOption, source: 'option' }
@@ -81,13 +102,26 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
           ? { value: fromEnv, source: 'environment' }
           : { value: undefined, source: undefined };
   }
+  // Environment over profile, as for every value: ENERGY_API_SECRET, then ENERGY_API_SECRET_FILE.
+  for (const [name, { fileVariable }] of Object.entries(COMMAND_SECRETS)) {
+    const path = nonEmpty(input.env[fileVariable]);
+    if (values[name as SettingName].value === undefined && path !== undefined)
+      values[name as SettingName] = { value: undefined, source: 'environment', origin: { kind: 'file', path } };
+  }
+  const settled = (name: SettingName) => values[name].value !== undefined || values[name].origin !== undefined;
   let profileFound: boolean | undefined;
-  if ((input.needed ?? API_SETTING_NAMES).some((name) => values[name].value === undefined)) {
+  if (!(input.needed ?? API_SETTING_NAMES).every(settled)) {
     const stored = await input.readProfile(profile);
     profileFound = stored !== undefined;
     for (const name of SETTING_NAMES) {
       const value = nonEmpty(stored?.[name]);
-      if (values[name].value === undefined && value !== undefined) values[name] = { value, source: 'profile' };
+      if (!settled(name) && value !== undefined) values[name] = { value, source: 'profile' };
+    }
+    // In the profile, a stored secret over a helper command: `config unset` one of them to switch.
+    for (const [name, { command: commandName }] of Object.entries(COMMAND_SECRETS)) {
+      const command = nonEmpty(stored?.[commandName]);
+      if (!settled(name as SettingName) && command !== undefined)
+        values[name as SettingName] = { value: undefined, source: 'profile', origin: { kind: 'command', command } };
     }
   }
   for (const name of SETTING_NAMES) {
@@ -98,6 +132,6 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   return { profile, profileSource, values, profileFound };
 }
 
-export function environmentVariableFor(name: SettingName): string {
+export function environmentVariableFor(name: SettingName): string | undefined {
   return ENVIRONMENT[name];
 }

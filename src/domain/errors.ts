@@ -96,9 +96,11 @@ export class AuthError extends CliError {
 /** No API key or secret where a signed call needs them: said one way wherever it is found. */
 export class MissingCredentialsError extends AuthError {
   override name = 'MissingCredentialsError';
-  constructor() {
-    super('no API credentials', {
-      hint: 'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
+  constructor(message = 'no API credentials', hint?: string) {
+    super(message, {
+      hint:
+        hint ??
+        'set them with `energy config set api-key` and `energy config set api-secret`, or ENERGY_API_KEY and ENERGY_API_SECRET',
     });
   }
 }
@@ -284,5 +286,13 @@ export class TransferRevertedError extends CliError {
   override name = 'TransferRevertedError';
   constructor(message: string, options?: { hint?: string }) {
     super(message, ExitCode.usage, options);
+  }
+}
+
+/** `energy doctor` found a failure: its exit code is the first failed check's (3, 7 or 2), said as a summary. */
+export class ChecksFailedError extends CliError {
+  override name = 'ChecksFailedError';
+  constructor(message: string, exitCode: ExitCode, options?: { hint?: string }) {
+    super(message, exitCode, options);
   }
 }

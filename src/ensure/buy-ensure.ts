@@ -171,7 +171,8 @@ async function confirm(
   for (;;) {
     const available = (await readAddresses(deps.node, [item.address])).get(item.address)!.energy_available;
     if (available >= expected) {
-      item.available = available;
+      // `available` stays the reading the purchase was based on: after alone made every buy look needless.
+      item.available_after = available;
       return;
     }
     if (now() >= deadline) {

@@ -19,7 +19,10 @@ export type EnsureReason =
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
   address: string;
+  /** Energy available when ensure read the address, before anything it bought. */
   available: number;
+  /** With --wait, what the TRON node shows once the order was delivered (absent otherwise). */
+  available_after?: number;
   in_flight: number;
   target: number;
   bought: Order | null;

@@ -51,20 +51,49 @@ export async function createOrder(deps: CreateDeps, request: CreateRequest): Pro
 }
 
 /**
+ * `order create --dry-run`: the same checks, quote and consent as `createOrder`, then the exact request it
+ * would send; nothing is journaled (no record, no pruning) and nothing goes to the order endpoint.
+ */
+export async function previewOrder<P>(
+  deps: CreateDeps,
+  request: CreateRequest,
+  preview: (body: string) => P,
+): Promise<P> {
+  const known = await resendable(deps, request);
+  return preview(known?.body ?? (await newOrder(deps, request)).body);
+}
+
+/**
  * The journal record to send: the one already journaled for this client_request_id (same bytes as
- * before), or a new one after a quote and consent. Records whose request was refused, or never left,
- * placed nothing: the id starts afresh.
+ * before), or a new one after a quote and consent.
  */
 async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<JournalRecord> {
+  const known = await resendable(deps, request);
+  if (known !== undefined) return known;
+  const { requestId, body } = await newOrder(deps, request);
+  const { record, fresh } = await deps.journal.begin(requestId, body);
+  // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
+  if (!fresh) refuseOtherParameters(record, request);
+  return record;
+}
+
+/**
+ * The journaled record for this client_request_id that is to be sent again, once consented to. Records
+ * whose request was refused, or never left, placed nothing: the id starts afresh (undefined).
+ */
+async function resendable(deps: CreateDeps, request: CreateRequest): Promise<JournalRecord | undefined> {
   const known = request.clientRequestId === undefined ? undefined : deps.journal.find(request.clientRequestId);
-  if (known !== undefined && (known.outcome === null || hasOrder(known))) {
-    refuseOtherParameters(known, request);
-    if (!hasOrder(known)) await consentToResend(deps, known, request);
-    deps.note(
-      `energy: client_request_id ${known.client_request_id} was sent from this machine at ${known.journaled_at}; resending that same request (no new quote)`,
-    );
-    return known;
-  }
+  if (known === undefined || (known.outcome !== null && !hasOrder(known))) return undefined;
+  refuseOtherParameters(known, request);
+  if (!hasOrder(known)) await consentToResend(deps, known, request);
+  deps.note(
+    `energy: client_request_id ${known.client_request_id} was sent from this machine at ${known.journaled_at}; resending that same request (no new quote)`,
+  );
+  return known;
+}
+
+/** A new order's id and body bytes, after a quote and consent. */
+async function newOrder(deps: CreateDeps, request: CreateRequest): Promise<{ requestId: string; body: string }> {
   const expectedTotal = await agreeOnPrice(deps, request);
   const requestId = request.clientRequestId ?? (deps.newRequestId ?? randomUUID)();
   const body = orderRequestBody({
@@ -74,10 +103,7 @@ async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<J
     duration_hours: request.hours,
     expected_total_trx: expectedTotal,
   });
-  const { record, fresh } = await deps.journal.begin(requestId, body);
-  // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
-  if (!fresh) refuseOtherParameters(record, request);
-  return record;
+  return { requestId, body };
 }
 
 /** The same id for another address, energy or duration is a mistake to stop before anything is sent. */

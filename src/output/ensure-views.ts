@@ -5,6 +5,7 @@ import type { TableSpec } from './printer.js';
 export interface EnsureRow {
   address: string;
   available: number;
+  available_after?: number;
   in_flight: number;
   target: number;
   reason: string;
@@ -28,18 +29,24 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
 };
 
+/** With --wait, an AFTER column next to AVAILABLE: the energy before the purchase and once it arrived. */
 export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
+  const after = rows.some((row) => row.available_after !== undefined);
+  const pick = <T>(cells: T[]): T[] => (after ? cells : cells.filter((_cell, i) => i !== 2));
   return {
-    head: ['ADDRESS', 'AVAILABLE', 'IN FLIGHT', 'TARGET', 'BUY', 'TOTAL TRX', 'RESULT'],
-    widths: [34, 9, 9, 9, 9, 10, 6],
-    rows: rows.map((row) => [
-      row.address,
-      formatInteger(row.available),
-      formatInteger(row.in_flight),
-      formatInteger(row.target),
-      row.to_buy === 0 ? '-' : formatInteger(row.to_buy),
-      row.total_trx ?? '-',
-      (RESULT[row.reason] ?? (() => row.reason))(row) + (row.bandwidth_short === true ? '; bandwidth short' : ''),
-    ]),
+    head: pick(['ADDRESS', 'AVAILABLE', 'AFTER', 'IN FLIGHT', 'TARGET', 'BUY', 'TOTAL TRX', 'RESULT']),
+    widths: pick([34, 9, 9, 9, 9, 9, 10, 6]),
+    rows: rows.map((row) =>
+      pick([
+        row.address,
+        formatInteger(row.available),
+        row.available_after === undefined ? '-' : formatInteger(row.available_after),
+        formatInteger(row.in_flight),
+        formatInteger(row.target),
+        row.to_buy === 0 ? '-' : formatInteger(row.to_buy),
+        row.total_trx ?? '-',
+        (RESULT[row.reason] ?? (() => row.reason))(row) + (row.bandwidth_short === true ? '; bandwidth short' : ''),
+      ]),
+    ),
   };
 }

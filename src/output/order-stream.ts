@@ -7,6 +7,7 @@
 import type { OrderList } from '../client/types.js';
 import type { Printer } from './printer.js';
 import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from './views.js';
+import { ORDER_CSV_COLUMNS, orderCsvFields } from './csv.js';
 
 /** Where the listing stands: the cursor of the next page to read (null for the first page without one). */
 export interface ListingProgress {
@@ -65,6 +66,21 @@ export async function streamOrdersTable(
     progress.resumeCursor = page.next_cursor;
   }
   if (progress.ordersWritten === 0) printer.note('no orders');
+  return !stoppedEarly(progress);
+}
+
+/** `--output csv`: the header at once (also for no orders), then each page's records as it arrives. */
+export async function streamOrdersCsv(
+  printer: Printer,
+  pages: AsyncIterable<OrderList>,
+  progress: ListingProgress,
+): Promise<boolean> {
+  await printer.csv([ORDER_CSV_COLUMNS]);
+  for await (const page of pages) {
+    await printer.csv(page.items.map(orderCsvFields));
+    progress.ordersWritten += page.items.length;
+    progress.resumeCursor = page.next_cursor;
+  }
   return !stoppedEarly(progress);
 }
 

@@ -9,6 +9,7 @@ import type { Row } from './views.js';
 import { styles } from './ansi.js';
 import { colorLevel, type Terminal } from './terminal.js';
 import { renderTable } from './text-table.js';
+import { csvRecord } from './csv.js';
 import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 
 export interface TableSpec {
@@ -64,15 +65,47 @@ export class Printer {
     await this.#out(escapeInLines(text));
   }
 
-  /** A line of progress or information on stderr. */
-  note(message: string): void {
-    this.clearStatus();
-    this.terminal.stderr.write(`${escapeControls(message)}\n`);
+  /** Bytes exactly as received (`energy api` into a pipe or file, which is not a terminal): nothing escaped. */
+  async bytes(data: Uint8Array): Promise<void> {
+    if (!this.terminal.stdout.write(data)) await once(this.terminal.stdout, 'drain');
   }
 
-  /** A progress line that rewrites itself, on a terminal only (nothing in a pipe or a log). */
+  /**
+   * CSV records (RFC 4180, see csv.ts) on stdout. Each field is escaped like every other line written:
+   * control characters other than the line feed become \u escapes; the CRLF record ends stay.
+   */
+  async csv(records: readonly (readonly string[])[]): Promise<void> {
+    await this.#out(records.map((fields) => csvRecord(fields.map(escapeInLines))).join(''));
+  }
+
+  /**
+   * A line of information on stderr. With --json every stderr line is one JSON object, so that
+   * `2>err.ndjson` parses line by line: `{"note":{"message":…}}`, without the `energy: ` prefix, which
+   * only tells a reader of a mixed terminal whose line it is.
+   */
+  note(message: string): void {
+    this.#stderrLine('note', message);
+  }
+
+  /** A --verbose line (request, response, profile in use): `{"verbose":{"message":…}}` with --json. */
+  verbose(message: string): void {
+    this.#stderrLine('verbose', message);
+  }
+
+  #stderrLine(kind: 'note' | 'verbose', message: string): void {
+    this.clearStatus();
+    const line = this.jsonMode
+      ? terminalJson({ [kind]: { message: message.replace(/^energy: /, '') } })
+      : escapeControls(message);
+    this.terminal.stderr.write(`${line}\n`);
+  }
+
+  /**
+   * A progress line that rewrites itself, on a terminal only (nothing in a pipe or a log). Never with
+   * --json: a line rewritten in place is not a JSON object, and the results on stdout already show progress.
+   */
   status(message: string): void {
-    if (this.terminal.stderr.isTTY !== true) return;
+    if (this.terminal.stderr.isTTY !== true || this.jsonMode) return;
     this.terminal.stderr.write(`\r\u001b[K${escapeControls(message)}`);
     this.#statusShown = true;
   }

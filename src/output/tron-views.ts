@@ -34,7 +34,7 @@ export function estimateRows(estimate: EstimateView): Row[] {
     ['From', estimate.from],
     ['To', estimate.to],
     ['Token', estimate.token],
-    ['Amount', `${estimate.amount} units`],
+    ['Amount', `${estimate.amount} unit${String(estimate.amount) === '1' ? '' : 's'}`],
     ['Energy used', formatInteger(estimate.energy_used)],
     ...(estimate.energy_penalty > 0 ? [['Of which penalty', formatInteger(estimate.energy_penalty)] as const] : []),
     ['Energy to rent', `${formatInteger(estimate.energy_to_rent)} ${rounded}`],

@@ -35,7 +35,7 @@ const STATUS = ['pending', 'delegating', 'active', 'expired'] as const;
 const FAILURES: Record<'at-delivery' | 'before-delivery', OrderFailure> = {
   'at-delivery': {
     code: 'DELEGATION_FAILED',
-    message: 'The sandbox never delivers to SANDBOX_FAILING_ADDRESS; the held amount was returned to the balance.',
+    message: 'The sandbox never delivers to its failing test address; the held amount was returned to the balance.',
   },
   'before-delivery': {
     code: 'ORDER_ABORTED',

@@ -3,7 +3,7 @@ import { getBalance, getOptions, getTime, postQuote } from './account-handlers.j
 import { getOrder, listOrders, postOrder } from './order-handlers.js';
 import type { Reply } from './reply.js';
 import type { RouteContext } from './route-context.js';
-import { getAccount, getAccountResource, triggerConstantContract } from './tron-handlers.js';
+import { getAccount, getAccountResource, getNowBlock, triggerConstantContract } from './tron-handlers.js';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -32,6 +32,7 @@ const STATIC_ROUTES = new Map<string, Route[]>([
   ['/v1/energy/orders', [get(listOrders), post(postOrder)]],
   ['/wallet/getaccountresource', [tronPost(getAccountResource)]],
   ['/wallet/getaccount', [tronPost(getAccount)]],
+  ['/wallet/getnowblock', [tronPost(getNowBlock)]],
   ['/wallet/triggerconstantcontract', [tronPost(triggerConstantContract)]],
 ]);
 const ORDER_ROUTES = [get(getOrder)];

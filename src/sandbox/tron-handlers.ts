@@ -45,6 +45,14 @@ export function getAccountResource(context: RouteContext): Reply {
   return jsonReply(200, context.core.tron.accountResource(address, context.nowMs));
 }
 
+/** The head block: a number that grows with the clock (one block per 3 s), as a node's does. */
+export function getNowBlock(context: RouteContext): Reply {
+  record(context, '/wallet/getnowblock');
+  const number = Math.floor(context.nowMs / 3000) - 500_000_000;
+  const raw_data = { number, timestamp: number * 3000 + 1_500_000_000_000 };
+  return jsonReply(200, { blockID: randomBytes(32).toString('hex'), block_header: { raw_data } });
+}
+
 export function getAccount(context: RouteContext): Reply {
   record(context, '/wallet/getaccount');
   const address = addressIn(context.body, 'address');

@@ -33,7 +33,7 @@ export async function estimateTransfer(node: TronNode, simulation: TransferSimul
   if (result.failure === 'reverted') {
     const reason = result.revertReason === undefined ? '' : ` ("${result.revertReason}")`;
     throw new TransferRevertedError(`the simulated transfer reverts: ${said}${reason}`, {
-      hint: `does ${simulation.from} hold at least ${simulation.amount} units of ${simulation.token}, and does the token allow this transfer? Try --from with an address that holds the token, or a smaller --amount`,
+      hint: `does ${simulation.from} hold at least ${simulation.amount} unit${String(simulation.amount) === '1' ? '' : 's'} of ${simulation.token}, and does the token allow this transfer? Try --from with an address that holds the token, or a smaller --amount`,
     });
   }
   if (result.failure === 'invalid') {

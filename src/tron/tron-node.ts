@@ -16,8 +16,8 @@ import { retryAfterHeader } from '../client/decode.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
 import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
 import { constantCallResult } from './constant-call.js';
-import { accountInfo, accountResource } from './tron-schemas.js';
-import type { AccountInfo, AccountResource, ConstantCallResult, TransferSimulation } from './tron-types.js';
+import { accountInfo, accountResource, nowBlock } from './tron-schemas.js';
+import type { AccountInfo, AccountResource, ConstantCallResult, NowBlock, TransferSimulation } from './tron-types.js';
 
 export interface TronNodeOptions {
   /** e.g. https://api.trongrid.io; `/wallet/...` paths are appended. */
@@ -79,6 +79,11 @@ export class TronNode {
   /** POST /wallet/getaccountresource; counters the node left out read as 0. */
   getAccountResource(address: string): Promise<AccountResource> {
     return this.#call('/wallet/getaccountresource', { address, visible: true }, accountResource);
+  }
+
+  /** POST /wallet/getnowblock: the head block, a cheap check that the node answers and takes the key. */
+  getNowBlock(): Promise<NowBlock> {
+    return this.#call('/wallet/getnowblock', {}, nowBlock);
   }
 
   /** POST /wallet/getaccount: activated or not (`{}`). */

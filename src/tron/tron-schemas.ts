@@ -5,7 +5,7 @@
  */
 import { ShapeMismatch, type Check } from '../client/shape.js';
 import { printable } from '../domain/printable.js';
-import type { AccountInfo, AccountResource } from './tron-types.js';
+import type { AccountInfo, AccountResource, NowBlock } from './tron-types.js';
 
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -46,6 +46,14 @@ export const accountResource: Check<AccountResource> = (value, path) => {
     NetLimit: counter(body, 'NetLimit'),
     NetUsed: counter(body, 'NetUsed'),
     empty: Object.keys(body).length === 0,
+  };
+};
+
+export const nowBlock: Check<NowBlock> = (value, path) => {
+  const header = record(record(record(value, path).block_header, 'block_header').raw_data, 'block_header.raw_data');
+  return {
+    number: counter(header, 'number', 'block_header.raw_data.'),
+    timestampMs: counter(header, 'timestamp', 'block_header.raw_data.'),
   };
 };
 

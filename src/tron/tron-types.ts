@@ -47,3 +47,9 @@ export interface TransferSimulation {
   /** In the token's smallest unit. */
   amount: bigint;
 }
+
+/** POST /wallet/getnowblock: the head block's number and time (ms), for `doctor`. */
+export interface NowBlock {
+  number: number;
+  timestampMs: number;
+}

@@ -62,6 +62,7 @@ describe('energy completion bash, sourced in bash', () => {
   it('completes `energy or<TAB>` to the commands starting with "or"', () => {
     expect(complete('energy', 'or')).toEqual(['order']);
     expect(complete('energy', 'o')).toEqual(['options', 'order']);
+    expect(complete('energy', 'a')).toEqual(['address', 'api']);
   });
 
   it('completes `energy --profile <TAB>` with the profiles of the config file', () => {
@@ -77,7 +78,7 @@ describe('energy completion bash, sourced in bash', () => {
     expect(complete('energy', 'config', 'set', '')).toEqual(
       expect.arrayContaining(['api-key', 'api-secret', 'base-url']),
     );
-    expect(complete('energy', 'config', 'set', 'api-')).toEqual(['api-key', 'api-secret']);
+    expect(complete('energy', 'config', 'set', 'api-')).toEqual(['api-key', 'api-secret', 'api-secret-command']);
     expect(complete('energy', 'quote', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--e')).toEqual(['--energy']);
     expect(complete('energy', 'balance', '--j')).toEqual(['--json']);
     expect(complete('energy', 'order', 'list', '--limit', '')).toEqual([]);

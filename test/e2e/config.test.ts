@@ -113,8 +113,10 @@ describe('energy config get and list', () => {
       { name: 'base-url', value: world.sandbox.url, source: 'option' },
       { name: 'api-key', value: 'env-key-123', source: 'environment' },
       { name: 'api-secret', value: mask, source: 'profile' },
+      { name: 'api-secret-command', value: null, source: null },
       { name: 'tron-node', value: 'https://api.trongrid.io', source: 'default' },
       { name: 'tron-api-key', value: null, source: null },
+      { name: 'tron-api-key-command', value: null, source: null },
     ]);
     expectSecretAbsent(result);
   });

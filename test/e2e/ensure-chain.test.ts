@@ -230,7 +230,7 @@ describe('drift', () => {
     const address = freshAddress(14_030);
     const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--wait', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(items(result)[0]).toMatchObject({ reason: 'bought', available: 64_870 });
+    expect(items(result)[0]).toMatchObject({ reason: 'bought', available: 0, available_after: 64_870 });
   });
 
   it.each([['-1'], ['50'], ['1.234'], ['x']])('--tolerance %s is exit 2', async (value) => {

@@ -93,9 +93,14 @@ describe('ensure from 4 hosts at the same instant', () => {
     const results = await allAtOnce();
     for (const address of addresses) expect(ordersTo(address), address).toHaveLength(1);
     expectOneBuyerEach(results);
-    // The hosts that met another's order count it in flight.
+    // The hosts that met another's order bought nothing and count it in flight: 65,000, or 0 when it was
+    // already delivered (300 ms here) by the time a loaded machine let them look it up.
     const elsewhere = results.flatMap(items).filter((item) => item.reason === 'in_flight_elsewhere');
-    expect(elsewhere.every((item) => item.in_flight === 65_000 && item.bought === null)).toBe(true);
+    for (const item of elsewhere) {
+      expect(item.bought, item.address).toBeNull();
+      expect([0, 65_000], item.address).toContain(item.in_flight);
+    }
+    expect(elsewhere.some((item) => item.in_flight === 65_000)).toBe(true);
   }, 60_000);
 
   it('after those orders expire, the same again places exactly one more each', async () => {

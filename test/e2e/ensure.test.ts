@@ -239,8 +239,17 @@ describe('buying', () => {
     const address = next();
     const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--wait', '--json']);
     expect(result.code).toBe(0);
-    expect(items(result)[0]).toMatchObject({ reason: 'bought', available: 65_000 });
+    // Before and after: the reading the purchase was based on, and the energy once it arrived.
+    expect(items(result)[0]).toMatchObject({ reason: 'bought', available: 0, available_after: 65_000 });
     expect(items(result)[0]!.bought).toMatchObject({ delivery_final: true, status: 'active' });
+  });
+
+  it('--wait in the readable table shows the energy before and after delivery', async () => {
+    const address = next();
+    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--wait']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ADDRESS\s+AVAILABLE\s+AFTER\s+IN FLIGHT/);
+    expect(result.stdout).toMatch(new RegExp(`${address}\\s+0\\s+65,000\\s`));
   });
 
   it('--wait on an order that fails delivery is exit 8', async () => {
@@ -267,7 +276,9 @@ describe('buying', () => {
     const again = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
     expect(again.code).toBe(0);
     expect(items(again)[0]).toMatchObject({ in_flight: 65_000, reason: 'in_flight' });
-    expect(again.stderr).toMatch(/no known outcome, counted as in flight; settle them with `energy order recover`/);
+    expect(again.stderr).toMatch(
+      /no known outcome, counted as in flight; settle them with `energy --json order recover`/,
+    );
     expect(ordersTo(address)).toHaveLength(0);
   });
 

@@ -282,7 +282,7 @@ describe('order batch', () => {
       /interrupted by SIGTERM: the orders in flight finished and are journaled; \d+ lines not reached/,
     );
     expect(result.stderr).toMatch(
-      /re-run the same file to finish \(no line is bought twice\): energy order batch .*term\.csv --yes/,
+      /re-run the same file to finish \(no line is bought twice\): energy --json order batch .*term\.csv --yes/,
     );
     // Every order the server has was reported on stdout: nothing was left in doubt.
     expect(results(result.stdout).filter((r) => r.status === 'created')).toHaveLength(ordersTo(rows).length);

@@ -98,7 +98,7 @@ describe('--wait-timeout running out (exit 10: the order stands)', () => {
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: {
         exit_code: 10,
-        message: `order ${order.id} is still pending after 1 s; \`energy order wait ${order.id}\` follows it on`,
+        message: `order ${order.id} is still pending after 1 s; \`energy --json order wait ${order.id}\` follows it on`,
       },
     });
   });

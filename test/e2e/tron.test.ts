@@ -136,7 +136,7 @@ describe('energy estimate transfer', () => {
     const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^energy: error: the simulated transfer reverts: REVERT opcode executed$/m);
-    expect(result.stderr).toMatch(/hold at least 1 units/);
+    expect(result.stderr).toMatch(/hold at least 1 unit of /);
     expect(result.stdout).toBe('');
     expectNoStackTrace(result);
   });

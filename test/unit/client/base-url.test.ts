@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, parseBaseUrl } from '../../../src/client/base-url.js';
+import { isLoopbackHost, isPrivateAddress, parseBaseUrl } from '../../../src/client/base-url.js';
 import { ExitCode, UsageError } from '../../../src/domain/errors.js';
 
 describe('parseBaseUrl', () => {
@@ -37,5 +37,31 @@ describe('parseBaseUrl', () => {
   it('knows the loopback hosts', () => {
     expect(['localhost', '127.0.0.1', '127.255.0.3', '[::1]'].every(isLoopbackHost)).toBe(true);
     expect(['0.0.0.0', '::1', 'localhost.', '192.168.1.1'].some(isLoopbackHost)).toBe(false);
+  });
+});
+
+describe('http:// for a TRON node on a private address', () => {
+  it.each([
+    'http://10.0.0.5:8090',
+    'http://172.16.0.1',
+    'http://172.31.255.255',
+    'http://192.168.1.20:8090',
+    'http://[fd00::5]:8090',
+    'http://[fc12::1]',
+  ])('allows %s for the TRON node only', (text) => {
+    expect(parseBaseUrl(text, 'TRON node URL').protocol).toBe('http:');
+    expect(() => parseBaseUrl(text)).toThrow(/not loopback/);
+  });
+
+  it.each([
+    'http://172.32.0.1',
+    'http://11.0.0.1',
+    'http://192.169.0.1',
+    'http://node.lan:8090',
+    'http://[fe80::1]',
+    'http://10.0.0.5.example.com',
+  ])('refuses %s (public, or a name that could resolve anywhere)', (text) => {
+    expect(() => parseBaseUrl(text, 'TRON node URL')).toThrow(/not loopback/);
+    expect(isPrivateAddress(new URL(text).hostname)).toBe(false);
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * `energy api <METHOD> <path>`: one signed request written by hand, like `gh api` (the flow is
+ * ordering/api-request.ts). The body of the answer goes to stdout as received; a failure status exits
+ * with its usual code, its Problem Details on stderr.
+ */
+import { Argument, Command, Option } from 'commander';
+import type { ApiField } from '../ordering/api-fields.js';
+import type { ApiDeps, ApiRequest } from '../ordering/api-request.js';
+import type { Printer } from '../output/printer.js';
+import type { Context } from './context.js';
+
+export interface ApiCommandOptions {
+  request: ApiRequest;
+  deps: ApiDeps;
+  printer: Printer;
+}
+
+export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Promise<void> = apiRun): Command {
+  // -f and -F share one list, so that the body's fields keep the order they were given in.
+  const specs: { typed: boolean; spec: string }[] = [];
+  const collect = (typed: boolean) => (spec: string) => {
+    specs.push({ typed, spec });
+    return specs;
+  };
+  return new Command('api')
+    .summary('send one signed request to any API path')
+    .description(
+      'send one signed request to any API path (like gh api) and print the answer as received; a POST to /v1/energy/orders is journaled like any order and needs a client_request_id',
+    )
+    .addArgument(new Argument('<method>', 'GET or POST'))
+    .addArgument(new Argument('<path>', 'e.g. /v1/balance or /v1/energy/orders?limit=5'))
+    .addOption(new Option('-f, --raw-field <key=value>', 'a string field (repeatable)').argParser(collect(false)))
+    .addOption(
+      new Option(
+        '-F, --field <key=value>',
+        'a typed field: numbers as typed, true, false, null (repeatable)',
+      ).argParser(collect(true)),
+    )
+    .addOption(
+      new Option('--input <file>', 'the exact body bytes, from a file or - for stdin (fields go to the query)'),
+    )
+    .action(async (method: string, path: string, parsed: { input?: string }) => {
+      const { stringField, typedField } = await import('../ordering/api-fields.js');
+      const fields: ApiField[] = specs.map(({ typed, spec }) => (typed ? typedField(spec) : stringField(spec)));
+      await run({
+        request: { method, path, fields, input: parsed.input },
+        deps: {
+          client: () => ctx.client(),
+          journal: () => ctx.journal(),
+          stdin: ctx.terminal.stdin,
+          recoverCommand: (id) => ctx.invocation('order', 'recover', id),
+        },
+        printer: ctx.printer,
+      });
+    });
+}
+
+async function apiRun(opts: ApiCommandOptions): Promise<void> {
+  const { apiRequest } = await import('../ordering/api-request.js');
+  const answer = await apiRequest(opts.deps, opts.request);
+  const { printer } = opts;
+  // As gh api: a pipe gets the bytes untouched; a terminal gets them escaped, ending with a line break.
+  if (printer.terminal.stdout.isTTY !== true) return printer.bytes(answer.body);
+  const text = answer.body.toString('utf8');
+  await printer.write(text === '' || text.endsWith('\n') ? text : `${text}\n`);
+}

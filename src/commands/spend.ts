@@ -1,0 +1,51 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../domain/errors.js';
+import { SPEND_COLUMNS, SPEND_COLUMN_WIDTHS, spendCells, spendCsv, spendRows } from '../output/spend-views.js';
+import type { Context } from './context.js';
+
+/** As `order list --all`: large pages first, stepping down when the server refuses a size (400). */
+const PAGE_SIZES = [1000, 100, undefined] as const;
+
+interface SpendOptions {
+  since?: number;
+  until?: number;
+  by?: 'day' | 'address' | 'status';
+  output?: 'table' | 'csv';
+}
+
+function reportTime(text: string): number {
+  // Checked at parse time; the parser itself is loaded with the report (see the action).
+  const date = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+  const ms = date.test(text) ? Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text) : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new InvalidArgumentError('must be a UTC date (2026-11-01) or a date-time with Z or an offset');
+  return ms;
+}
+
+export function spendCommand(ctx: Context): Command {
+  return new Command('spend')
+    .description('what the account spent on orders, summed exactly (failed orders excluded)')
+    .addOption(
+      new Option('--since <date-time>', 'from this time on (a date is its UTC midnight)').argParser(reportTime),
+    )
+    .addOption(new Option('--until <date-time>', 'before this time (exclusive)').argParser(reportTime))
+    .addOption(
+      new Option('--by <group>', 'one row a group: UTC day, address or status').choices(['day', 'address', 'status']),
+    )
+    .addOption(new Option('--output <format>', 'table (default) or csv').choices(['table', 'csv']))
+    .action(async (options: SpendOptions) => {
+      const csv = options.output === 'csv';
+      if (csv && ctx.printer.jsonMode) throw new UsageError('--json and --output csv cannot be used together');
+      if (options.since !== undefined && options.until !== undefined && options.since >= options.until)
+        throw new UsageError('--since must be before --until');
+      const [client, { spendReport }] = await Promise.all([ctx.client(), import('../reports/spend.js')]);
+      const stop = ctx.terminal.interrupt ?? new AbortController().signal;
+      const pages = client.orderPages({ pageSizes: PAGE_SIZES, signal: stop });
+      const report = await spendReport(pages, { sinceMs: options.since, untilMs: options.until, by: options.by });
+      stop.throwIfAborted();
+      if (ctx.printer.jsonMode) await ctx.printer.json(report);
+      else if (csv) await ctx.printer.csv(spendCsv(report, options.by !== undefined));
+      else if (options.by === undefined) await ctx.printer.keyValue(spendRows(report));
+      else await ctx.printer.table({ head: SPEND_COLUMNS, widths: SPEND_COLUMN_WIDTHS, rows: spendCells(report) });
+    });
+}

@@ -1,0 +1,86 @@
+/**
+ * The checks that need no network: the config file and folder (private to the owner), the profile and
+ * where each value comes from, the state folder writable, and order requests never settled.
+ */
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SETTING_NAMES } from '../config/names.js';
+import { assertPrivate, describeFsError, ensurePrivateDir } from '../config/permissions.js';
+import { describeOrigin } from '../config/secret-sources.js';
+import type { Settings } from '../config/settings.js';
+import { UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
+import { pendingRecordsIn } from '../journal/journal.js';
+import { journalDir } from '../journal/state-dir.js';
+import { ok, warn, type CheckResult } from './check.js';
+
+const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
+
+export function checkConfigFiles(dir: string, file: string, profileNames: string[] | Error): CheckResult {
+  if (!existsSync(dir))
+    return warn(
+      'config',
+      `no config folder ${dir}`,
+      'settings come from options and the environment only; `energy config set base-url https://…` creates it (0700)',
+    );
+  assertPrivate(dir, 'folder');
+  if (!assertPrivate(file, 'file'))
+    return warn(
+      'config',
+      `no config file ${file}`,
+      'settings come from options and the environment only; `energy config set …` creates it (0600)',
+    );
+  if (profileNames instanceof Error) throw profileNames;
+  const profiles = profileNames.length === 0 ? 'no profiles' : `profiles ${profileNames.join(', ')}`;
+  return ok('config', `${file} (${mode(file)}, folder ${mode(dir)}): ${profiles}`);
+}
+
+/** Where each value comes from; a base URL, an API key and a secret (or where to read it) are required. */
+export function checkProfile(settings: Settings): CheckResult {
+  const parts = SETTING_NAMES.flatMap((name) => {
+    const { source, origin, value } = settings.values[name];
+    if (source === undefined || name.endsWith('-command')) return [];
+    const where = origin === undefined ? source : `${source}: ${describeOrigin(origin)}`;
+    return [
+      `${name} from ${where}${name === 'base-url' || name === 'tron-node' ? ` (${printable(value ?? '', 120)})` : ''}`,
+    ];
+  });
+  const detail = `profile ${settings.profile} (${settings.profileSource}); ${parts.join(', ') || 'nothing set'}`;
+  const missing = (['api-key', 'api-secret'] as const).filter(
+    (name) => settings.values[name].value === undefined && settings.values[name].origin === undefined,
+  );
+  if (missing.length > 0)
+    return warn(
+      'profile',
+      `${detail}; no ${missing.join(' or ')}`,
+      `energy config set ${missing[0]}, or ${missing[0] === 'api-key' ? 'ENERGY_API_KEY' : 'ENERGY_API_SECRET (or ENERGY_API_SECRET_FILE)'}`,
+    );
+  return ok('profile', detail);
+}
+
+/** The journal folder can be made private and written: an order must be journaled before it is sent. */
+export function checkStateFolder(stateFolder: string): CheckResult {
+  const folder = journalDir(stateFolder);
+  ensurePrivateDir(folder, 'state');
+  const probe = join(folder, `.doctor-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { mode: 0o600 });
+    rmSync(probe, { force: true });
+  } catch (error) {
+    throw new UsageError(`cannot write in the state folder ${folder}: ${describeFsError(error)}`, {
+      hint: 'set ENERGY_STATE_DIR to a folder you own: orders are journaled there before they are sent',
+    });
+  }
+  return ok('state', `${folder} is writable (${mode(folder)})`);
+}
+
+export function checkJournal(stateFolder: string, orderCommand: (verb: string) => string): CheckResult {
+  const pending = existsSync(journalDir(stateFolder)) ? pendingRecordsIn(stateFolder) : [];
+  if (pending.length === 0) return ok('journal', 'no unsettled order requests');
+  const requests = pending.length === 1 ? '1 order request' : `${pending.length} order requests`;
+  return warn(
+    'journal',
+    `${requests} sent from this machine never got an answer (oldest ${pending[0]!.journaled_at})`,
+    `see \`${orderCommand('pending')}\`, settle with \`${orderCommand('recover')}\` before ordering again`,
+  );
+}

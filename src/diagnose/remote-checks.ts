@@ -1,0 +1,102 @@
+/**
+ * The checks that talk to servers, run at once: the API reachable (and through which proxy) with the clock
+ * skew against GET /v1/time, the credentials accepted by a signed GET /v1/balance, and the TRON node
+ * reachable with its key accepted (POST /wallet/getnowblock).
+ */
+import type { EnergyClient } from '../client/client.js';
+import { SKEW_TOLERANCE_SECONDS, describeOffset } from '../client/clock.js';
+import { proxyFor, redactProxyUrl } from '../client/proxy-env.js';
+import { MissingCredentialsError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
+import { loadSecrets } from '../config/secret-sources.js';
+import type { Settings } from '../config/settings.js';
+import type { TronNode } from '../tron/tron-node.js';
+import { failed, guarded, ok, warn, type CheckResult } from './check.js';
+
+export interface Remote {
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal | undefined;
+  apiClient(settings: Settings, baseUrl: URL): Promise<EnergyClient>;
+  tronNode(settings: Settings): Promise<TronNode>;
+  /** Secrets read from a file or a command, to scrub from what is printed. */
+  remember(settings: Settings): void;
+}
+
+function route(url: URL, env: NodeJS.ProcessEnv): string {
+  const proxy = proxyFor(url, env);
+  return proxy === undefined ? 'directly' : `through the proxy ${redactProxyUrl(proxy.url)} (${proxy.variable})`;
+}
+
+/** GET /v1/time, unsigned (no credentials read): reachability, then the skew against the local clock. */
+export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL): Promise<CheckResult[]> {
+  const anonymous = { value: undefined, source: undefined };
+  const values = { ...settings.values, 'api-key': anonymous, 'api-secret': anonymous };
+  let client: EnergyClient | undefined;
+  try {
+    client = await remote.apiClient({ ...settings, values }, baseUrl);
+    const clock = await client.checkClock();
+    const reached = ok('api', `${baseUrl.origin} answers GET /v1/time, reached ${route(baseUrl, remote.env)}`);
+    const skew = Math.abs(clock.skew_seconds);
+    const said = `${describeOffset(clock.skew_seconds)} (server ${clock.unix_time}, local ${clock.local_unix_time})`;
+    return [
+      reached,
+      skew > SKEW_TOLERANCE_SECONDS
+        ? warn(
+            'clock',
+            said,
+            'energy signs with the server time meanwhile, but set the clock right (NTP: timedatectl set-ntp true)',
+          )
+        : ok('clock', said),
+    ];
+  } catch (error) {
+    const hint = `check the base URL and the network${proxyFor(baseUrl, remote.env) === undefined ? '' : ' and the proxy'}; reached ${route(baseUrl, remote.env)}`;
+    const down = failed('api', error, hint);
+    return [down, { name: 'clock', status: 'warn', detail: 'not measured: the API did not answer', hint: null }];
+  } finally {
+    await client?.close();
+  }
+}
+
+/** A signed GET /v1/balance: the key and secret (read from where they are kept) accepted. */
+export function checkCredentials(remote: Remote, settings: Settings, baseUrl: URL): Promise<CheckResult> {
+  return guarded('credentials', async () => {
+    const loaded = await loadSecrets(settings, ['api-secret'], remote.signal);
+    remote.remember(loaded);
+    if (loaded.values['api-key'].value === undefined || loaded.values['api-secret'].value === undefined)
+      throw new MissingCredentialsError();
+    const client = await remote.apiClient(loaded, baseUrl);
+    try {
+      const balance = await client.balance();
+      return ok('credentials', `accepted: signed GET /v1/balance answered (account ${printable(balance.status, 40)})`);
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+/** POST /wallet/getnowblock with the key, if any: the node answers, takes the key, and is not far behind. */
+export function checkTronNode(remote: Remote, settings: Settings): Promise<CheckResult> {
+  return guarded('tron-node', async () => {
+    const loaded = await loadSecrets(settings, ['tron-api-key'], remote.signal);
+    remote.remember(loaded);
+    const url = new URL(loaded.values['tron-node'].value ?? '');
+    const node = await remote.tronNode(loaded);
+    try {
+      const block = await node.getNowBlock();
+      const hasKey = loaded.values['tron-api-key'].value !== undefined;
+      const lagSeconds = Math.round((Date.now() - block.timestampMs) / 1000);
+      const detail = `${url.origin} answers, reached ${route(url, remote.env)}: head block ${block.number}, ${lagSeconds} s old; ${hasKey ? 'API key accepted' : 'no API key'}`;
+      if (lagSeconds > 60)
+        return warn(
+          'tron-node',
+          detail,
+          'the node is behind the chain: address, estimate and ensure read old state; try another node (--tron-node)',
+        );
+      return hasKey || !url.hostname.endsWith('trongrid.io')
+        ? ok('tron-node', detail)
+        : ok('tron-node', detail, 'TronGrid limits requests without a key: energy config set tron-api-key');
+    } finally {
+      await node.close();
+    }
+  });
+}

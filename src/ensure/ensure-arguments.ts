@@ -1,0 +1,42 @@
+/**
+ * The values of `ensure`'s own options, parsed before anything is read: each throws commander's
+ * InvalidArgumentError with a one-line reason (exit 2).
+ */
+import { InvalidArgumentError } from 'commander';
+import { checkTronAddress } from '../domain/address.js';
+import { UsageError } from '../domain/errors.js';
+import { parseDuration } from './service.js';
+
+/** Transfers within one rental: a bound that keeps n × the energy of one transfer an exact integer. */
+const MAX_TRANSFERS = 100_000;
+
+export function transferCount(text: string, positiveInteger: (text: string) => number): number {
+  const count = positiveInteger(text);
+  if (count > MAX_TRANSFERS)
+    throw new InvalidArgumentError(`too many: at most ${MAX_TRANSFERS.toLocaleString('en-US')}`);
+  return count;
+}
+
+/** `--tolerance 1` or `0.25` (percent, at most two decimals, below 50) as basis points: integers only. */
+export function tolerancePercent(text: string): number {
+  const match = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  const bp = match === null ? NaN : Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  if (!(bp < 5_000)) throw new InvalidArgumentError('must be a percentage from 0 to 49.99, e.g. 1 or 0.5');
+  return bp;
+}
+
+export function everyDuration(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined)
+    throw new InvalidArgumentError('must be a duration such as 30s, 5m or 1h (ms, s, m, h; at most 7 days)');
+  return ms;
+}
+
+/** Every address checked before anything is read; a repeated one counts once. */
+export function uniqueAddresses(texts: readonly string[]): string[] {
+  for (const text of texts) {
+    const check = checkTronAddress(text);
+    if (!check.ok) throw new UsageError(`${text.slice(0, 40)} is not a TRON address: ${check.reason}`);
+  }
+  return [...new Set(texts)];
+}

@@ -1,0 +1,132 @@
+/**
+ * `energy api <METHOD> <path>`: one signed request written by hand, through the same transport as every
+ * command (signing, retries, clock offset). A POST that could place an order goes through the journal
+ * like any order, so that no order ever leaves this program unrecorded.
+ */
+import type { Readable } from 'node:stream';
+import type { EnergyClient } from '../client/client.js';
+import { ConflictError, UsageError } from '../domain/errors.js';
+import type { Journal } from '../journal/journal.js';
+import { checkFields, fieldsBody, withFieldsQuery, type ApiField } from './api-fields.js';
+import { sendJournaled } from './send-journaled.js';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  fields: readonly ApiField[];
+  /** --input: a file name, or `-` for standard input: the body's exact bytes. */
+  input?: string | undefined;
+}
+
+export interface ApiDeps {
+  client: () => Promise<EnergyClient>;
+  journal: () => Promise<Journal>;
+  stdin: Readable;
+  recoverCommand: (clientRequestId: string) => string;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: Buffer;
+}
+
+const ORDERS = '/v1/energy/orders';
+
+export async function apiRequest(deps: ApiDeps, request: ApiRequest): Promise<ApiAnswer> {
+  const method = request.method.toUpperCase();
+  if (method !== 'GET' && method !== 'POST')
+    throw new UsageError(`the method must be GET or POST (all that Energy API v1 has), got ${request.method}`);
+  checkFields(request.fields);
+  const { path, query: pathQuery } = splitPath(request.path);
+  const input = request.input === undefined ? undefined : await readInput(request.input, deps.stdin);
+  // As gh api: fields are the JSON body of a POST, unless --input gives the body; then they go in the query.
+  const fieldsInBody = method === 'POST' && input === undefined && request.fields.length > 0;
+  const body = input ?? (fieldsInBody ? Buffer.from(fieldsBody(request.fields), 'utf8') : undefined);
+  const query = fieldsInBody ? pathQuery : withFieldsQuery(pathQuery, request.fields);
+  if (method === 'POST' && placesOrders(path)) {
+    if (path !== ORDERS || query !== '')
+      throw new UsageError(`write the order endpoint as POST ${ORDERS}, with no query: nothing was sent`);
+    return sendOrder(deps, body);
+  }
+  const client = await deps.client();
+  const response = await client.transport.sendRaw({ method, path, query, body });
+  return { status: response.status, body: response.bytes ?? Buffer.from(response.text, 'utf8') };
+}
+
+function splitPath(written: string): { path: string; query: string } {
+  const full = written.startsWith('/') ? written : `/${written}`;
+  // Sent as is: a space or a control character would be a different request on the wire than the one signed.
+  if (!/^\/[\x21-\x7e]*$/.test(full))
+    throw new UsageError(
+      `the path must be printable ASCII without spaces (percent-encode the rest): ${JSON.stringify(written)}`,
+    );
+  const at = full.indexOf('?');
+  return at < 0 ? { path: full, query: '' } : { path: full.slice(0, at), query: full.slice(at) };
+}
+
+/**
+ * True for any spelling of the order endpoint a server might route there: percent-encoding, repeated
+ * slashes, dot segments, letter case or a final slash do not get a POST around the journal.
+ */
+function placesOrders(path: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true; // Unreadable: treat as the order endpoint, which refuses anything but its plain spelling.
+  }
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment.toLowerCase());
+  }
+  return `/${segments.join('/')}` === ORDERS;
+}
+
+/** POST /v1/energy/orders: journaled before it leaves, under the client_request_id its body must carry. */
+async function sendOrder(deps: ApiDeps, body: Buffer | undefined): Promise<ApiAnswer> {
+  const text = body?.toString('utf8');
+  const requestId = text === undefined ? undefined : clientRequestIdOf(text);
+  if (text === undefined || requestId === undefined || !Buffer.from(text, 'utf8').equals(body!))
+    throw new UsageError(
+      `POST ${ORDERS} needs a UTF-8 JSON body with a client_request_id: every order is journaled under it before it leaves; nothing was sent`,
+      { hint: `e.g. energy api POST ${ORDERS} -f client_request_id="$(uuidgen)" -f address=… -F energy=65000 …` },
+    );
+  const client = await deps.client();
+  const journal = await deps.journal();
+  const { record, fresh } = await journal.begin(requestId, text);
+  if (!fresh && record.body !== text)
+    throw new ConflictError(
+      `client_request_id ${requestId} was already journaled on this machine with another body: nothing was sent`,
+      { hint: 'use a new client_request_id for a different order' },
+    );
+  const result = await sendJournaled({ client, journal, recoverCommand: deps.recoverCommand }, record);
+  return { status: result.created ? 201 : 200, body: Buffer.from(result.text ?? JSON.stringify(result.order), 'utf8') };
+}
+
+function clientRequestIdOf(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const id = (value as Record<string, unknown>).client_request_id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readInput(input: string, stdin: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  if (input === '-') {
+    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks);
+  }
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(input);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read --input ${JSON.stringify(input)} (${code})`);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * RFC 4180 CSV: fields separated by commas, records ended by CRLF, a field quoted (its quotes doubled)
+ * when it holds a comma, a quote or a line break. Two safety rules on top, because these files end up
+ * in spreadsheets and terminals:
+ * - a field starting with = + - @ TAB or CR gets a leading `'`, so a spreadsheet shows it as text instead
+ *   of running it as a formula (CSV injection, OWASP's advice); our own values (ids, addresses,
+ *   amounts, times, booleans) never start so, only text a server or a user chose can;
+ * - control characters other than the line feed are written as `\u001b`-style escapes (a CR inside a
+ *   field included), as everywhere the CLI prints outside text.
+ */
+import { timestampMs } from '../domain/api-time.js';
+import type { Order } from '../client/types.js';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+export function csvField(value: string): string {
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** One record, CRLF included. */
+export function csvRecord(fields: readonly string[]): string {
+  return `${fields.map(csvField).join(',')}\r\n`;
+}
+
+/** The contract's columns of `order list --output csv`. */
+export const ORDER_CSV_COLUMNS = [
+  'id',
+  'client_request_id',
+  'address',
+  'energy',
+  'duration_hours',
+  'total_trx',
+  'status',
+  'lifecycle_final',
+  'delivery_final',
+  'created_at',
+  'updated_at',
+  'failure_code',
+] as const;
+
+/** ISO 8601 in UTC, whatever unit the API sent (see api-time.ts). */
+export function isoUtc(value: number): string {
+  return new Date(timestampMs(value)).toISOString();
+}
+
+export function orderCsvFields(order: Order): string[] {
+  return [
+    order.id,
+    order.client_request_id,
+    order.address,
+    String(order.energy),
+    String(order.duration_hours),
+    order.total_trx,
+    order.status,
+    String(order.lifecycle_final),
+    String(order.delivery_final),
+    isoUtc(order.created_at),
+    isoUtc(order.updated_at),
+    order.failure?.code ?? '',
+  ];
+}

@@ -1,0 +1,82 @@
+/**
+ * `energy spend`: what the account spent, summed exactly. Reads the order list newest first and stops
+ * paging at the first order older than `since` (the list is sorted, so no later page can hold one in
+ * range). Sums go through src/domain/money.ts (decimal, six digits), never a float: a thousand orders of
+ * 0.100000 TRX make 100.000000, not 99.99999999999986.
+ */
+import type { Order, OrderList } from '../client/types.js';
+import { timestampMs } from '../domain/api-time.js';
+import { addAmounts } from '../domain/money.js';
+
+export type SpendGrouping = 'day' | 'address' | 'status';
+
+export interface SpendQuery {
+  /** Inclusive lower bound, in ms since the epoch. */
+  sinceMs?: number | undefined;
+  /** Exclusive upper bound, in ms since the epoch. */
+  untilMs?: number | undefined;
+  by?: SpendGrouping | undefined;
+}
+
+export interface SpendGroup {
+  key: string;
+  orders: number;
+  total_trx: string;
+}
+
+export interface SpendReport {
+  since: string | null;
+  until: string | null;
+  total_trx: string;
+  orders: number;
+  groups: SpendGroup[];
+}
+
+/** The key of an order's group: its UTC date, its address or its status. */
+function groupKey(order: Order, by: SpendGrouping): string {
+  if (by === 'day') return new Date(timestampMs(order.created_at)).toISOString().slice(0, 10);
+  return by === 'address' ? order.address : order.status;
+}
+
+export async function spendReport(pages: AsyncIterable<OrderList>, query: SpendQuery): Promise<SpendReport> {
+  const sum = new Sum(query.by);
+  for await (const page of pages) {
+    for (const order of page.items) {
+      const createdMs = timestampMs(order.created_at);
+      // Returning ends the page generator: no page beyond `since` is asked for.
+      if (query.sinceMs !== undefined && createdMs < query.sinceMs) return sum.report(query);
+      // A failed order returns what it held: it was never spent.
+      if ((query.untilMs === undefined || createdMs < query.untilMs) && order.failure === null) sum.add(order);
+    }
+  }
+  return sum.report(query);
+}
+
+class Sum {
+  readonly #groups = new Map<string, SpendGroup>();
+  #total = '0.000000';
+  #orders = 0;
+
+  constructor(readonly by: SpendGrouping | undefined) {}
+
+  add(order: Order): void {
+    this.#total = addAmounts(this.#total, order.total_trx);
+    this.#orders += 1;
+    if (this.by === undefined) return;
+    const key = groupKey(order, this.by);
+    const group = this.#groups.get(key) ?? { key, orders: 0, total_trx: '0.000000' };
+    group.orders += 1;
+    group.total_trx = addAmounts(group.total_trx, order.total_trx);
+    this.#groups.set(key, group);
+  }
+
+  report(query: SpendQuery): SpendReport {
+    return {
+      since: query.sinceMs === undefined ? null : new Date(query.sinceMs).toISOString(),
+      until: query.untilMs === undefined ? null : new Date(query.untilMs).toISOString(),
+      total_trx: this.#total,
+      orders: this.#orders,
+      groups: [...this.#groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    };
+  }
+}

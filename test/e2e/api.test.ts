@@ -1,0 +1,250 @@
+/**
+ * `energy api`: the bytes the server received (through a recording relay in front of the sandbox, which
+ * verifies every signature), typed fields as JSON numbers, exit codes by status, and a POST to the order
+ * endpoint journaled like any order.
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
+import { createWorld, json, type World } from '../helpers/world.js';
+
+const ORDERS = '/v1/energy/orders';
+const QUOTES = '/v1/energy/quotes';
+
+interface Relayed {
+  method: string;
+  url: string;
+  body: Buffer;
+}
+
+let world: World;
+let relay: Server;
+let relayUrl: string;
+const relayed: Relayed[] = [];
+
+/** Forwards each request to the sandbox unchanged and remembers what it carried. */
+function startRelay(target: URL): Promise<void> {
+  relay = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      relayed.push({ method: req.method ?? '', url: req.url ?? '', body });
+      const out = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      out.end(body);
+    });
+  });
+  return new Promise((resolve) =>
+    relay.listen(0, '127.0.0.1', () => {
+      relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
+}
+
+beforeAll(async () => {
+  world = await createWorld();
+  await startRelay(new URL(world.sandbox.url));
+});
+afterAll(async () => {
+  await new Promise((resolve) => relay.close(resolve));
+  await world.close();
+});
+
+let nextAddress = 8800;
+const address = () => freshAddress((nextAddress += 1));
+const viaRelay = (args: string[], input?: string) =>
+  world.run(['api', ...args], { env: { ENERGY_BASE_URL: relayUrl }, ...(input !== undefined && { input }) });
+const lastRelayed = () => relayed.at(-1)!;
+const ordersTo = (target: string) => world.sandbox.orders().filter((o) => o.address === target);
+
+describe('energy api', () => {
+  it('sends -F numbers as JSON numbers and -f as strings, signed (the sandbox accepts it)', async () => {
+    const target = address();
+    const result = await viaRelay([
+      'POST',
+      QUOTES,
+      '-f',
+      `address=${target}`,
+      '-F',
+      'energy=65000',
+      '-F',
+      'duration_hours=1',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lastRelayed().body.toString('utf8')).toBe(`{"address":"${target}","energy":65000,"duration_hours":1}`);
+    expect(json(result)).toMatchObject({ address: target, energy: 65000, total_trx: '3.700000' });
+  });
+
+  it('-f sends 65000 as a string, which the server refuses (exit 2, Problem Details on stderr)', async () => {
+    const target = address();
+    const result = await viaRelay([
+      'POST',
+      QUOTES,
+      '-f',
+      `address=${target}`,
+      '-f',
+      'energy=65000',
+      '-F',
+      'duration_hours=1',
+    ]);
+    expect(lastRelayed().body.toString('utf8')).toBe(`{"address":"${target}","energy":"65000","duration_hours":1}`);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/INVALID_INTEGER|integer/);
+    expect(result.stdout).toBe('');
+    expectNoStackTrace(result);
+  });
+
+  it('copies a -F number digit for digit, never through a float', async () => {
+    await viaRelay([
+      'POST',
+      QUOTES,
+      '-F',
+      'energy=123456789012345678901',
+      '-F',
+      'x=0.1',
+      '-F',
+      'y=true',
+      '-F',
+      'z=null',
+    ]);
+    expect(lastRelayed().body.toString('utf8')).toBe('{"energy":123456789012345678901,"x":0.1,"y":true,"z":null}');
+  });
+
+  it('puts GET fields in the query, and prints the body exactly as received', async () => {
+    const result = await viaRelay(['GET', `${ORDERS}?limit=2`, '-F', 'x=1', '-f', 'y=a b']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lastRelayed().url).toBe(`${ORDERS}?limit=2&x=1&y=a%20b`);
+    expect(lastRelayed().body.length).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('items');
+  });
+
+  it('sends --input bytes unchanged (from stdin and from a file)', async () => {
+    const body = `{ "address" : "${address()}",\n "energy": 65000, "duration_hours": 1 }`;
+    const piped = await viaRelay(['POST', QUOTES, '--input', '-'], body);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(lastRelayed().body.toString('utf8')).toBe(body);
+    const file = join(world.configDir, '..', 'quote.json');
+    writeFileSync(file, body);
+    const fromFile = await viaRelay(['POST', QUOTES, '--input', file]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(lastRelayed().body.toString('utf8')).toBe(body);
+  });
+
+  it('exits by status: 404 is 4, 401 is 3, an unknown method is 2 with nothing sent', async () => {
+    expect((await viaRelay(['GET', `${ORDERS}/3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70`])).code).toBe(4);
+    const wrong = await world.run(['api', 'GET', '/v1/balance'], {
+      env: { ENERGY_BASE_URL: relayUrl, ENERGY_API_SECRET: 'not-the-secret-at-all' },
+    });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).not.toContain('not-the-secret-at-all');
+    const before = relayed.length;
+    expect((await viaRelay(['DELETE', '/v1/balance'])).code).toBe(2);
+    expect(relayed.length).toBe(before);
+  });
+});
+
+describe('energy api POST /v1/energy/orders', () => {
+  const orderArgs = (target: string, id: string) => [
+    'POST',
+    ORDERS,
+    '-f',
+    `client_request_id=${id}`,
+    '-f',
+    `address=${target}`,
+    '-F',
+    'energy=65000',
+    '-F',
+    'duration_hours=1',
+    '-f',
+    'expected_total_trx=3.700000',
+  ];
+
+  it('is refused locally without a client_request_id (exit 2), under any spelling of the path', async () => {
+    const target = address();
+    const posts = world.sandbox.requestCount(ORDERS);
+    for (const path of [
+      ORDERS,
+      `${ORDERS}/`,
+      '/v1//energy/orders',
+      '/v1/energy/./orders',
+      '/v1/energy/%6frders',
+      '/V1/Energy/Orders',
+    ]) {
+      const result = await viaRelay([
+        'POST',
+        path,
+        '-f',
+        `address=${target}`,
+        '-F',
+        'energy=65000',
+        '-F',
+        'duration_hours=1',
+      ]);
+      expect(result.code, path).toBe(2);
+    }
+    expect(world.sandbox.requestCount(ORDERS)).toBe(posts);
+    expect(ordersTo(target)).toHaveLength(0);
+  });
+
+  it('refuses another spelling of the order endpoint, or a query on it, even with a client_request_id', async () => {
+    const target = address();
+    const journaled = await world.run(['order', 'pending', '--json']);
+    const posts = world.sandbox.requestCount(ORDERS);
+    for (const path of ['/v1//energy/orders', '/v1/energy/x/../orders', `${ORDERS}?dry=1`]) {
+      const result = await viaRelay(
+        orderArgs(target, `spelled-${target}`).map((word) => (word === ORDERS ? path : word)),
+      );
+      expect(result.code, path).toBe(2);
+      expect(result.stderr).toContain(`write the order endpoint as POST ${ORDERS}, with no query`);
+    }
+    expect(world.sandbox.requestCount(ORDERS)).toBe(posts);
+    expect((await world.run(['order', 'pending', '--json'])).stdout).toBe(journaled.stdout);
+  });
+
+  it('places one order, journaled and settled; a second run with the same id gets the same order back', async () => {
+    const target = address();
+    const id = `api-${target}`;
+    const first = await viaRelay(orderArgs(target, id));
+    expect(first.code, first.stderr).toBe(0);
+    const again = await viaRelay(orderArgs(target, id));
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).id).toBe(json(first).id);
+    expect(ordersTo(target)).toHaveLength(1);
+    const pending = await world.run(['order', 'pending', '--json']);
+    expect(
+      json<{ items: { client_request_id: string }[] }>(pending).items.map((r) => r.client_request_id),
+    ).not.toContain(id);
+  });
+
+  it('killed in flight: the record is pending, and `order pending` shows it', async () => {
+    const target = address();
+    const id = `api-killed-${target}`;
+    world.sandbox.inject({ kind: 'hold-after-commit', match: { method: 'POST', path: ORDERS } });
+    try {
+      const running = world.spawn(['api', ...orderArgs(target, id)]);
+      const deadline = Date.now() + 10_000;
+      while (ordersTo(target).length === 0 && Date.now() < deadline) await sleep(20);
+      running.child.kill('SIGKILL');
+      await running.result;
+    } finally {
+      world.sandbox.clearFaults();
+    }
+    expect(ordersTo(target)).toHaveLength(1);
+    const pending = await world.run(['order', 'pending', '--json']);
+    expect(pending.code, pending.stderr).toBe(0);
+    expect(json<{ items: { client_request_id: string }[] }>(pending).items.map((r) => r.client_request_id)).toContain(
+      id,
+    );
+  });
+});
