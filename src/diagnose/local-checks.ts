@@ -75,7 +75,7 @@ export function checkStateFolder(stateFolder: string): CheckResult {
 }
 
 export function checkJournal(stateFolder: string, orderCommand: (verb: string) => string): CheckResult {
-  const pending = existsSync(journalDir(stateFolder)) ? pendingRecordsIn(stateFolder) : [];
+  const pending = existsSync(journalDir(stateFolder)) ? pendingRecordsIn(stateFolder).records : [];
   if (pending.length === 0) return ok('journal', 'no unsettled order requests');
   const requests = pending.length === 1 ? '1 order request' : `${pending.length} order requests`;
   return warn(
