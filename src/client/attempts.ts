@@ -33,6 +33,25 @@ export interface AttemptSettings {
   nowMs?: (() => number) | undefined;
 }
 
+/** A client's settings for its connection: a hold of its own, and a cut-off that closes the connection. */
+export function attemptSettings(
+  policy: RetryPolicy,
+  connection: { close(): Promise<unknown> },
+  options: Pick<AttemptSettings, 'signal' | 'onRetry' | 'random' | 'sleepMs' | 'nowMs'>,
+): AttemptSettings {
+  const { signal, onRetry, random, sleepMs, nowMs } = options;
+  return {
+    policy,
+    hold: new RequestHold(),
+    cutOff: () => void connection.close(),
+    signal,
+    onRetry,
+    random,
+    sleepMs,
+    nowMs,
+  };
+}
+
 /** One logical request: how to send an attempt and how to read its answer. */
 export interface RequestSteps<T> {
   /** Names the request in retry lines, e.g. `POST /v1/energy/orders`. */

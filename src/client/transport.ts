@@ -4,7 +4,7 @@
  */
 import { MissingCredentialsError } from '../domain/errors.js';
 import { bodyHash, canonicalPayload, encodeQuery, signRequest } from '../signing/index.js';
-import { RequestHold, runAttempts, type AttemptSettings } from './attempts.js';
+import { attemptSettings, runAttempts, type AttemptSettings } from './attempts.js';
 import { parseBaseUrl } from './base-url.js';
 import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
@@ -109,16 +109,7 @@ export class Transport {
       { env: options.env, log: options.log, lookup: options.lookup },
     );
     this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
-    this.#attempts = {
-      policy: this.#policy,
-      hold: new RequestHold(),
-      cutOff: () => void this.#http.close(),
-      signal: options.signal,
-      onRetry: options.onRetry,
-      random: options.random,
-      sleepMs: options.sleepMs,
-      nowMs: options.nowMs,
-    };
+    this.#attempts = attemptSettings(this.#policy, this.#http, options);
   }
 
   /** The API base URL the calls go to. */

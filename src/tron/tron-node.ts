@@ -5,7 +5,7 @@
  * hold, retries with backoff or Retry-After), the http-only-on-loopback rule, and `--verbose` lines with
  * the API key masked.
  */
-import { RequestHold, runAttempts, type AttemptSettings } from '../client/attempts.js';
+import { attemptSettings, runAttempts, type AttemptSettings } from '../client/attempts.js';
 import { parseBaseUrl } from '../client/base-url.js';
 import { DEFAULT_TIMEOUTS, HttpConnection, type HttpTimeouts, type LookupFunction } from '../client/http.js';
 import { loggedExchange } from '../client/logged-exchange.js';
@@ -60,16 +60,7 @@ export class TronNode {
         lookup: options.lookup,
       },
     );
-    this.#attempts = {
-      policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
-      hold: new RequestHold(),
-      cutOff: () => void this.#http.close(),
-      signal: options.signal,
-      onRetry: options.onRetry,
-      random: options.random,
-      sleepMs: options.sleepMs,
-      nowMs: options.nowMs,
-    };
+    this.#attempts = attemptSettings({ ...DEFAULT_RETRY_POLICY, ...options.retryPolicy }, this.#http, options);
   }
 
   get origin(): string {

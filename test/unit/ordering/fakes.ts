@@ -90,7 +90,7 @@ export class MemoryJournal {
 export function journalRecord(id: string, body: string, outcome: Outcome | null = null): JournalRecord {
   return {
     version: 1,
-    origin: 'http://127.0.0.1:1',
+    origin: 'https://api.energy.test',
     key_id: 'sha256:0000000000000000',
     client_request_id: id,
     body,
