@@ -23,6 +23,8 @@ export interface BatchPlan {
   /** What the lines to send may cost in all (quotes, and the journaled totals of resends). */
   total: string;
   counts: Record<LinePlan['kind'], number>;
+  /** What the new lines' quotes add up to (a resend may be an order already paid for). */
+  quotedTotal: string;
   /** Some line's quote said `can_afford: false`. */
   quoteRefused: boolean;
 }
@@ -37,6 +39,7 @@ export async function planBatch(
     lines: new Map(),
     total: '0.000000',
     counts: { skip: 0, resend: 0, new: 0 },
+    quotedTotal: '0.000000',
     quoteRefused: false,
   };
   await runPool(batchLines(source), concurrency, async (line) => {
@@ -44,7 +47,10 @@ export async function planBatch(
     plan.lines.set(line.line, linePlan);
     plan.counts[linePlan.kind] += 1;
     if (linePlan.kind !== 'skip') plan.total = addAmounts(plan.total, linePlan.total);
-    if (linePlan.kind === 'new' && !linePlan.canAfford) plan.quoteRefused = true;
+    if (linePlan.kind === 'new') {
+      plan.quotedTotal = addAmounts(plan.quotedTotal, linePlan.total);
+      if (!linePlan.canAfford) plan.quoteRefused = true;
+    }
   });
   return plan;
 }

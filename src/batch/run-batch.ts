@@ -72,9 +72,10 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     if (request.dryRun) return await showPlan(deps, source, plan);
     await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');
     const toSend = plan.counts.new + plan.counts.resend;
-    if (toSend > 0 && !request.placeWhatFits) {
+    // Only new lines: a resend of an order that was placed costs nothing more, and must stay possible.
+    if (plan.counts.new > 0 && !request.placeWhatFits) {
       await refuseUnaffordable(deps.client, {
-        total: plan.total,
+        total: plan.quotedTotal,
         quoteRefused: plan.quoteRefused,
         hint: 'add TRX to the balance, or add --place-what-fits to place the lines it covers',
       });
