@@ -17,11 +17,12 @@ trap cleanup EXIT
 
 say() { printf 'check-package: %s\n' "$*"; }
 
-# From a tree without dist/, as a fresh clone or a git-URL install has it: prepack must build it.
+# From a tree without dist/, as a fresh clone or a git-URL install has it: prepack must build it. (grep
+# without -q: -q stops reading early, tar dies of SIGPIPE and pipefail fails the check.)
 rm -rf dist
 tarball=$(npm pack --silent --pack-destination "$work")
 tarball="$work/$tarball"
-tar -tzf "$tarball" | grep -qx 'package/dist/bin/energy.cjs' || { say "npm pack did not build dist/ (prepack)"; exit 1; }
+tar -tzf "$tarball" | grep -x 'package/dist/bin/energy.cjs' >/dev/null || { say "npm pack did not build dist/ (prepack)"; exit 1; }
 version=$(node -p "require('./package.json').version")
 say "packed $(basename "$tarball"): $(tar -tzf "$tarball" | wc -l) files, $(wc -c <"$tarball") bytes"
 if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(commands|config|output|sandbox)/|\.test\.'; then

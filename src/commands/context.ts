@@ -13,17 +13,11 @@ import { configDir } from '../config/paths.js';
 import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
 import { loadSecrets } from '../config/secret-sources.js';
 import { ConfigStore } from '../config/store.js';
-import { isLoopbackHost } from '../client/base-url.js';
-import { HttpFailure } from '../client/http-failure.js';
-import { environmentVariableFor } from '../config/settings.js';
-import { NetworkError } from '../domain/errors.js';
+import { unreachableHint } from '../config/unreachable-hint.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
 import { commandLine, type GlobalOptions } from './shell-words.js';
-
-/** Failures that say the server is not there (down, wrong host or port), not that it misbehaved. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT']);
 
 export class Context {
   globals: GlobalOptions = {};
@@ -53,30 +47,24 @@ export class Context {
    * environment. The `needed` secrets kept in a file or a helper command are read in.
    */
   settings(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
-    const key = needed.join(',');
-    const cached = this.#settings.get(key);
-    if (cached !== undefined) return cached;
-    const settings = this.settingSources(needed)
-      .then((sources) => loadSecrets(sources, needed, this.terminal.interrupt))
-      .then((resolved) => (this.#seen.push(resolved), resolved));
-    this.#settings.set(key, settings);
-    return settings;
+    return memo(this.#settings, needed, () =>
+      this.settingSources(needed)
+        .then((sources) => loadSecrets(sources, needed, this.terminal.interrupt))
+        .then((resolved) => (this.#seen.push(resolved), resolved)),
+    );
   }
 
   /** Like `settings`, without reading a secret file or running a helper command: where each value comes from. */
   settingSources(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
-    const key = needed.join(',');
-    const cached = this.#sources.get(key);
-    if (cached !== undefined) return cached;
     const { profile, baseUrl, tronNode } = this.globals;
-    const sources = resolveSettings({
-      options: { profile, baseUrl, tronNode },
-      env: this.terminal.env,
-      readProfile: (name) => this.store.findProfile(name),
-      needed,
-    });
-    this.#sources.set(key, sources);
-    return sources;
+    return memo(this.#sources, needed, () =>
+      resolveSettings({
+        options: { profile, baseUrl, tronNode },
+        env: this.terminal.env,
+        readProfile: (name) => this.store.findProfile(name),
+        needed,
+      }),
+    );
   }
 
   /** The selected profile (option, then ENERGY_PROFILE, then "default"), checked, without reading the store. */
@@ -90,34 +78,9 @@ export class Context {
     return this.#seen.map(credentialSourcesNote).find((note) => note !== undefined);
   }
 
-  /**
-   * For a server that cannot be reached: which URL was in effect and where it came from (option, environment,
-   * profile), and for a loopback one whether the sandbox runs. undefined for other failures.
-   */
+  /** For a server that cannot be reached: the URL in effect and where it came from (see unreachable-hint.ts). */
   unreachableHint(error: unknown): string | undefined {
-    if (!(error instanceof NetworkError) || !(error.cause instanceof HttpFailure)) return undefined;
-    if (!UNREACHABLE_CODES.has(error.cause.code)) return undefined;
-    for (const settings of this.#seen) {
-      for (const name of ['base-url', 'tron-node'] as const) {
-        const { value, source } = settings.values[name];
-        const url = value === undefined || !URL.canParse(value) ? undefined : new URL(value);
-        if (url === undefined || !error.message.includes(url.origin)) continue;
-        const from =
-          source === 'option'
-            ? `--${name}`
-            : source === 'environment'
-              ? environmentVariableFor(name)
-              : source === 'profile'
-                ? `profile ${settings.profile}`
-                : 'the built-in default';
-        const what = name === 'base-url' ? 'the API base URL' : 'the TRON node';
-        const sandbox = isLoopbackHost(url.hostname)
-          ? `; is the sandbox running? start it with \`energy sandbox\` in another terminal`
-          : '';
-        return `check ${what} ${url.origin} (from ${from})${sandbox}`;
-      }
-    }
-    return undefined;
+    return unreachableHint(error, this.#seen);
   }
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */
@@ -171,4 +134,12 @@ export class Context {
     const trace = (line: string) => this.printer.verbose(scrubSecrets(line, this.knownCredentials()));
     return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say, trace };
   }
+}
+
+/** One answer per set of setting names, made on first use. */
+function memo(cache: Map<string, Promise<Settings>>, needed: readonly SettingName[], make: () => Promise<Settings>) {
+  const key = needed.join(',');
+  let made = cache.get(key);
+  if (made === undefined) cache.set(key, (made = make()));
+  return made;
 }

@@ -4,15 +4,19 @@
  * already bought but not yet delivered.
  */
 import { Argument, Command, Option } from 'commander';
-import { join } from 'node:path';
-import { UsageError } from '../domain/errors.js';
-import { everyDuration, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import type { EnsureOptions } from '../ensure/ensure-types.js';
+import {
+  ensureTarget,
+  everyDuration,
+  tolerancePercent,
+  transferCount,
+  uniqueAddresses,
+} from '../ensure/ensure-arguments.js';
 import { ensureTable } from '../output/ensure-views.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { positiveInteger, seconds, tronAddress, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
+import { ensureLockPath } from './services.js';
 
 interface EnsureCommandOptions {
   energy?: number;
@@ -87,8 +91,8 @@ export function ensureCommand(ctx: Context): Command {
     )
     .action(async (addressArgs: string[], options: EnsureCommandOptions, command: Command) => {
       const addresses = uniqueAddresses(addressArgs);
-      const target = ensureTarget(options, command);
-      const lockPath = await journalLock(ctx);
+      const target = ensureTarget(options, (name) => command.getOptionValueSource(name) === 'cli');
+      const lockPath = await ensureLockPath(ctx.terminal.env);
       const node = await ctx.tronNode();
       const [{ ensureRun }, { withEnsureLock }] = await Promise.all([
         import('../ensure/ensure-run.js'),
@@ -132,32 +136,4 @@ export function ensureCommand(ctx: Context): Command {
         },
       });
     });
-}
-
-/** Exactly one of --energy and --transfers; --to and --token only with --transfers. */
-function ensureTarget(options: EnsureCommandOptions, command: Command): Pick<EnsureOptions, 'energy' | 'transfers'> {
-  if (options.transfers !== undefined) {
-    return { energy: undefined, transfers: { count: options.transfers, token: options.token, to: options.to } };
-  }
-  if (options.energy === undefined) throw new UsageError('give the target: --energy <n> or --transfers <n>');
-  const stray = ['to', 'token'].find((name) => command.getOptionValueSource(name) === 'cli');
-  if (stray !== undefined) throw new UsageError(`--${stray} goes with --transfers, not --energy`);
-  return { energy: options.energy, transfers: undefined };
-}
-
-/**
- * The journal's folder is checked on every run (also one that buys nothing), as every journal command does;
- * the ensure lock lives in it, and the folder is made only when a run buys.
- */
-async function journalLock(ctx: Context): Promise<() => Promise<string>> {
-  const [{ journalDir, stateDir }, { assertPrivate, ensurePrivateDir }] = await Promise.all([
-    import('../journal/state-dir.js'),
-    import('../config/permissions.js'),
-  ]);
-  const dir = journalDir(stateDir(ctx.terminal.env));
-  assertPrivate(dir, 'folder', 'state');
-  return async () => {
-    ensurePrivateDir(dir, 'state');
-    return join(dir, 'ensure.lock');
-  };
 }

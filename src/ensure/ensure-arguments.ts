@@ -5,6 +5,7 @@
 import { InvalidArgumentError } from 'commander';
 import { checkTronAddress } from '../domain/address.js';
 import { UsageError } from '../domain/errors.js';
+import type { EnsureOptions } from './ensure-types.js';
 import { parseDuration } from './service.js';
 
 /** Transfers within one rental: a bound that keeps n × the energy of one transfer an exact integer. */
@@ -39,4 +40,25 @@ export function uniqueAddresses(texts: readonly string[]): string[] {
     if (!check.ok) throw new UsageError(`${text.slice(0, 40)} is not a TRON address: ${check.reason}`);
   }
   return [...new Set(texts)];
+}
+
+interface TargetOptions {
+  energy?: number | undefined;
+  transfers?: number | undefined;
+  to?: string | undefined;
+  token: string;
+}
+
+/** Exactly one of --energy and --transfers; --to and --token only with --transfers (`typed`: given on the command line). */
+export function ensureTarget(
+  options: TargetOptions,
+  typed: (name: string) => boolean,
+): Pick<EnsureOptions, 'energy' | 'transfers'> {
+  if (options.transfers !== undefined) {
+    return { energy: undefined, transfers: { count: options.transfers, token: options.token, to: options.to } };
+  }
+  if (options.energy === undefined) throw new UsageError('give the target: --energy <n> or --transfers <n>');
+  const stray = ['to', 'token'].find(typed);
+  if (stray !== undefined) throw new UsageError(`--${stray} goes with --transfers, not --energy`);
+  return { energy: options.energy, transfers: undefined };
 }
