@@ -77,6 +77,7 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
       await refuseUnaffordable(deps.client, {
         total: plan.quotedTotal,
         quoteRefused: plan.quoteRefused,
+        quotes: plan.counts.new,
         hint: 'add TRX to the balance, or add --place-what-fits to place the lines it covers',
       });
     }

@@ -58,6 +58,7 @@ export async function buyPurchases(
     await refuseUnaffordable(api.client, {
       total: sum,
       quoteRefused: purchases.some(({ quote }) => !quote.can_afford),
+      quotes: purchases.length,
       hint: 'add TRX to the balance, or add --place-what-fits to buy for the addresses it covers',
     });
   }

@@ -11,12 +11,18 @@ export interface AffordCheck {
   total: string;
   /** Some quote said `can_afford: false`. */
   quoteRefused: boolean;
+  /** How many quotes make up the total: one quote's `can_afford` already answers for the balance. */
+  quotes: number;
   /** Shown after the refusal, e.g. how to place what fits. */
   hint?: string | undefined;
 }
 
-/** Exit 5 when the available balance (one signed GET /v1/balance) is below the total, or a quote said so. */
+/**
+ * Exit 5 when the available balance (one signed GET /v1/balance, also read to say what is available) is
+ * below the total, or a quote said so.
+ */
 export async function refuseUnaffordable(client: Pick<EnergyClient, 'balance'>, check: AffordCheck): Promise<void> {
+  if (check.quotes <= 1 && !check.quoteRefused) return;
   const { available_trx: available } = await client.balance();
   if (!check.quoteRefused && compareAmounts(check.total, available) <= 0) return;
   throw new ConflictError(`needs ${check.total} TRX, ${available} available: no order was placed`, {

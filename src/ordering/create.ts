@@ -147,7 +147,8 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
   const quote = await deps.client.quote({ address, energy, duration_hours: hours });
   await refuseAboveMax(quote.total_trx, request.maxTotal);
   // Before consent: a yes to an order the balance cannot pay would only end in the server's refusal.
-  if (placing) await refuseUnaffordable(deps.client, { total: quote.total_trx, quoteRefused: !quote.can_afford });
+  if (placing)
+    await refuseUnaffordable(deps.client, { total: quote.total_trx, quoteRefused: !quote.can_afford, quotes: 1 });
   await requireConsent({
     terminal: deps.terminal,
     given: request.yes,
