@@ -15,7 +15,7 @@ import { batchLines, lineRequestId, type BatchSource } from './source.js';
 export type LinePlan =
   | { kind: 'skip'; orderId: string }
   | { kind: 'resend'; record: JournalRecord; total: string }
-  | { kind: 'new'; total: string };
+  | { kind: 'new'; total: string; canAfford: boolean };
 
 export interface BatchPlan {
   /** By line number. */
@@ -23,6 +23,10 @@ export interface BatchPlan {
   /** What the lines to send may cost in all (quotes, and the journaled totals of resends). */
   total: string;
   counts: Record<LinePlan['kind'], number>;
+  /** What the new lines' quotes add up to (a resend may be an order already paid for). */
+  quotedTotal: string;
+  /** Some line's quote said `can_afford: false`. */
+  quoteRefused: boolean;
 }
 
 export async function planBatch(
@@ -31,12 +35,22 @@ export async function planBatch(
   journal: Journal,
   concurrency: number,
 ): Promise<BatchPlan> {
-  const plan: BatchPlan = { lines: new Map(), total: '0.000000', counts: { skip: 0, resend: 0, new: 0 } };
+  const plan: BatchPlan = {
+    lines: new Map(),
+    total: '0.000000',
+    counts: { skip: 0, resend: 0, new: 0 },
+    quotedTotal: '0.000000',
+    quoteRefused: false,
+  };
   await runPool(batchLines(source), concurrency, async (line) => {
     const linePlan = await planLine(source, client, journal, line);
     plan.lines.set(line.line, linePlan);
     plan.counts[linePlan.kind] += 1;
     if (linePlan.kind !== 'skip') plan.total = addAmounts(plan.total, linePlan.total);
+    if (linePlan.kind === 'new') {
+      plan.quotedTotal = addAmounts(plan.quotedTotal, linePlan.total);
+      if (!linePlan.canAfford) plan.quoteRefused = true;
+    }
   });
   return plan;
 }
@@ -63,7 +77,7 @@ async function planLine(
   }
   try {
     const quote = await client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
-    return { kind: 'new', total: quote.total_trx };
+    return { kind: 'new', total: quote.total_trx, canAfford: quote.can_afford };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     throw new ContextualError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error, {

@@ -8,6 +8,7 @@ import type { EnergyClient } from '../client/client.js';
 import { ContextualError, InterruptedError, SomeFailedError } from '../domain/errors.js';
 import { addAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
+import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
 import { executeBatch, type LineResult } from './execute.js';
 import type { BatchFormat } from './parse-line.js';
@@ -22,6 +23,8 @@ export interface BatchRequest {
   yes: boolean;
   maxTotal: string | undefined;
   dryRun: boolean;
+  /** Place the lines the balance covers (the server refuses the rest) instead of refusing them all. */
+  placeWhatFits: boolean;
 }
 
 /** One line of a dry run's plan, as printed. */
@@ -69,6 +72,15 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     if (request.dryRun) return await showPlan(deps, source, plan);
     await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');
     const toSend = plan.counts.new + plan.counts.resend;
+    // Only new lines: a resend of an order that was placed costs nothing more, and must stay possible.
+    if (plan.counts.new > 0 && !request.placeWhatFits) {
+      await refuseUnaffordable(deps.client, {
+        total: plan.quotedTotal,
+        quoteRefused: plan.quoteRefused,
+        quotes: plan.counts.new,
+        hint: 'add TRX to the balance, or add --place-what-fits to place the lines it covers',
+      });
+    }
     await requireConsent({
       terminal: deps.terminal,
       given: request.yes || toSend === 0,

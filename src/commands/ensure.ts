@@ -30,6 +30,7 @@ interface EnsureCommandOptions {
   wait?: boolean;
   waitTimeout: number;
   dryRun?: boolean;
+  placeWhatFits?: boolean;
   every?: number;
 }
 
@@ -77,6 +78,7 @@ export function ensureCommand(ctx: Context): Command {
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
+    .option('--place-what-fits', 'when the balance cannot pay the sum, buy for the addresses it covers (the rest fail)')
     .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
@@ -121,6 +123,7 @@ export function ensureCommand(ctx: Context): Command {
           maxTotal: options.maxTotal,
           yes: options.yes === true,
           dryRun: options.dryRun === true,
+          placeWhatFits: options.placeWhatFits === true,
           waitSeconds: options.wait === true ? options.waitTimeout : undefined,
         },
         everyMs: options.every,

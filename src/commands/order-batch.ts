@@ -13,6 +13,7 @@ interface Parsed {
   yes?: boolean;
   maxTotal?: string;
   dryRun?: boolean;
+  placeWhatFits?: boolean;
 }
 
 export function orderBatchCommand(ctx: Context): Command {
@@ -36,6 +37,7 @@ export function orderBatchCommand(ctx: Context): Command {
       ),
     )
     .option('--dry-run', 'check and quote every line, print the plan and its total; buy nothing')
+    .option('--place-what-fits', 'when the balance cannot pay the sum, place the lines it covers (the rest fail)')
     .action((file: string, parsed: Parsed) =>
       batchRun(ctx, {
         file,
@@ -44,6 +46,7 @@ export function orderBatchCommand(ctx: Context): Command {
         yes: parsed.yes === true,
         maxTotal: parsed.maxTotal,
         dryRun: parsed.dryRun === true,
+        placeWhatFits: parsed.placeWhatFits === true,
       }),
     );
 }

@@ -9,6 +9,7 @@ import { isFinal } from '../client/wait-for-order.js';
 import { ApiError, CliError, ConflictError, OrderFailedError, isInterruption } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { sleep } from '../domain/sleep.js';
+import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { findRecentOrders } from '../ordering/find-recent.js';
 import { followToFinal } from '../ordering/follow-order.js';
@@ -53,6 +54,14 @@ export async function buyPurchases(
     return;
   }
   await refuseAboveMax(sum, options.maxTotal, 'the sum of the quotes');
+  if (options.placeWhatFits !== true) {
+    await refuseUnaffordable(api.client, {
+      total: sum,
+      quoteRefused: purchases.some(({ quote }) => !quote.can_afford),
+      quotes: purchases.length,
+      hint: 'add TRX to the balance, or add --place-what-fits to buy for the addresses it covers',
+    });
+  }
   const orders = purchases.length === 1 ? 'this order' : `these ${purchases.length} orders`;
   await requireConsent({
     terminal: deps.terminal,

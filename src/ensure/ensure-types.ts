@@ -59,6 +59,8 @@ export interface EnsureOptions {
   maxTotal?: string | undefined;
   yes: boolean;
   dryRun: boolean;
+  /** Buy for the addresses the balance covers (the server refuses the rest) instead of refusing them all. */
+  placeWhatFits?: boolean | undefined;
   /** Seconds to follow each order with --wait; undefined: do not wait. */
   waitSeconds?: number | undefined;
 }

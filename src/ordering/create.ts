@@ -12,6 +12,7 @@ import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
 import type { Terminal } from '../output/terminal.js';
 import { quoteRows } from '../output/views.js';
+import { refuseUnaffordable } from './afford.js';
 import { refuseAboveMax, requireConsent } from './consent.js';
 import { sendJournaled } from './send-journaled.js';
 
@@ -29,7 +30,7 @@ export interface CreateRequest {
 
 /** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
 export interface CreateDeps {
-  client: Pick<EnergyClient, 'quote' | 'sendOrderBody'>;
+  client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance'>;
   journal: Pick<Journal, 'find' | 'begin' | 'settle' | 'markUncertain' | 'prune'>;
   terminal: Terminal;
   note: (line: string) => void;
@@ -60,7 +61,7 @@ export async function previewOrder<P>(
   preview: (body: string) => P,
 ): Promise<P> {
   const known = await resendable(deps, request);
-  return preview(known?.body ?? (await newOrder(deps, request)).body);
+  return preview(known?.body ?? (await newOrder(deps, request, false)).body);
 }
 
 /**
@@ -70,7 +71,7 @@ export async function previewOrder<P>(
 async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<JournalRecord> {
   const known = await resendable(deps, request);
   if (known !== undefined) return known;
-  const { requestId, body } = await newOrder(deps, request);
+  const { requestId, body } = await newOrder(deps, request, true);
   const { record, fresh } = await deps.journal.begin(requestId, body);
   // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
   if (!fresh) refuseOtherParameters(record, request);
@@ -92,9 +93,13 @@ async function resendable(deps: CreateDeps, request: CreateRequest): Promise<Jou
   return known;
 }
 
-/** A new order's id and body bytes, after a quote and consent. */
-async function newOrder(deps: CreateDeps, request: CreateRequest): Promise<{ requestId: string; body: string }> {
-  const expectedTotal = await agreeOnPrice(deps, request);
+/** A new order's id and body bytes, after a quote and consent (and, when `placing`, a look at the balance). */
+async function newOrder(
+  deps: CreateDeps,
+  request: CreateRequest,
+  placing: boolean,
+): Promise<{ requestId: string; body: string }> {
+  const expectedTotal = await agreeOnPrice(deps, request, placing);
   const requestId = request.clientRequestId ?? (deps.newRequestId ?? randomUUID)();
   const body = orderRequestBody({
     client_request_id: requestId,
@@ -133,7 +138,7 @@ async function consentToResend(deps: CreateDeps, record: JournalRecord, request:
 }
 
 /** Returns the total to send as expected_total_trx once the user has agreed to it. */
-async function agreeOnPrice(deps: CreateDeps, request: CreateRequest): Promise<string> {
+async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: boolean): Promise<string> {
   if (request.expectedTotal !== undefined) {
     await refuseAboveMax(request.expectedTotal, request.maxTotal);
     return request.expectedTotal;
@@ -141,6 +146,9 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest): Promise<s
   const { address, energy, hours } = request;
   const quote = await deps.client.quote({ address, energy, duration_hours: hours });
   await refuseAboveMax(quote.total_trx, request.maxTotal);
+  // Before consent: a yes to an order the balance cannot pay would only end in the server's refusal.
+  if (placing)
+    await refuseUnaffordable(deps.client, { total: quote.total_trx, quoteRefused: !quote.can_afford, quotes: 1 });
   await requireConsent({
     terminal: deps.terminal,
     given: request.yes,

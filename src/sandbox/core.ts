@@ -22,6 +22,8 @@ export interface SandboxCore {
   intake: boolean;
   /** Requests received by path (without query), for tests that assert that nothing was sent. */
   readonly requestsByPath: Map<string, number>;
+  /** The same by `METHOD path`: a GET listing orders is not an order placed. */
+  readonly requestsByMethod: Map<string, number>;
   /** Pending 'delay' fault timers, cleared on close so that the process can exit. */
   readonly timers: Set<NodeJS.Timeout>;
 }
@@ -43,6 +45,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     authFailures: options.rateLimit === false ? undefined : new AuthFailureTracker(),
     intake: true,
     requestsByPath: new Map(),
+    requestsByMethod: new Map(),
     timers: new Set(),
   };
 }

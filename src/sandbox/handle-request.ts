@@ -47,6 +47,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
   const query = mark === -1 ? '' : rawUrl.slice(mark);
   const method = req.method ?? 'GET';
   core.requestsByPath.set(path, (core.requestsByPath.get(path) ?? 0) + 1);
+  const byMethod = `${method} ${path}`;
+  core.requestsByMethod.set(byMethod, (core.requestsByMethod.get(byMethod) ?? 0) + 1);
 
   const fault = core.faults.take(method, path);
   if (fault?.kind === 'status') return send(res, faultReply(fault));

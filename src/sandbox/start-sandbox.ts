@@ -66,7 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       core.tron.energyDriftBp = bp;
     },
     tronRequests: () => [...core.tron.requests],
-    requestCount: (path) => {
+    requestCount: (path, method) => {
+      if (path !== undefined && method !== undefined) return core.requestsByMethod.get(`${method} ${path}`) ?? 0;
       if (path !== undefined) return core.requestsByPath.get(path) ?? 0;
       let total = 0;
       for (const n of core.requestsByPath.values()) total += n;

@@ -49,8 +49,8 @@ export interface Sandbox {
   setEnergyDrift(bp: number): void;
   /** TRON node requests received, oldest first, with the TRON-PRO-API-KEY each carried. */
   tronRequests(): readonly TronRequestRecord[];
-  /** Requests received, optionally only those to one path (without query). */
-  requestCount(path?: string): number;
+  /** Requests received, optionally only those to one path (without query), and only with one method. */
+  requestCount(path?: string, method?: string): number;
   /** Closes the server and every socket, keep-alive ones included. */
   close(): Promise<void>;
 }

@@ -72,6 +72,9 @@ function answer(request: IncomingMessage, body: string, response: ServerResponse
       intake_enabled: true,
     });
   }
+  if (path === '/v1/balance') {
+    return reply(response, 200, { available_trx: '1000.000000', held_trx: '0.000000', status: `active${HOSTILE}` });
+  }
   if (path === '/v1/energy/quotes') {
     return reply(response, 200, {
       address: sent.address,

@@ -1,7 +1,7 @@
 /** A fake API client and an in-memory order journal, for the ordering flows' unit tests. */
 import { PassThrough } from 'node:stream';
 import type { CreatedOrder } from '../../../src/client/client.js';
-import type { Order, OrderList, QuoteRequest, QuoteResponse } from '../../../src/client/types.js';
+import type { BalanceResponse, Order, OrderList, QuoteRequest, QuoteResponse } from '../../../src/client/types.js';
 import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
 import type { Terminal } from '../../../src/output/terminal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
@@ -21,6 +21,10 @@ export class FakeClient {
     this.quotes.push(request);
     const total = this.script.totalTrx ?? '3.700000';
     return { ...request, energy_trx: total, activation_trx: null, total_trx: total, can_afford: true };
+  }
+
+  async balance(): Promise<BalanceResponse> {
+    return { available_trx: '1000.000000', held_trx: '0.000000', status: 'active' };
   }
 
   async sendOrderBody(body: string): Promise<CreatedOrder> {

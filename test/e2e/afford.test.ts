@@ -1,0 +1,111 @@
+/**
+ * Orders the balance cannot pay are refused before any is placed (exit 5, "needs X TRX, Y available"),
+ * unless --place-what-fits asks for the old behaviour. Counted at the server: order POSTs and orders.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshAddress } from '../helpers/e2e.js';
+import { createWorld, type World } from '../helpers/world.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'energy-afford-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const orderPosts = (world: World) => world.sandbox.requestCount('/v1/energy/orders', 'POST');
+
+/** A world with 5 TRX: one 65,000-energy hour fits, three do not. */
+async function poorWorld(addresses: string[] = []): Promise<World> {
+  return createWorld({
+    startingBalance: '5.000000',
+    deliverAfterMs: 60_000,
+    tronAccounts: Object.fromEntries(addresses.map((address) => [address, { energy: 0 }])),
+  });
+}
+
+function batchFile(name: string, first: number): string {
+  const path = join(dir, name);
+  const rows = [1, 2, 3].map((n) => `${freshAddress(first + n)},65000,1`);
+  writeFileSync(path, `address,energy,hours\n${rows.join('\n')}\n`);
+  return path;
+}
+
+describe('order batch on a balance that cannot pay the sum', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await poorWorld();
+  });
+  afterAll(async () => world.close());
+
+  it('places nothing and exits 5, saying what is needed and what is available', async () => {
+    const result = await world.run(['order', 'batch', batchFile('poor.csv', 31_000), '--yes']);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/needs \d+\.\d{6} TRX, 5\.000000 available/);
+    expect(result.stderr).toContain('--place-what-fits');
+    expect(orderPosts(world)).toBe(0);
+    expect(world.sandbox.orders()).toHaveLength(0);
+  });
+
+  it('with --place-what-fits places the lines the balance covers, and the rest fail (exit 9)', async () => {
+    const result = await world.run(['order', 'batch', batchFile('fits.csv', 32_000), '--yes', '--place-what-fits']);
+    expect(result.code).toBe(9);
+    expect(orderPosts(world)).toBe(3);
+    expect(world.sandbox.orders()).toHaveLength(1);
+  });
+});
+
+describe('ensure over several short addresses on a balance that cannot pay the sum', () => {
+  const addresses = [1, 2, 3].map((n) => freshAddress(33_000 + n));
+  let world: World;
+  beforeAll(async () => {
+    world = await poorWorld(addresses);
+  });
+  afterAll(async () => world.close());
+  const ensure = (...args: string[]) =>
+    world.run(['ensure', ...addresses, '--energy', '65000', '--hours', '1', '--yes', ...args], {
+      env: { ENERGY_TRON_NODE: world.sandbox.url },
+    });
+
+  it('buys nothing and exits 5', async () => {
+    const result = await ensure();
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/needs \d+\.\d{6} TRX, 5\.000000 available/);
+    expect(orderPosts(world)).toBe(0);
+    expect(world.sandbox.orders()).toHaveLength(0);
+  });
+
+  it('with --place-what-fits buys for the addresses the balance covers', async () => {
+    const result = await ensure('--place-what-fits');
+    expect(result.code).toBe(9);
+    expect(orderPosts(world)).toBe(3);
+    expect(world.sandbox.orders()).toHaveLength(1);
+  });
+});
+
+describe('order create --yes with a quote above the balance', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await poorWorld();
+  });
+  afterAll(async () => world.close());
+
+  it('places nothing and exits 5', async () => {
+    const result = await world.run([
+      'order',
+      'create',
+      freshAddress(34_001),
+      '--energy',
+      '650000',
+      '--hours',
+      '1',
+      '--yes',
+    ]);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/needs \d+\.\d{6} TRX, 5\.000000 available/);
+    expect(orderPosts(world)).toBe(0);
+    expect(world.sandbox.orders()).toHaveLength(0);
+  });
+});
