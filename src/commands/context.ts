@@ -7,13 +7,12 @@ import type { EnergyClient } from '../client/client.js';
 import type { Journal } from '../journal/journal.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { scrubSecrets } from '../client/redact.js';
-import { apiBaseUrl, credentialSourcesNote, credentialValues } from '../config/credentials.js';
-import { API_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
+import { apiBaseUrl } from '../config/credentials.js';
+import { TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
-import { resolveProfileName, resolveSettings, type Settings } from '../config/settings.js';
-import { loadSecrets } from '../config/secret-sources.js';
+import { resolveProfileName, type Settings } from '../config/settings.js';
+import { SettingsCache } from '../config/settings-cache.js';
 import { ConfigStore } from '../config/store.js';
-import { unreachableHint } from '../config/unreachable-hint.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
@@ -23,9 +22,12 @@ export class Context {
   globals: GlobalOptions = {};
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
-  readonly #settings = new Map<string, Promise<Settings>>();
-  readonly #sources = new Map<string, Promise<Settings>>();
-  readonly #seen: Settings[] = [];
+  readonly #cache = new SettingsCache(() => ({
+    options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl, tronNode: this.globals.tronNode },
+    env: this.terminal.env,
+    readProfile: (name: string) => this.store.findProfile(name),
+    signal: this.terminal.interrupt,
+  }));
   #client: Promise<EnergyClient> | undefined;
   #tronNode: Promise<TronNode> | undefined;
   #journal: Promise<Journal> | undefined;
@@ -42,29 +44,14 @@ export class Context {
     return this.#store;
   }
 
-  /**
-   * The settings in effect; the profile is read only when `needed` ones are not settled by options and
-   * environment. The `needed` secrets kept in a file or a helper command are read in.
-   */
-  settings(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
-    return memo(this.#settings, needed, () =>
-      this.settingSources(needed)
-        .then((sources) => loadSecrets(sources, needed, this.terminal.interrupt))
-        .then((resolved) => (this.#seen.push(resolved), resolved)),
-    );
+  /** The settings in effect, secrets from a file or a helper command read in (see settings-cache.ts). */
+  settings(needed?: readonly SettingName[]): Promise<Settings> {
+    return this.#cache.settings(needed);
   }
 
   /** Like `settings`, without reading a secret file or running a helper command: where each value comes from. */
-  settingSources(needed: readonly SettingName[] = API_SETTING_NAMES): Promise<Settings> {
-    const { profile, baseUrl, tronNode } = this.globals;
-    return memo(this.#sources, needed, () =>
-      resolveSettings({
-        options: { profile, baseUrl, tronNode },
-        env: this.terminal.env,
-        readProfile: (name) => this.store.findProfile(name),
-        needed,
-      }),
-    );
+  settingSources(needed?: readonly SettingName[]): Promise<Settings> {
+    return this.#cache.sources(needed);
   }
 
   /** The selected profile (option, then ENERGY_PROFILE, then "default"), checked, without reading the store. */
@@ -73,21 +60,16 @@ export class Context {
     return { name: profile, explicit: source !== 'default' };
   }
 
-  /** Said with a 401 (see `credentialSourcesNote`), once the API settings were read. */
   credentialSourcesNote(): string | undefined {
-    return this.#seen.map(credentialSourcesNote).find((note) => note !== undefined);
+    return this.#cache.credentialSourcesNote();
   }
 
-  /** For a server that cannot be reached: the URL in effect and where it came from (see unreachable-hint.ts). */
   unreachableHint(error: unknown): string | undefined {
-    return unreachableHint(error, this.#seen);
+    return this.#cache.unreachableHint(error);
   }
 
-  /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */
   knownCredentials(): string[] {
-    const { env } = this.terminal;
-    const fromEnv = [env.ENERGY_API_SECRET, env.ENERGY_API_KEY, env.ENERGY_TRON_API_KEY];
-    return [...fromEnv, ...this.#seen.flatMap(credentialValues)].filter((value): value is string => !!value);
+    return this.#cache.knownCredentials(this.terminal.env);
   }
 
   /** The API client (see `createApiClient`); the first call decides `finishInFlight`. */
@@ -134,12 +116,4 @@ export class Context {
     const trace = (line: string) => this.printer.verbose(scrubSecrets(line, this.knownCredentials()));
     return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say, trace };
   }
-}
-
-/** One answer per set of setting names, made on first use. */
-function memo(cache: Map<string, Promise<Settings>>, needed: readonly SettingName[], make: () => Promise<Settings>) {
-  const key = needed.join(',');
-  let made = cache.get(key);
-  if (made === undefined) cache.set(key, (made = make()));
-  return made;
 }
