@@ -2,7 +2,7 @@
 import { formatInteger } from './format.js';
 import type { TableSpec } from './printer.js';
 import type { Column } from './fit-table.js';
-import { shortAddress } from './short-forms.js';
+import { shortAddress, shortIdsIn } from './short-forms.js';
 
 export interface EnsureRow {
   address: string;
@@ -33,7 +33,8 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
 
 /**
  * With --wait, an AFTER column next to AVAILABLE: the energy before the purchase and once it arrived. On a
- * narrow terminal the result is cut first (the address is what the table is about), then the address shortened.
+ * narrow terminal the order id in a result takes its short form, then the address (which the user gave), and
+ * only then is the result cut.
  */
 export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
   const after = rows.some((row) => row.available_after !== undefined);
@@ -47,7 +48,7 @@ export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
       { head: 'TARGET', width: 9 },
       { head: 'BUY', width: 9 },
       { head: 'TOTAL TRX', width: 10 },
-      { head: 'RESULT', width: 6, cut: 1 },
+      { head: 'RESULT', width: 6, short: { step: 1, form: shortIdsIn }, cut: 3 },
     ]),
     rows: rows.map((row) =>
       pick([

@@ -152,8 +152,12 @@ export class Printer {
 
   #statusShown = false;
 
-  /** Waits when the pipe is full, so that a large listing uses bounded memory. */
+  /**
+   * Waits when the pipe is full, so that a large listing uses bounded memory. A progress line on the same
+   * screen is cleared first, or a row would be written after it.
+   */
   async #out(text: string): Promise<void> {
+    if (this.terminal.stdout.isTTY === true) this.clearStatus();
     if (!this.terminal.stdout.write(text)) await once(this.terminal.stdout, 'drain');
   }
 }

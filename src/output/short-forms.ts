@@ -8,6 +8,13 @@ export function shortId(cell: string): string {
   return /^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(cell) ? cell.slice(0, 8) : cell;
 }
 
+const UUIDS = /\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/** Free text with every order id in it shortened the same way (`ordered 2b7c1f7e (pending)`). */
+export function shortIdsIn(cell: string): string {
+  return cell.replace(UUIDS, '$1');
+}
+
 const LOCAL_TIME = /^(\d{4})-(\d{2}-\d{2})T(\d{2}:\d{2})/;
 
 /**

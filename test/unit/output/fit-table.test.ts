@@ -128,3 +128,36 @@ describe('planFit', () => {
     expect(plan.cutAt[1]).toBe(10);
   });
 });
+
+describe('other tables on a narrow terminal', () => {
+  it('ensure: the order id in a result takes its short form before the result is cut', async () => {
+    const { ensureTable } = await import('../../../src/output/ensure-views.js');
+    const { printer, lines } = printerOn(100, { LANG: 'en_US.UTF-8' });
+    const row = {
+      address: ADDRESS,
+      available: 965_000,
+      in_flight: 0,
+      target: 1_900_000,
+      reason: 'bought',
+      to_buy: 935_000,
+      total_trx: '37.400000',
+      capped: false,
+      bought: { id: ID, status: 'pending' },
+      error: null,
+    };
+    await printer.table(ensureTable([row]));
+    expect(lines()[1]).toMatch(/^TR7NHq…gjLj6t {2}965,000 .* {2}37\.400000 {2}ordered 2b7c1f7e \(pending\)$/);
+  });
+
+  it('clears a progress line on the same screen before writing a row', async () => {
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    const stderr = Object.assign(new PassThrough(), { isTTY: true });
+    const screen: string[] = [];
+    stdout.on('data', (chunk: Buffer) => screen.push(`out:${chunk.toString()}`));
+    stderr.on('data', (chunk: Buffer) => screen.push(`err:${chunk.toString()}`));
+    const printer = new Printer({ stdout, stderr, stdin: Readable.from([]), env: { NO_COLOR: '1' } }, false);
+    printer.status('batch: 1/2 lines');
+    await printer.tableWriter([{ head: 'LINE', width: 4 }]).write([['2']]);
+    expect(screen).toEqual(['err:\r\u001b[Kbatch: 1/2 lines', 'err:\r\u001b[K', 'out:LINE\n2\n']);
+  });
+});
