@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 
 let world: World;
 beforeAll(async () => {
@@ -15,17 +16,7 @@ afterAll(async () => world.close());
 
 const ID = '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f';
 const quote = (...rest: string[]) => ['quote', ADDRESS, '--energy', '65000', '--hours', '1', ...rest];
-const create = (...rest: string[]) => [
-  'order',
-  'create',
-  ADDRESS,
-  '--energy',
-  '65000',
-  '--hours',
-  '1',
-  '--yes',
-  ...rest,
-];
+const create = (...rest: string[]) => orderCreateArgs(ADDRESS, '--yes', ...rest);
 
 const CASES: [label: string, args: string[], reason: RegExp][] = [
   ['energy 0', ['quote', ADDRESS, '--energy', '0', '--hours', '1'], /--energy.*positive whole number/],

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 
 interface Item {
   address: string;
@@ -33,20 +34,9 @@ describe('ensure: an order both listed by the server and pending in the journal'
     const address = freshAddress(16_900);
     // Committed at the server, answer lost, no retry: the journal keeps the request pending.
     world.sandbox.inject({ kind: 'drop-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
-    const lost = await world.run([
-      'order',
-      'create',
-      address,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--retries',
-      '0',
-      '--client-request-id',
-      `listed-and-pending-${address}`,
-    ]);
+    const lost = await world.run(
+      orderCreateArgs(address, '--yes', '--retries', '0', '--client-request-id', `listed-and-pending-${address}`),
+    );
     expect(lost.code, lost.stderr).toBe(7);
     expect(ordersTo(address)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);

@@ -9,6 +9,7 @@ import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { STACK_FRAME, deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 
 let world: World;
 beforeAll(async () => {
@@ -184,17 +185,7 @@ describe('exit 7: service or network', () => {
 
 describe('exit 8: the order ended in failure', () => {
   it('with --wait on an order that fails', async () => {
-    const result = await world.run([
-      'order',
-      'create',
-      SANDBOX_FAILING_ADDRESS,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--wait',
-    ]);
+    const result = await world.run(orderCreateArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--wait'));
     expectFailure(result, 8, /^energy: error: order [0-9a-f-]{36} failed: \w+: /);
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadUrl } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 
 let world: World;
 beforeAll(async () => {
@@ -129,17 +130,7 @@ describe('nits (issue 17, item 17)', () => {
 describe('more nits', () => {
   it('--expected-total 0 is refused before any request', async () => {
     const before = world.sandbox.requestCount();
-    const result = await world.run([
-      'order',
-      'create',
-      ADDRESS,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--expected-total',
-      '0',
-    ]);
+    const result = await world.run(orderCreateArgs(ADDRESS, '--expected-total', '0'));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--expected-total "0": must be more than 0 TRX/);
     expect(world.sandbox.requestCount()).toBe(before);
