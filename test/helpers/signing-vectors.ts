@@ -27,6 +27,11 @@ export const signingFixture = JSON.parse(
   readFileSync(new URL('../fixtures/signing-vectors.json', import.meta.url), 'utf8'),
 ) as { apiKey: string; apiSecret: string; vectors: SigningVector[] };
 
+/** What both canonical builders (the client's signer, the sandbox's verifier) take from a vector, besides the body. */
+export function requestParts(v: SigningVector): Pick<SigningVector, 'timestamp' | 'method' | 'path' | 'query'> {
+  return { timestamp: v.timestamp, method: v.method, path: v.path, query: v.query };
+}
+
 /** The vector whose name starts with `start`; throws if there is none, so a renamed vector fails loudly. */
 export function vectorNamed(start: string): SigningVector {
   const found = signingFixture.vectors.find((v) => v.name.startsWith(start));

@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalRequest, requestSignature } from '../../../src/sandbox/canonical-request.js';
 import { verifyAuth, type AuthInput } from '../../../src/sandbox/verify-auth.js';
-import { signingFixture as fixture, type SigningVector as Vector } from '../../helpers/signing-vectors.js';
+import {
+  requestParts,
+  signingFixture as fixture,
+  type SigningVector as Vector,
+} from '../../helpers/signing-vectors.js';
 
 function received(vector: Vector, overrides: Partial<AuthInput> = {}): AuthInput {
   return {
@@ -24,13 +28,7 @@ function received(vector: Vector, overrides: Partial<AuthInput> = {}): AuthInput
 
 describe.each(fixture.vectors)('the sandbox on the openssl vector: $name', (vector) => {
   it('builds the canonical bytes exactly', () => {
-    const bytes = canonicalRequest({
-      timestamp: vector.timestamp,
-      method: vector.method,
-      path: vector.path,
-      query: vector.query,
-      body: Buffer.from(vector.body ?? '', 'utf8'),
-    });
+    const bytes = canonicalRequest({ ...requestParts(vector), body: Buffer.from(vector.body ?? '', 'utf8') });
     expect(bytes.toString('utf8')).toBe(vector.canonicalPayload);
     expect(requestSignature(fixture.apiSecret, bytes)).toBe(vector.signature);
   });
