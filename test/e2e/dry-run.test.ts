@@ -5,20 +5,17 @@
 import { createHmac } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bodyHash } from '../../src/signing/index.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
 import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 const ORDERS = '/v1/energy/orders';
 const QUOTES = '/v1/energy/quotes';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 function journalFiles(): string[] {
   const names: string[] = [];

@@ -7,11 +7,11 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
 import { rentalArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 interface CycleLine {
   cycle: number;
@@ -20,12 +20,8 @@ interface CycleLine {
   error?: { exit_code: number; message: string };
 }
 
-let world: World;
-beforeAll(async () => {
-  // An order delivers after 300 ms and an "hour" lasts 1.5 s: a need comes back about every 2 s.
-  world = await createWorld({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
-});
-afterAll(async () => world.close());
+// An order delivers after 300 ms and an "hour" lasts 1.5 s: a need comes back about every 2 s.
+const world = worldForSuite({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
 
 function service(args: string[], stateDir = mkdtempSync(join(tmpdir(), 'energy-service-'))): RunningCli {
   return world.spawn(['ensure', ...args, '--json'], {

@@ -8,14 +8,11 @@ import type { Terminal } from '../../src/output/terminal.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { STACK_FRAME, deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
-import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { ADDRESS } from '../helpers/world.js';
 import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 const QUOTE = ['quote', ADDRESS, '--energy', '65000', '--hours', '1'] as const;
 
@@ -57,11 +54,7 @@ describe('exit 2: usage or invalid input', () => {
   });
 
   describe("the API's 413", () => {
-    let tiny: World;
-    beforeAll(async () => {
-      tiny = await createWorld({ bodyLimitBytes: 10 });
-    });
-    afterAll(async () => tiny.close());
+    const tiny = worldForSuite({ bodyLimitBytes: 10 });
 
     it('for a body larger than the server takes', async () => {
       const result = await tiny.run([...QUOTE]);

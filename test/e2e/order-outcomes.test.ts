@@ -11,15 +11,12 @@ import { runCli } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { sampleOrder } from '../helpers/sample-order.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 const ORDERS = '/v1/energy/orders';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({ deliverAfterMs: 60_000 });
-});
-afterAll(async () => world.close());
+const world = worldForSuite({ deliverAfterMs: 60_000 });
 afterEach(() => world.sandbox.clearFaults());
 
 let addressNumber = 16_600;

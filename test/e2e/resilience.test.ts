@@ -1,16 +1,13 @@
 /** The Resilience promises of the contract, each with its fault injected into the sandbox. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deadUrl, freshAddress } from '../helpers/e2e.js';
 import { sampleOrder } from '../helpers/sample-order.js';
-import { ADDRESS, createWorld, json, type World } from '../helpers/world.js';
+import { ADDRESS, json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 afterEach(() => world.sandbox.clearFaults());
 
 // A fresh address per test: a delivered order activates its address and so lowers the next quote, which
