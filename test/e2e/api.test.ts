@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 
 const ORDERS = '/v1/energy/orders';
 const QUOTES = '/v1/energy/quotes';
@@ -199,9 +200,7 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(json(again).id).toBe(json(first).id);
     expect(ordersTo(target)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);
-    expect(
-      json<{ items: { client_request_id: string }[] }>(pending).items.map((r) => r.client_request_id),
-    ).not.toContain(id);
+    expect(pendingIdsOf(pending)).not.toContain(id);
   });
 
   it('killed in flight: the record is pending, and `order pending` shows it', async () => {
@@ -220,8 +219,6 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(ordersTo(target)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);
     expect(pending.code, pending.stderr).toBe(0);
-    expect(json<{ items: { client_request_id: string }[] }>(pending).items.map((r) => r.client_request_id)).toContain(
-      id,
-    );
+    expect(pendingIdsOf(pending)).toContain(id);
   });
 });

@@ -11,6 +11,7 @@ import type { Order } from '../../src/client/types.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { json } from '../helpers/world.js';
 import { worldForSuite } from '../helpers/suite-world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 
 const world = worldForSuite();
 afterEach(() => world.sandbox.clearFaults());
@@ -130,9 +131,7 @@ describe('a run killed while its order is in flight', () => {
       });
       expect(ordersTo(address)).toHaveLength(1);
       const after = await world.run(['order', 'pending', '--json']);
-      expect(
-        json<{ items: { client_request_id: string }[] }>(after).items.map((item) => item.client_request_id),
-      ).not.toContain(id);
+      expect(pendingIdsOf(after)).not.toContain(id);
     });
   }
 

@@ -13,6 +13,7 @@ import { startScriptedServer, type ScriptedServer } from '../helpers/http-server
 import { sampleOrder } from '../helpers/sample-order.js';
 import { json } from '../helpers/world.js';
 import { worldForSuite } from '../helpers/suite-world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 
 const ORDERS = '/v1/energy/orders';
 
@@ -55,7 +56,7 @@ function recordsOf(
 async function pendingIds(): Promise<string[]> {
   const pending = await world.run(['order', 'pending', '--json']);
   expect(pending.code, pending.stderr).toBe(0);
-  return json<{ items: { client_request_id: string }[] }>(pending).items.map((item) => item.client_request_id);
+  return pendingIdsOf(pending);
 }
 
 describe('an answer that leaves the outcome unknown keeps the record pending', () => {
