@@ -1,7 +1,7 @@
 /**
  * The world most e2e files share: created before the first test of the suite (the file, or the describe it
  * is called in) and closed after the last, with the hooks registered where this is called, in the order of
- * the file's other hooks. Sixteen files wrote these five lines out; this is them once.
+ * the file's other hooks. Most e2e files wrote these five lines out; this is them once.
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
