@@ -2,18 +2,13 @@
  * Hints say what to run next in the user's own context (--profile, --base-url, --json), name the value that
  * is missing, and for a server that cannot be reached, the URL in effect and where it came from.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deadUrl } from '../helpers/e2e.js';
-import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { ADDRESS } from '../helpers/world.js';
 import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => {
-  await world.close();
-});
+const world = worldForSuite();
 
 const NO_KEYS = { ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined };
 
