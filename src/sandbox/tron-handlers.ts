@@ -38,12 +38,23 @@ function record({ core, headers }: RouteContext, path: string): void {
   core.tron.requests.push({ path, apiKey: Array.isArray(key) ? key[0] : key });
 }
 
-export function getAccountResource(context: RouteContext): Reply {
-  record(context, '/wallet/getaccountresource');
-  const address = addressIn(context.body, 'address');
-  if (typeof address !== 'string') return address;
-  return jsonReply(200, context.core.tron.accountResource(address, context.nowMs));
+/** An account read: one base58 `address` in, the sandbox chain's view of that account out. */
+function accountRead(
+  path: string,
+  read: (tron: RouteContext['core']['tron'], address: string, nowMs: number) => unknown,
+) {
+  return (context: RouteContext): Reply => {
+    record(context, path);
+    const address = addressIn(context.body, 'address');
+    if (typeof address !== 'string') return address;
+    return jsonReply(200, read(context.core.tron, address, context.nowMs));
+  };
 }
+
+export const getAccountResource = accountRead('/wallet/getaccountresource', (tron, address, nowMs) =>
+  tron.accountResource(address, nowMs),
+);
+export const getAccount = accountRead('/wallet/getaccount', (tron, address, nowMs) => tron.account(address, nowMs));
 
 /** The head block: a number that grows with the clock (one block per 3 s), as a node's does. */
 export function getNowBlock(context: RouteContext): Reply {
@@ -51,13 +62,6 @@ export function getNowBlock(context: RouteContext): Reply {
   const number = Math.floor(context.nowMs / 3000) - 500_000_000;
   const raw_data = { number, timestamp: number * 3000 + 1_500_000_000_000 };
   return jsonReply(200, { blockID: randomBytes(32).toString('hex'), block_header: { raw_data } });
-}
-
-export function getAccount(context: RouteContext): Reply {
-  record(context, '/wallet/getaccount');
-  const address = addressIn(context.body, 'address');
-  if (typeof address !== 'string') return address;
-  return jsonReply(200, context.core.tron.account(address, context.nowMs));
 }
 
 export function triggerConstantContract(context: RouteContext): Reply {
