@@ -42,7 +42,7 @@ export interface BatchDeps {
   client: EnergyClient;
   journal: Journal;
   terminal: ConsentInput['terminal'];
-  stdin: Readable;
+  stdin: Readable & { isTTY?: boolean };
   /** Where standard input (or the file) is copied for the run. */
   spoolDir: string;
   interrupt: AbortSignal | undefined;
@@ -65,6 +65,9 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     maxEnergy: catalog.max_energy,
     hours: catalog.duration_hours,
   };
+  // `cat` and `jq` wait in silence; a person who typed `order batch -` may not know a terminal is read.
+  if (request.file === '-' && deps.stdin.isTTY === true)
+    deps.note('energy: reading order lines from standard input (the terminal) until Ctrl-D on a line of its own…');
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {
     const source = await checkBatch(input.path, input.label, rules, request.format);
