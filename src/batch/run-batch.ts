@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
-import { ContextualError, InterruptedError, SomeFailedError } from '../domain/errors.js';
+import { ContextualError, InterruptedError, SomeFailedError, UsageError } from '../domain/errors.js';
 import { addAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
@@ -59,6 +59,12 @@ export interface BatchDeps {
 
 export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<void> {
   const { client, journal } = deps;
+  const fromTerminal = request.file === '-' && deps.stdin.isTTY === true;
+  // The terminal's input ends at Ctrl-D: the consent question could not be read from it afterwards.
+  if (fromTerminal && !request.yes && !request.dryRun)
+    throw new UsageError('order batch - reads the orders from this terminal, so it cannot ask for consent there', {
+      hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it), or --dry-run to see it first',
+    });
   const catalog = await client.options();
   const rules = {
     energyPerPortion: catalog.energy_per_portion,
@@ -66,7 +72,7 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     hours: catalog.duration_hours,
   };
   // `cat` and `jq` wait in silence; a person who typed `order batch -` may not know a terminal is read.
-  if (request.file === '-' && deps.stdin.isTTY === true)
+  if (fromTerminal)
     deps.note('energy: reading order lines from standard input (the terminal) until Ctrl-D on a line of its own…');
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {

@@ -24,6 +24,15 @@ describe('order batch - on a terminal', () => {
     expect(world.sandbox.orders().length).toBe(before + 1);
   });
 
+  it('without --yes refuses before reading or asking anything (the prompt could not be read after Ctrl-D)', async () => {
+    const before = world.sandbox.requestCount();
+    const result = await runInTerminal(['order', 'batch', '-'], { ...world.env, ...UTF8 });
+    expect(result.code, result.screen).toBe(2);
+    expect(result.screen).toContain('cannot ask for consent there');
+    expect(result.screen).toContain('add --yes');
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
   it('says nothing when standard input is a pipe', async () => {
     const line = JSON.stringify({ address: freshAddress(9202), energy: 65000, hours: 1 });
     const result = await world.run(['order', 'batch', '-', '--yes'], { env: world.env, input: `${line}\n` });
