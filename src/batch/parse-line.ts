@@ -11,6 +11,7 @@ import { CLIENT_REQUEST_ID_TEXT } from '../domain/patterns.js';
 import { printable } from '../domain/printable.js';
 import type { PhysicalLine } from './line-reader.js';
 import { rawTopLevelNumbers } from './raw-numbers.js';
+import { contractReceiverError, isKnownContract } from '../tron/receiver.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 
@@ -53,7 +54,11 @@ export class LineParser {
   /** The order on this line, or undefined for the CSV header and blank lines. Throws naming the line. */
   parse({ number, text }: PhysicalLine): BatchLine | undefined {
     if (text.trim() === '') return undefined;
-    const fail = (problem: string) => new UsageError(`${this.source}, line ${number}: ${problem}: nothing was bought`);
+    const fail = (problem: string, hint?: string) =>
+      new UsageError(
+        `${this.source}, line ${number}: ${problem}: nothing was bought`,
+        hint === undefined ? {} : { hint },
+      );
     const fields = this.format === 'ndjson' ? ndjsonFields(text, fail) : this.#csvFields(text, fail);
     if (fields === undefined) return undefined;
     return {
@@ -77,12 +82,17 @@ export class LineParser {
     return Object.fromEntries(this.#columns.map((column, i) => [column, cells[i]]));
   }
 
-  #address(value: unknown, fail: (problem: string) => UsageError): string {
+  #address(value: unknown, fail: (problem: string, hint?: string) => UsageError): string {
     if (value === undefined || value === '') throw fail('the address is missing');
     if (typeof value !== 'string') throw fail('the address must be a string');
     if (/\s/u.test(value)) throw fail(`the address ${shown(value, 60)} contains white space`);
     const check = checkTronAddress(value);
     if (!check.ok) throw fail(`"${printable(value, 60)}" is not a TRON address: ${check.reason}`);
+    // USDT's contract, the commonest mistake: refused with the other line checks, before any request.
+    if (isKnownContract(value)) {
+      const contract = contractReceiverError(value);
+      throw fail(contract.message, contract.hint);
+    }
     return value;
   }
 

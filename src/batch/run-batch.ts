@@ -13,6 +13,8 @@ import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/c
 import { executeBatch, type LineResult } from './execute.js';
 import type { BatchFormat } from './parse-line.js';
 import { planBatch, type BatchPlan } from './plan.js';
+import { refuseContractLines } from './receivers.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { batchLines, checkBatch, lineRequestId, openInput, type BatchSource } from './source.js';
 
 export interface BatchRequest {
@@ -47,6 +49,8 @@ export interface BatchDeps {
   spoolDir: string;
   interrupt: AbortSignal | undefined;
   note: (line: string) => void;
+  /** The TRON node to ask whether a receiver is a contract, when one is configured; else undefined. */
+  receiverNode: () => Promise<TronNode | undefined>;
   progress: (line: string) => void;
   onResult: (result: LineResult) => Promise<void>;
   onPlannedLine: (line: PlannedLine) => Promise<void>;
@@ -77,6 +81,7 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {
     const source = await checkBatch(input.path, input.label, rules, request.format);
+    await refuseContractLines(source, deps.receiverNode, deps.note, request.concurrency);
     const plan = await planBatch(source, client, journal, request.concurrency);
     if (request.dryRun) return await showPlan(deps, source, plan);
     await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat, LineParser } from '../../../src/batch/parse-line.js';
 
 const RULES = { energyPerPortion: 1000, maxEnergy: 5_000_000, hours: [1, 3, 24] };
-const A = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
 const parse = (parser: LineParser, text: string, number = 2) => parser.parse({ number, text });
 
 describe('LineParser', () => {
@@ -101,6 +101,18 @@ describe('LineParser', () => {
     const parser = new LineParser('csv', 'f.csv', RULES);
     parse(parser, 'address,energy,hours', 1);
     expect(() => parse(parser, line)).toThrow(message);
+  });
+
+  it("refuses USDT's contract as a receiver, with the hint, like order create (no request needed)", () => {
+    const parser = new LineParser('csv', 'f.csv', RULES);
+    parse(parser, 'address,energy,hours', 1);
+    const usdt = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    expect(() => parse(parser, `${usdt},65000,1`, 4)).toThrow(
+      expect.objectContaining({
+        message: `f.csv, line 4: ${usdt} is a smart contract: TRON does not delegate energy to contract accounts, so no rental can reach it: nothing was bought`,
+        hint: expect.stringContaining('not for the token contract'),
+      }),
+    );
   });
 
   it('skips blank lines', () => {
