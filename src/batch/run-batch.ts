@@ -99,10 +99,10 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
       terminal: deps.terminal,
       given: request.yes || toSend === 0,
       details: [
-        `${source.label}: ${source.orderCount} lines: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
+        `${source.label}: ${counted(source.orderCount, 'line')}: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
       ],
-      question: `Place ${toSend} orders for ${plan.total} TRX in all?`,
-      refusal: `not placing ${toSend} orders for ${plan.total} TRX without consent`,
+      question: `Place ${counted(toSend, 'order')} for ${plan.total} TRX in all?`,
+      refusal: `not placing ${counted(toSend, 'order')} for ${plan.total} TRX without consent`,
       hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it)',
       note: deps.note,
     });
@@ -186,4 +186,9 @@ async function showPlan(deps: BatchDeps, source: BatchSource, plan: BatchPlan): 
   deps.note(
     `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all; nothing was bought`,
   );
+}
+
+/** `1 order`, `2 orders`: "1 orders" reads as a slip. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -77,3 +77,12 @@ describe('a CSV value with a space around it', () => {
     expect(result.stderr).toContain('hours "1 " (a trailing space) is not offered');
   });
 });
+
+describe('counts in words', () => {
+  it('one line without --yes: "not placing 1 order", not "1 orders"', async () => {
+    const line = `{"address":"${freshAddress(9305)}","energy":65000,"hours":1}\n`;
+    const result = await world.run(['order', 'batch', '-', '--format', 'ndjson'], { env: world.env, input: line });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not placing 1 order for \d+\.\d{6} TRX without consent/);
+  });
+});
