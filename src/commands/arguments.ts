@@ -94,9 +94,12 @@ export function positiveTrxAmount(text: string): string {
   return amount;
 }
 
+/** A whole order id (a UUID), or its first 8 characters as a narrow terminal's `order list` shows them. */
 export function orderId(text: string): string {
-  if (!UUID_TEXT.test(text))
-    throw new InvalidArgumentError('an order id is a UUID, e.g. 3f0c…-…; see `energy order list`');
+  if (!UUID_TEXT.test(text) && !/^[0-9a-f]{8}$/i.test(text))
+    throw new InvalidArgumentError(
+      'an order id is a UUID (or its first 8 characters), e.g. 3f0c…-…; see `energy order list`',
+    );
   return text.toLowerCase();
 }
 

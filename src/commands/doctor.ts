@@ -46,8 +46,12 @@ export function doctorCommand(ctx: Context): Command {
       if (ctx.printer.jsonMode) await ctx.printer.json({ checks: shown });
       else
         await ctx.printer.table({
-          head: ['CHECK', 'STATUS', 'DETAIL'],
-          widths: [11, 6, 0],
+          // Never cut: a check's detail and hint are what the user acts on; a long one wraps.
+          columns: [
+            { head: 'CHECK', width: 11 },
+            { head: 'STATUS', width: 6 },
+            { head: 'DETAIL', width: 0 },
+          ],
           rows: shown.flatMap(({ name, status, detail, hint }) => [
             [name, status, detail],
             ...(hint === null ? [] : [['', '', `→ ${hint}`]]),

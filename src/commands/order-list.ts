@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { CliError, ContextualError, InternalError, UsageError } from '../domain/errors.js';
-import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from '../output/views.js';
+import { ORDER_COLUMNS, orderCells } from '../output/views.js';
 import { streamOrdersCsv, streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
 import { ORDER_CSV_COLUMNS, orderCsvFields } from '../output/csv.js';
 import { cursor, positiveInteger } from './arguments.js';
@@ -62,8 +62,7 @@ export function orderListCommand(ctx: Context): Command {
       }
       if (csv) await ctx.printer.csv([ORDER_CSV_COLUMNS, ...page.items.map(orderCsvFields)]);
       else if (page.items.length === 0) ctx.printer.note('no orders');
-      else
-        await ctx.printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: page.items.map(orderCells) });
+      else await ctx.printer.table({ columns: ORDER_COLUMNS, rows: page.items.map(orderCells) });
       if (page.next_cursor !== null) ctx.printer.note(`more: ${listCommand(page.next_cursor, options, ctx.globals)}`);
     });
 }

@@ -7,19 +7,26 @@ import { Command } from 'commander';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
+import type { Column } from '../output/fit-table.js';
+import { formatInteger, formatTimestamp } from '../output/format.js';
+import { shortAddress, shortTime, shortUrl } from '../output/short-forms.js';
 
-const COLUMNS = [
-  'CLIENT_REQUEST_ID',
-  'JOURNALED',
-  'ADDRESS',
-  'ENERGY',
-  'HOURS',
-  'TOTAL TRX',
-  'API',
-  'HERE',
-  'LAST ERROR',
-] as const;
-const WIDTHS = [20, 24, 34, 9, 5, 14, 24, 4, 20] as const;
+/**
+ * In a pipe every column whole; on a narrow terminal the client id goes first (`order recover` settles them
+ * all), then the time takes its short form, the last error is cut, the API loses its scheme, the address
+ * shortens, HOURS goes, and last the API is cut too.
+ */
+const COLUMNS: readonly Column[] = [
+  { head: 'CLIENT_REQUEST_ID', width: 20, drop: 1 },
+  { head: 'JOURNALED', width: 25, short: { step: 2, form: (cell) => shortTime(cell) } },
+  { head: 'ADDRESS', width: 34, short: { step: 5, form: shortAddress } },
+  { head: 'ENERGY', width: 9 },
+  { head: 'HOURS', width: 5, drop: 6 },
+  { head: 'TOTAL TRX', width: 14 },
+  { head: 'API', width: 24, short: { step: 4, form: shortUrl }, cut: 7 },
+  { head: 'HERE', width: 4 },
+  { head: 'LAST ERROR', width: 20, cut: 3 },
+];
 
 export function orderPendingCommand(ctx: Context): Command {
   return new Command('pending')
@@ -68,13 +75,12 @@ export function orderPendingCommand(ctx: Context): Command {
         return;
       }
       await ctx.printer.table({
-        head: COLUMNS,
-        widths: WIDTHS,
+        columns: COLUMNS,
         rows: items.map(({ record, order, here }) => [
           record.client_request_id,
-          record.journaled_at,
+          journaledAt(record.journaled_at),
           order.address,
-          String(order.energy),
+          formatInteger(order.energy),
           String(order.duration_hours),
           order.expected_total_trx,
           record.origin,
@@ -109,4 +115,10 @@ function recoverAdvice(here: readonly (boolean | null)[], recover: string): stri
 /** true or false when the current profile's API and key are known, null when they are not. */
 function settleableHere(journal: Journal | undefined, record: JournalRecord): boolean | null {
   return journal === undefined ? null : journal.covers(record);
+}
+
+/** Local time like every other table (the record keeps UTC with milliseconds; --json shows it as kept). */
+function journaledAt(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : formatTimestamp(ms);
 }

@@ -10,6 +10,7 @@ import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RecoverItem } from '../ordering/recover.js';
+import { shortId } from '../output/short-forms.js';
 import type { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import { clientRequestId } from './arguments.js';
@@ -101,8 +102,12 @@ function selectOne(journal: Journal, id: string): JournalRecord[] {
 async function printItems(printer: Printer, items: RecoverItem[]): Promise<void> {
   if (printer.jsonMode) return printer.json({ items });
   await printer.table({
-    head: ['CLIENT_REQUEST_ID', 'OUTCOME', 'ORDER', 'DETAIL'],
-    widths: [20, 8, 36, 20],
+    columns: [
+      { head: 'CLIENT_REQUEST_ID', width: 20 },
+      { head: 'OUTCOME', width: 8 },
+      { head: 'ORDER', width: 36, short: { step: 1, form: shortId } },
+      { head: 'DETAIL', width: 20, cut: 2 },
+    ],
     rows: items.map((item) => [
       item.client_request_id,
       item.outcome,

@@ -22,7 +22,7 @@ export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions
     .description(
       'follow an order until it is final: delivered, ended or failed (exit 8 if it did not deliver, 10 if --wait-timeout runs out)',
     )
-    .addArgument(new Argument('<id>', 'order id (a UUID)').argParser(orderId))
+    .addArgument(new Argument('<id>', 'order id (a UUID, or its first 8 characters)').argParser(orderId))
     .addOption(
       new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
     )
@@ -40,7 +40,10 @@ export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions
 
 async function waitRun(opts: WaitCommandOptions): Promise<void> {
   const client = await opts.client();
-  const { followToFinal } = await import('../ordering/follow-order.js');
+  const [{ followToFinal }, { resolveOrderId }] = await Promise.all([
+    import('../ordering/follow-order.js'),
+    import('../ordering/resolve-order-id.js'),
+  ]);
   const { printer } = opts;
   const follower = {
     client,
@@ -48,5 +51,6 @@ async function waitRun(opts: WaitCommandOptions): Promise<void> {
     progress: printer.jsonMode && !opts.verbose ? undefined : (line: string) => printer.note(line),
     waitCommand: (id: string) => opts.invocation('order', 'wait', id),
   };
-  await followToFinal(follower, await client.getOrder(opts.orderId), opts.timeoutSeconds);
+  const id = await resolveOrderId(client, opts.orderId, opts.invocation('order', 'list'));
+  await followToFinal(follower, await client.getOrder(id), opts.timeoutSeconds);
 }

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../domain/errors.js';
-import { SPEND_COLUMNS, SPEND_COLUMN_WIDTHS, spendCells, spendCsv, spendRows } from '../output/spend-views.js';
+import { SPEND_COLUMNS, spendCells, spendCsv, spendRows } from '../output/spend-views.js';
 import type { Context } from './context.js';
 
 /** As `order list --all`: large pages first, stepping down when the server refuses a size (400). */
@@ -46,6 +46,6 @@ export function spendCommand(ctx: Context): Command {
       if (ctx.printer.jsonMode) await ctx.printer.json(report);
       else if (csv) await ctx.printer.csv(spendCsv(report, options.by !== undefined));
       else if (options.by === undefined) await ctx.printer.keyValue(spendRows(report));
-      else await ctx.printer.table({ head: SPEND_COLUMNS, widths: SPEND_COLUMN_WIDTHS, rows: spendCells(report) });
+      else await ctx.printer.table({ columns: SPEND_COLUMNS, rows: spendCells(report) });
     });
 }

@@ -55,9 +55,8 @@ export class CliError extends Error {
   /** A follow-up line for the user: what to run or check next. */
   readonly hint: string | undefined;
   /**
-   * Set by the transport when some attempt may have reached the server and been acted on (a reset or a
-   * timeout after sending, a 5xx, an unreadable 2xx), whatever the last attempt's failure was: for an
-   * order, it may exist.
+   * Set by the transport when some attempt may have reached the server and been acted on (a reset or a timeout
+   * after sending, a 5xx, an unreadable 2xx), whatever the last attempt's failure was: an order may exist.
    */
   outcomeUncertain = false;
 }
@@ -136,6 +135,14 @@ export class ApiError extends CliError {
   readonly retryAfterSeconds: number | undefined;
 }
 
+/** Something the user named does not exist, found out without the API's 404 (e.g. a short id no order has). */
+export class NotFoundError extends CliError {
+  override name = 'NotFoundError';
+  constructor(message: string, options?: { hint?: string }) {
+    super(message, ExitCode.notFound, options);
+  }
+}
+
 /** The connection failed, timed out, or the response broke the spec. */
 export class NetworkError extends CliError {
   override name = 'NetworkError';
@@ -201,10 +208,7 @@ export class InternalError extends CliError {
   }
 }
 
-/**
- * A failure said again with what it means here ("after the orders already printed", "line 3: …"): it keeps
- * its cause's exit code, and `isInterruption` still sees an interrupt through it.
- */
+/** A failure said again with what it means here ("line 3: …"): its cause's exit code; an interrupt stays one. */
 export class ContextualError extends CliError {
   override name = 'ContextualError';
   constructor(message: string, cause: CliError, options?: { hint?: string }) {
@@ -247,10 +251,7 @@ export function isInterruption(error: unknown): boolean {
   return false;
 }
 
-/**
- * An order request that may have reached the server, whose answer never arrived: the order may exist.
- * Its record stays in the journal until `energy order recover` settles it.
- */
+/** An order request that may have reached the server, answer never received: the journal keeps it for recover. */
 export class OrderOutcomeUnknownError extends CliError {
   override name = 'OrderOutcomeUnknownError';
   constructor(

@@ -14,12 +14,3 @@ export function styles(colorLevel: number): Styles {
   if (colorLevel === 0) return { bold: plain, dim: plain };
   return { bold: (text) => `\x1b[1m${text}\x1b[22m`, dim: (text) => `\x1b[2m${text}\x1b[22m` };
 }
-
-const ESCAPES = /\x1b\[[0-9;]*m/g;
-
-/** Columns a cell takes on screen: escapes take none; each code point counts as one. */
-export function visibleWidth(text: string): number {
-  const bare = text.includes('\x1b') ? text.replace(ESCAPES, '') : text;
-  for (let i = 0; i < bare.length; i += 1) if (bare.charCodeAt(i) > 0x7f) return [...bare].length;
-  return bare.length;
-}

@@ -1,11 +1,14 @@
 /**
  * How `order batch` prints as it goes: with --json one NDJSON object a line, else a table printed a line
  * at a time, its widths fixed up front (a derived id's length is known, an order id is a UUID), so that
- * rows printed one by one still line up.
+ * rows printed one by one still line up. On a narrow terminal the client id goes first, then the order id
+ * takes its short form and the detail is cut.
  */
 import type { LineResult } from '../batch/execute.js';
 import type { PlannedLine } from '../batch/run-batch.js';
 import type { Printer } from './printer.js';
+import type { Column } from './fit-table.js';
+import { shortAddress, shortId } from './short-forms.js';
 
 interface RowWriter<T> {
   write: (item: T) => Promise<void>;
@@ -17,8 +20,13 @@ export function batchResultWriter(printer: Printer, idWidth: number): RowWriter<
   if (printer.jsonMode) return ndjsonWriter(printer);
   return tableWriter(
     printer,
-    ['LINE', 'CLIENT_REQUEST_ID', 'STATUS', 'ORDER', 'DETAIL'],
-    [6, idWidth, 8, 36, 0],
+    [
+      { head: 'LINE', width: 6 },
+      { head: 'CLIENT_REQUEST_ID', width: idWidth, drop: 1 },
+      { head: 'STATUS', width: 8 },
+      { head: 'ORDER', width: 36, short: { step: 2, form: shortId } },
+      { head: 'DETAIL', width: 0, cut: 3 },
+    ],
     (r) => [String(r.line), r.client_request_id, r.status, r.order_id ?? '', detail(r)],
   );
 }
@@ -28,8 +36,13 @@ export function batchPlanWriter(printer: Printer, idWidth: number): RowWriter<Pl
   if (printer.jsonMode) return ndjsonWriter(printer);
   return tableWriter(
     printer,
-    ['LINE', 'CLIENT_REQUEST_ID', 'PLAN', 'ADDRESS', 'TOTAL TRX'],
-    [6, idWidth, 6, 34, 0],
+    [
+      { head: 'LINE', width: 6 },
+      { head: 'CLIENT_REQUEST_ID', width: idWidth, drop: 1 },
+      { head: 'PLAN', width: 6 },
+      { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },
+      { head: 'TOTAL TRX', width: 0 },
+    ],
     (p) => [String(p.line), p.client_request_id, p.plan, p.address, p.total_trx ?? ''],
   );
 }
@@ -58,20 +71,9 @@ function ndjsonWriter<T>(printer: Printer): RowWriter<T> {
   };
 }
 
-function tableWriter<T>(
-  printer: Printer,
-  head: readonly string[],
-  widths: readonly number[],
-  row: (item: T) => string[],
-): RowWriter<T> {
-  let headShown = false;
-  return {
-    write: async (item) => {
-      await printer.table({ head, widths, rows: [row(item)], showHead: !headShown });
-      headShown = true;
-    },
-    end: async () => undefined,
-  };
+function tableWriter<T>(printer: Printer, columns: readonly Column[], row: (item: T) => string[]): RowWriter<T> {
+  const table = printer.tableWriter(columns);
+  return { write: (item) => table.write([row(item)]), end: async () => undefined };
 }
 
 function detail(result: LineResult): string {

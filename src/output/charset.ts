@@ -17,10 +17,12 @@ export function utf8Locale(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = p
 
 const STAND_INS: Readonly<Record<string, string>> = { '…': '...', '→': '->', '≥': '>=', '’': "'" };
 const OURS = /[…→≥’]/g;
+/** The same, to test for: a test is ~4x cheaper than a replace that finds nothing (800,000 table cells). */
+const ANY_OF_OURS = /[…→≥’]/;
 
 /** `text` with our typographic characters replaced by ASCII when the locale cannot show them. */
 export function inCharset(text: string, utf8: boolean): string {
-  return utf8 ? text : text.replace(OURS, (char) => STAND_INS[char] ?? char);
+  return utf8 || !ANY_OF_OURS.test(text) ? text : text.replace(OURS, (char) => STAND_INS[char] ?? char);
 }
 
 /** The ellipsis a cut value ends with. */

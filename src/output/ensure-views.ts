@@ -1,6 +1,8 @@
 /** The readable form of `ensure`: one row per address. */
 import { formatInteger } from './format.js';
 import type { TableSpec } from './printer.js';
+import type { Column } from './fit-table.js';
+import { shortAddress, shortIdsIn } from './short-forms.js';
 
 export interface EnsureRow {
   address: string;
@@ -29,13 +31,25 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
 };
 
-/** With --wait, an AFTER column next to AVAILABLE: the energy before the purchase and once it arrived. */
+/**
+ * With --wait, an AFTER column next to AVAILABLE: the energy before the purchase and once it arrived. On a
+ * narrow terminal the order id in a result takes its short form, then the address (which the user gave), and
+ * only then is the result cut.
+ */
 export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
   const after = rows.some((row) => row.available_after !== undefined);
   const pick = <T>(cells: T[]): T[] => (after ? cells : cells.filter((_cell, i) => i !== 2));
   return {
-    head: pick(['ADDRESS', 'AVAILABLE', 'AFTER', 'IN FLIGHT', 'TARGET', 'BUY', 'TOTAL TRX', 'RESULT']),
-    widths: pick([34, 9, 9, 9, 9, 9, 10, 6]),
+    columns: pick<Column>([
+      { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },
+      { head: 'AVAILABLE', width: 9 },
+      { head: 'AFTER', width: 9 },
+      { head: 'IN FLIGHT', width: 9 },
+      { head: 'TARGET', width: 9 },
+      { head: 'BUY', width: 9 },
+      { head: 'TOTAL TRX', width: 10 },
+      { head: 'RESULT', width: 6, short: { step: 1, form: shortIdsIn }, cut: 3 },
+    ]),
     rows: rows.map((row) =>
       pick([
         row.address,

@@ -6,7 +6,7 @@
  */
 import type { OrderList } from '../client/types.js';
 import type { Printer } from './printer.js';
-import { ORDER_COLUMNS, ORDER_COLUMN_WIDTHS, orderCells } from './views.js';
+import { ORDER_COLUMNS, orderCells } from './views.js';
 import { ORDER_CSV_COLUMNS, orderCsvFields } from './csv.js';
 
 /** Where the listing stands: the cursor of the next page to read (null for the first page without one). */
@@ -53,15 +53,9 @@ export async function streamOrdersTable(
   pages: AsyncIterable<OrderList>,
   progress: ListingProgress,
 ): Promise<boolean> {
+  const table = printer.tableWriter(ORDER_COLUMNS);
   for await (const page of pages) {
-    if (page.items.length > 0) {
-      await printer.table({
-        head: ORDER_COLUMNS,
-        widths: ORDER_COLUMN_WIDTHS,
-        rows: page.items.map(orderCells),
-        showHead: progress.ordersWritten === 0,
-      });
-    }
+    await table.write(page.items.map(orderCells));
     progress.ordersWritten += page.items.length;
     progress.resumeCursor = page.next_cursor;
   }

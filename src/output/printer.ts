@@ -9,17 +9,20 @@ import type { Row } from './views.js';
 import { styles } from './ansi.js';
 import { colorLevel, type Terminal } from './terminal.js';
 import { renderTable } from './text-table.js';
+import { planFit, fitRow, type Column, type FitPlan } from './fit-table.js';
+import { ellipsis, inCharset, utf8Locale } from './charset.js';
 import { csvRecord } from './csv.js';
 import { inCharset, utf8Locale } from './charset.js';
 import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 
 export interface TableSpec {
-  head: readonly string[];
-  /** Minimum width of each column. */
-  widths: readonly number[];
+  columns: readonly Column[];
   rows: readonly (readonly string[])[];
-  /** false for the continuation pages of a streamed table. */
-  showHead?: boolean;
+}
+
+/** A table written a page (or a row) at a time: the first write decides the layout, the head comes once. */
+export interface TableWriter {
+  write: (rows: readonly (readonly string[])[]) => Promise<void>;
 }
 
 export class Printer {
@@ -54,18 +57,49 @@ export class Printer {
     await this.#out(safe.map(([label, value]) => `${dim(label.padEnd(width))}  ${value}\n`).join(''));
   }
 
+  /** A whole table: on a terminal sized to its content and fitted to the screen (see fit-table.ts). */
   async table(spec: TableSpec): Promise<void> {
-    // Widths are minimums (cells padded to them, so that streamed pages line up), never limits: a
-    // longer value, an amount above all, is shown whole rather than cut.
+    await this.#tableWriter(spec.columns, false).write(spec.rows);
+  }
+
+  /** A table streamed in pieces; on a terminal the first piece decides how it fits the screen. */
+  tableWriter(columns: readonly Column[]): TableWriter {
+    return this.#tableWriter(columns, true);
+  }
+
+  #tableWriter(columns: readonly Column[], streamed: boolean): TableWriter {
+    const utf8 = utf8Locale(this.terminal.env);
     const { bold } = styles(this.colorLevel);
-    await this.#out(
-      renderTable({
-        head: spec.showHead === false ? undefined : spec.head.map(escapeControls),
-        widths: spec.widths,
-        rows: spec.rows.map((row) => row.map(escapeControls)),
-        styleHead: bold,
-      }),
-    );
+    let plan: FitPlan | undefined;
+    return {
+      write: async (rows) => {
+        if (rows.length === 0) return;
+        const safe = rows.map((row) => row.map((cell) => inCharset(escapeControls(cell), utf8)));
+        const first = plan === undefined;
+        plan ??= planFit(columns, safe, { available: this.#screenWidth(), ellipsis: ellipsis(utf8), streamed });
+        const shown = plan;
+        await this.#out(
+          renderTable({
+            head: first ? shown.shown.map((index) => escapeControls(columns[index]!.head)) : undefined,
+            widths: shown.widths,
+            rows: safe.map((row) => fitRow(columns, shown, row)),
+            styleHead: bold,
+          }),
+        );
+      },
+    };
+  }
+
+  /**
+   * The columns a table may take: undefined in a pipe (the full form, for scripts); on a terminal, COLUMNS
+   * when it is set (as for ls and less), else the terminal's own width, else 80.
+   */
+  #screenWidth(): number | undefined {
+    const stdout = this.terminal.stdout;
+    if (stdout.isTTY !== true) return undefined;
+    const fromEnv = Number(this.terminal.env.COLUMNS);
+    if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+    return stdout.columns !== undefined && stdout.columns > 0 ? stdout.columns : 80;
   }
 
   /**
@@ -129,8 +163,12 @@ export class Printer {
 
   #statusShown = false;
 
-  /** Waits when the pipe is full, so that a large listing uses bounded memory. */
+  /**
+   * Waits when the pipe is full, so that a large listing uses bounded memory. A progress line on the same
+   * screen is cleared first, or a row would be written after it.
+   */
   async #out(text: string): Promise<void> {
+    if (this.terminal.stdout.isTTY === true) this.clearStatus();
     if (!this.terminal.stdout.write(text)) await once(this.terminal.stdout, 'drain');
   }
 }

@@ -2,6 +2,7 @@
 import type { SpendReport } from '../reports/spend.js';
 import type { Row } from './views.js';
 import { formatInteger } from './format.js';
+import type { Column } from './fit-table.js';
 
 export function spendRows(report: SpendReport): Row[] {
   return [
@@ -12,8 +13,11 @@ export function spendRows(report: SpendReport): Row[] {
   ];
 }
 
-export const SPEND_COLUMNS = ['KEY', 'ORDERS', 'TOTAL TRX'] as const;
-export const SPEND_COLUMN_WIDTHS = [34, 8, 16] as const;
+export const SPEND_COLUMNS: readonly Column[] = [
+  { head: 'KEY', width: 34 },
+  { head: 'ORDERS', width: 8 },
+  { head: 'TOTAL TRX', width: 16 },
+];
 
 /** The groups, then a total line. */
 export function spendCells(report: SpendReport): string[][] {

@@ -2,7 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 
 /** The streams and environment of one run; tests and the library pass their own. */
 export interface Terminal {
-  stdout: Writable & { isTTY?: boolean };
+  /** `columns`: the terminal's width, when it is one. */
+  stdout: Writable & { isTTY?: boolean; columns?: number };
   stderr: Writable & { isTTY?: boolean };
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   env: NodeJS.ProcessEnv;

@@ -3,7 +3,7 @@
  * cell, two spaces between columns, no trailing spaces. Replaces cli-table3, whose ~34 KB (with emoji-regex
  * and @colors/colors) cost more start-up than the command's request for the one small table we draw.
  */
-import { visibleWidth } from './ansi.js';
+import { visibleWidth } from './text-width.js';
 
 export interface TextTableSpec {
   head?: readonly string[] | undefined;

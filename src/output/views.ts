@@ -2,6 +2,8 @@
 import type { BalanceResponse, OptionsResponse, Order, QuoteResponse } from '../client/types.js';
 import { printable } from '../domain/printable.js';
 import { formatInteger, formatTimestamp, formatYesNo } from './format.js';
+import type { Column } from './fit-table.js';
+import { shortAddress, shortId, shortTime } from './short-forms.js';
 
 export type Row = readonly [label: string, value: string];
 
@@ -53,9 +55,21 @@ export function orderRows(order: Order): Row[] {
   return rows;
 }
 
-export const ORDER_COLUMNS = ['ID', 'CREATED', 'ADDRESS', 'ENERGY', 'HOURS', 'TOTAL TRX', 'STATUS', 'FINAL'] as const;
-/** Fixed widths so that the pages of `order list --all` line up as one table. */
-export const ORDER_COLUMN_WIDTHS = [36, 25, 34, 9, 5, 16, 12, 9] as const;
+/**
+ * `order list`'s columns. The minimum widths line up the pages of `order list --all` in a pipe; on a narrow
+ * terminal the date, then the id, then the address take their short forms, a long status is cut, and HOURS
+ * then FINAL are left out (80 columns keep ID, CREATED, ADDRESS, ENERGY, TOTAL TRX, STATUS, FINAL).
+ */
+export const ORDER_COLUMNS: readonly Column[] = [
+  { head: 'ID', width: 36, short: { step: 2, form: shortId } },
+  { head: 'CREATED', width: 25, short: { step: 1, form: (cell) => shortTime(cell) } },
+  { head: 'ADDRESS', width: 34, short: { step: 3, form: shortAddress } },
+  { head: 'ENERGY', width: 9 },
+  { head: 'HOURS', width: 5, drop: 5 },
+  { head: 'TOTAL TRX', width: 16 },
+  { head: 'STATUS', width: 12, cut: 4 },
+  { head: 'FINAL', width: 9, drop: 6 },
+];
 
 export function orderCells(order: Order): string[] {
   const final = order.lifecycle_final ? 'all' : order.delivery_final ? 'delivery' : 'no';

@@ -119,3 +119,64 @@ describe('order batch on a terminal', () => {
     }
   });
 });
+
+describe('tables fit the terminal', () => {
+  const widest = (screen: string) => Math.max(...screen.split(/\r?\n/).map((line) => [...line].length));
+
+  it('order list: 80 columns with short ids and times; a pipe keeps every id whole', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await world.run([...ORDER, '--yes'])).code).toBe(0);
+    const ids = world.sandbox.orders().map((order) => order.id);
+    const screen = (await runInTerminal(['order', 'list'], { ...world.env, LANG: 'C.UTF-8' }, [], 80)).screen;
+    expect(widest(screen)).toBeLessThanOrEqual(80);
+    expect(screen).toMatch(/^ID\s+CREATED\s+ADDRESS\s+ENERGY\s+TOTAL TRX\s+STATUS\s+FINAL\r?$/m);
+    for (const id of ids.slice(-3)) expect(screen).toContain(`${id.slice(0, 8)}  `);
+    expect(screen).not.toContain(ids.at(-1));
+    expect(screen).toMatch(/\d\d-\d\d \d\d:\d\d {2}TPL66V…zjhUZY {2}65,000/);
+
+    const wide = (await runInTerminal(['order', 'list'], world.env, [], 200)).screen;
+    expect(wide).toContain(ids.at(-1));
+    const piped = await world.run(['order', 'list']);
+    expect(piped.stdout).toContain(ids.at(-1));
+    expect(piped.stdout).toContain(`${ADDRESS}  65,000`);
+
+    // The short id the screen shows is one `order get` and `order wait` take.
+    const short = ids.at(-1)!.slice(0, 8);
+    const got = await world.run(['order', 'get', short, '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ id: ids.at(-1) });
+    const waited = await world.run(['order', 'wait', short, '--json']);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ id: ids.at(-1) });
+    const missing = await world.run(['order', 'get', 'ffffffff']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/no order id starts with ffffffff among the newest \d+ orders/);
+  });
+
+  it('order pending: fits 80 columns, without the client id, times local and energy grouped', async () => {
+    world.sandbox.inject({
+      kind: 'drop-after-commit',
+      times: 10,
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
+    const sent = await world.run([...ORDER, '--yes', '--client-request-id', 'fit-the-terminal-0001']);
+    world.sandbox.clearFaults();
+    expect(sent.code).not.toBe(0);
+    try {
+      const env = { ...world.env, LANG: 'C.UTF-8', TZ: 'UTC' };
+      const screen = (await runInTerminal(['order', 'pending'], env, [], 80)).screen;
+      const table = screen.split(/\r?\n/).filter((line) => /^(JOURNALED|\d\d-\d\d )/.test(line));
+      expect(table).toHaveLength(2);
+      expect(Math.max(...table.map((line) => [...line].length)), JSON.stringify(table)).toBeLessThanOrEqual(80);
+      expect(screen).toMatch(/^JOURNALED\s+ADDRESS\s+ENERGY\s+/m);
+      expect(screen).not.toContain('fit-the-terminal-0001');
+      expect(screen).toMatch(/\d\d-\d\d \d\d:\d\d {2}TPL66V…zjhUZY {2}65,000 /);
+
+      const piped = await world.run(['order', 'pending'], { env });
+      expect(piped.stdout).toMatch(
+        /^fit-the-terminal-0001\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\s+TPL66V\w+\s+65,000\s+1\s/m,
+      );
+    } finally {
+      expect((await world.run(['order', 'recover'])).code).toBe(0);
+    }
+  });
+});

@@ -18,9 +18,12 @@ export function runInTerminal(
   args: readonly string[],
   env: Record<string, string | undefined>,
   steps: TerminalStep[] = [],
+  /** The terminal's width; `script` otherwise makes a 0x0 one (which the CLI reads as unknown). */
+  columns?: number,
 ) {
   return new Promise<{ code: number; screen: string }>((resolve, reject) => {
-    const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+    const size = columns === undefined ? '' : `stty cols ${columns} rows 50 && `;
+    const command = size + [process.execPath, BIN, ...args].map(quote).join(' ');
     const cleanEnv = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<
       string,
       string

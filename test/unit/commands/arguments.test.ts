@@ -21,7 +21,12 @@ describe('argument parsers', () => {
       ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
       ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', '0x41', ''],
     ],
-    ['orderId', parse.orderId, ['2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f'], ['2b7c1f7e', 'not-a-uuid', '']],
+    [
+      'orderId',
+      parse.orderId,
+      ['2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f', '2b7c1f7e', '2B7C1F7E'],
+      ['2b7c1f7', '2b7c1f7e-', 'not-a-uuid', 'zzzzzzzz', ''],
+    ],
     ['clientRequestId', parse.clientRequestId, ['abc-1', 'a.b:c_d'], ['', 'a b', 'x'.repeat(65), 'é', 'a;rm']],
     ['cursor', parse.cursor, ['abc', 'eyJzIjo1fQ=='], ['', 'a b', 'x'.repeat(2049), 'tab\t']],
   ] as const)('%s', (_name, parser, good, bad) => {

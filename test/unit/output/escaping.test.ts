@@ -24,7 +24,7 @@ function capture(isTTY = true) {
 describe('escaping where text leaves', () => {
   it('escapes every table cell and head', async () => {
     const { printer, out } = capture();
-    await printer.table({ head: [`H${HOSTILE}`], widths: [4], rows: [[`cell${HOSTILE}`], ['fine']] });
+    await printer.table({ columns: [{ head: `H${HOSTILE}`, width: 4 }], rows: [[`cell${HOSTILE}`], ['fine']] });
     expect(out()).not.toMatch(RAW);
     expect(out()).toContain('cell\\x1b[2J\\x9b2J\\x07\\x7f\\u{61c}\\u{200e}');
     expect(out()).toContain('\\u{202e}');

@@ -2,7 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Printer } from '../../../src/output/printer.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
-import { orderCells, ORDER_COLUMNS, ORDER_COLUMN_WIDTHS } from '../../../src/output/views.js';
+import { orderCells, ORDER_COLUMNS } from '../../../src/output/views.js';
 
 function capture() {
   const stdout = new PassThrough();
@@ -27,10 +27,10 @@ const order = sampleOrder({
   failure: { code: 'DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON', message: 'm' },
 });
 
-describe('Printer.table', () => {
+describe('Printer.table in a pipe', () => {
   it('never cuts a value, however long', async () => {
     const { printer, text } = capture();
-    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells(order)] });
+    await printer.table({ columns: ORDER_COLUMNS, rows: [orderCells(order)] });
     expect(text()).toContain('1234567890123.123456');
     expect(text()).toContain('12,000,000,000');
     expect(text()).toContain('failed (DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON)');
@@ -40,13 +40,9 @@ describe('Printer.table', () => {
   it('lines up pages printed separately', async () => {
     const { printer, text } = capture();
     const short = { ...order, total_trx: '1.000000', energy: 1000, failure: null, status: 'active' };
-    await printer.table({ head: ORDER_COLUMNS, widths: ORDER_COLUMN_WIDTHS, rows: [orderCells(short)] });
-    await printer.table({
-      head: ORDER_COLUMNS,
-      widths: ORDER_COLUMN_WIDTHS,
-      rows: [orderCells({ ...short, energy: 65000 })],
-      showHead: false,
-    });
+    const table = printer.tableWriter(ORDER_COLUMNS);
+    await table.write([orderCells(short)]);
+    await table.write([orderCells({ ...short, energy: 65000 })]);
     const lines = text().trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]!.indexOf('1.000000')).toBe(lines[2]!.indexOf('1.000000'));
