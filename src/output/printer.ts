@@ -12,7 +12,6 @@ import { renderTable } from './text-table.js';
 import { planFit, fitRow, type Column, type FitPlan } from './fit-table.js';
 import { ellipsis, inCharset, utf8Locale } from './charset.js';
 import { csvRecord } from './csv.js';
-import { inCharset, utf8Locale } from './charset.js';
 import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 
 export interface TableSpec {
