@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+import type { World } from '../helpers/world.js';
 
 let dir: string;
 beforeAll(() => {
@@ -17,9 +18,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const orderPosts = (world: World) => world.sandbox.requestCount('/v1/energy/orders', 'POST');
 
-/** A world with 5 TRX: one 65,000-energy hour fits, three do not. */
-async function poorWorld(addresses: string[] = []): Promise<World> {
-  return createWorld({
+/** A suite's world with 5 TRX: one 65,000-energy hour fits, three do not. */
+function poorWorld(addresses: string[] = []): World {
+  return worldForSuite({
     startingBalance: '5.000000',
     deliverAfterMs: 60_000,
     tronAccounts: Object.fromEntries(addresses.map((address) => [address, { energy: 0 }])),
@@ -34,11 +35,7 @@ function batchFile(name: string, first: number): string {
 }
 
 describe('order batch on a balance that cannot pay the sum', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await poorWorld();
-  });
-  afterAll(async () => world.close());
+  const world = poorWorld();
 
   it('places nothing and exits 5, saying what is needed and what is available', async () => {
     const result = await world.run(['order', 'batch', batchFile('poor.csv', 31_000), '--yes']);
@@ -59,11 +56,7 @@ describe('order batch on a balance that cannot pay the sum', () => {
 
 describe('ensure over several short addresses on a balance that cannot pay the sum', () => {
   const addresses = [1, 2, 3].map((n) => freshAddress(33_000 + n));
-  let world: World;
-  beforeAll(async () => {
-    world = await poorWorld(addresses);
-  });
-  afterAll(async () => world.close());
+  const world = poorWorld(addresses);
   const ensure = (...args: string[]) =>
     world.run(['ensure', ...addresses, '--energy', '65000', '--hours', '1', '--yes', ...args], {
       env: { ENERGY_TRON_NODE: world.sandbox.url },
@@ -86,11 +79,7 @@ describe('ensure over several short addresses on a balance that cannot pay the s
 });
 
 describe('order create --yes with a quote above the balance', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await poorWorld();
-  });
-  afterAll(async () => world.close());
+  const world = poorWorld();
 
   it('places nothing and exits 5', async () => {
     const result = await world.run([

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 
 const ORDERS = '/v1/energy/orders';
 const QUOTES = '/v1/energy/quotes';
@@ -67,20 +68,20 @@ const viaRelay = (args: string[], input?: string) =>
   world.run(['api', ...args], { env: { ENERGY_BASE_URL: relayUrl }, ...(input !== undefined && { input }) });
 const lastRelayed = () => relayed.at(-1)!;
 const ordersTo = (target: string) => world.sandbox.orders().filter((o) => o.address === target);
+/** A quote's fields as -f/-F words; `energyFlag` -f sends the energy as a string, which the server refuses. */
+const quoteFields = (target: string, energyFlag: '-F' | '-f' = '-F') => [
+  '-f',
+  `address=${target}`,
+  energyFlag,
+  'energy=65000',
+  '-F',
+  'duration_hours=1',
+];
 
 describe('energy api', () => {
   it('sends -F numbers as JSON numbers and -f as strings, signed (the sandbox accepts it)', async () => {
     const target = address();
-    const result = await viaRelay([
-      'POST',
-      QUOTES,
-      '-f',
-      `address=${target}`,
-      '-F',
-      'energy=65000',
-      '-F',
-      'duration_hours=1',
-    ]);
+    const result = await viaRelay(['POST', QUOTES, ...quoteFields(target)]);
     expect(result.code, result.stderr).toBe(0);
     expect(lastRelayed().body.toString('utf8')).toBe(`{"address":"${target}","energy":65000,"duration_hours":1}`);
     expect(json(result)).toMatchObject({ address: target, energy: 65000, total_trx: '3.700000' });
@@ -88,16 +89,7 @@ describe('energy api', () => {
 
   it('-f sends 65000 as a string, which the server refuses (exit 2, Problem Details on stderr)', async () => {
     const target = address();
-    const result = await viaRelay([
-      'POST',
-      QUOTES,
-      '-f',
-      `address=${target}`,
-      '-f',
-      'energy=65000',
-      '-F',
-      'duration_hours=1',
-    ]);
+    const result = await viaRelay(['POST', QUOTES, ...quoteFields(target, '-f')]);
     expect(lastRelayed().body.toString('utf8')).toBe(`{"address":"${target}","energy":"65000","duration_hours":1}`);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/INVALID_INTEGER|integer/);
@@ -160,12 +152,7 @@ describe('energy api POST /v1/energy/orders', () => {
     ORDERS,
     '-f',
     `client_request_id=${id}`,
-    '-f',
-    `address=${target}`,
-    '-F',
-    'energy=65000',
-    '-F',
-    'duration_hours=1',
+    ...quoteFields(target),
     '-f',
     'expected_total_trx=3.700000',
   ];
@@ -181,16 +168,7 @@ describe('energy api POST /v1/energy/orders', () => {
       '/v1/energy/%6frders',
       '/V1/Energy/Orders',
     ]) {
-      const result = await viaRelay([
-        'POST',
-        path,
-        '-f',
-        `address=${target}`,
-        '-F',
-        'energy=65000',
-        '-F',
-        'duration_hours=1',
-      ]);
+      const result = await viaRelay(['POST', path, ...quoteFields(target)]);
       expect(result.code, path).toBe(2);
     }
     expect(world.sandbox.requestCount(ORDERS)).toBe(posts);
@@ -222,9 +200,7 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(json(again).id).toBe(json(first).id);
     expect(ordersTo(target)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);
-    expect(
-      json<{ items: { client_request_id: string }[] }>(pending).items.map((r) => r.client_request_id),
-    ).not.toContain(id);
+    expect(pendingIdsOf(pending)).not.toContain(id);
   });
 
   it('killed in flight: the record is pending, and `order pending` shows it', async () => {
@@ -243,8 +219,6 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(ordersTo(target)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);
     expect(pending.code, pending.stderr).toBe(0);
-    expect(json<{ items: { client_request_id: string }[] }>(pending).items.map((r) => r.client_request_id)).toContain(
-      id,
-    );
+    expect(pendingIdsOf(pending)).toContain(id);
   });
 });

@@ -3,29 +3,17 @@
  * the real run() in-process against the sandbox, so the sweep stays fast while "nothing sent" is measured
  * at a real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
-import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { ADDRESS } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 const ID = '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f';
 const quote = (...rest: string[]) => ['quote', ADDRESS, '--energy', '65000', '--hours', '1', ...rest];
-const create = (...rest: string[]) => [
-  'order',
-  'create',
-  ADDRESS,
-  '--energy',
-  '65000',
-  '--hours',
-  '1',
-  '--yes',
-  ...rest,
-];
+const create = (...rest: string[]) => orderCreateArgs(ADDRESS, '--yes', ...rest);
 
 const CASES: [label: string, args: string[], reason: RegExp][] = [
   ['energy 0', ['quote', ADDRESS, '--energy', '0', '--hours', '1'], /--energy.*positive whole number/],

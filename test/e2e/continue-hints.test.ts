@@ -1,13 +1,9 @@
 /** The commands we print for "read on" keep the context the user gave, quoted for the shell. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contextWords, shellQuote } from '../../src/commands/shell-words.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({ seedOrders: 5 });
-});
-afterAll(async () => world.close());
+const world = worldForSuite({ seedOrders: 5 });
 
 describe('continue hints', () => {
   it('carries --profile, --base-url and --limit into `more: energy order list …`, and the command works as printed', async () => {

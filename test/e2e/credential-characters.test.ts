@@ -1,15 +1,11 @@
 /** Credentials a request cannot carry are refused where they come in, with one line, before any request. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 describe('credentials with characters a header cannot carry', () => {
   it.each([

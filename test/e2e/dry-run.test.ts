@@ -5,19 +5,17 @@
 import { createHmac } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bodyHash } from '../../src/signing/index.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 const ORDERS = '/v1/energy/orders';
 const QUOTES = '/v1/energy/quotes';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 function journalFiles(): string[] {
   const names: string[] = [];
@@ -45,20 +43,9 @@ describe('order create --dry-run', () => {
     const posts = world.sandbox.requestCount(ORDERS);
     const quotes = world.sandbox.requestCount(QUOTES);
     const orders = world.sandbox.orders().length;
-    const result = await world.run([
-      'order',
-      'create',
-      address,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--dry-run',
-      '--json',
-      '--client-request-id',
-      'dry-1',
-    ]);
+    const result = await world.run(
+      orderCreateArgs(address, '--yes', '--dry-run', '--json', '--client-request-id', 'dry-1'),
+    );
     expect(result.code, result.stderr).toBe(0);
     const preview = json<Preview>(result);
     expect(Object.keys(preview).sort()).toEqual(['body', 'canonical', 'headers', 'method', 'path']);
@@ -90,23 +77,13 @@ describe('order create --dry-run', () => {
 
   it('prints the request readably without --json, and still needs consent (exit 2 without it)', async () => {
     const address = freshAddress(9502);
-    const shown = await world.run([
-      'order',
-      'create',
-      address,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--dry-run',
-    ]);
+    const shown = await world.run(orderCreateArgs(address, '--yes', '--dry-run'));
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/^POST \/v1\/energy\/orders\n/);
     expect(shown.stdout).toContain('authorization: HMAC-SHA256 ');
     expect(shown.stdout).toContain(`"address":"${address}"`);
     expect(shown.stderr).toContain('nothing was sent to the order endpoint and nothing was journaled');
-    const refused = await world.run(['order', 'create', address, '--energy', '65000', '--hours', '1', '--dry-run']);
+    const refused = await world.run(orderCreateArgs(address, '--dry-run'));
     expect(refused.code).toBe(2);
     expect(world.sandbox.requestCount(ORDERS)).toBe(0);
     expect(journalFiles()).toEqual([]);

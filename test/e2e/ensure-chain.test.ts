@@ -3,10 +3,11 @@
  * one node read per address that has enough, `--transfers` sized from the node's simulation, contract receivers
  * refused before any quote, bandwidth, and drift within --tolerance. Every claim is counted at the server.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { CliResult, RunOptions } from '../helpers/cli.js';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 interface Item {
   address: string;
@@ -31,23 +32,19 @@ const NO_FREE_BANDWIDTH = freshAddress(14_015);
 const DRIFTED = freshAddress(14_016);
 const SENDER = freshAddress(14_017);
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({
-    tronAccounts: {
-      ...Object.fromEntries(RICH.map((address) => [address, { energy: 65_000 }])),
-      [SHORT]: { energy: 1_000 },
-      [CONTRACT]: { contract: true },
-      [HOLDER]: { usdt: 5_000_000n },
-      [RECIPIENT]: { usdt: 1n },
-      [NO_TOKENS]: {},
-      [NO_FREE_BANDWIDTH]: { usdt: 5_000_000n, bandwidthUsed: 600 },
-      [DRIFTED]: { energy: 64_990 },
-      [SENDER]: { usdt: 5_000_000n },
-    },
-  });
+const world = worldForSuite({
+  tronAccounts: {
+    ...Object.fromEntries(RICH.map((address) => [address, { energy: 65_000 }])),
+    [SHORT]: { energy: 1_000 },
+    [CONTRACT]: { contract: true },
+    [HOLDER]: { usdt: 5_000_000n },
+    [RECIPIENT]: { usdt: 1n },
+    [NO_TOKENS]: {},
+    [NO_FREE_BANDWIDTH]: { usdt: 5_000_000n, bandwidthUsed: 600 },
+    [DRIFTED]: { energy: 64_990 },
+    [SENDER]: { usdt: 5_000_000n },
+  },
 });
-afterAll(async () => world.close());
 afterEach(() => world.sandbox.setEnergyDrift(0));
 
 const ensure = (args: string[], options: RunOptions = {}) =>

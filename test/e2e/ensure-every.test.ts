@@ -7,10 +7,11 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { rentalArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 interface CycleLine {
   cycle: number;
@@ -19,12 +20,8 @@ interface CycleLine {
   error?: { exit_code: number; message: string };
 }
 
-let world: World;
-beforeAll(async () => {
-  // An order delivers after 300 ms and an "hour" lasts 1.5 s: a need comes back about every 2 s.
-  world = await createWorld({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
-});
-afterAll(async () => world.close());
+// An order delivers after 300 ms and an "hour" lasts 1.5 s: a need comes back about every 2 s.
+const world = worldForSuite({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
 
 function service(args: string[], stateDir = mkdtempSync(join(tmpdir(), 'energy-service-'))): RunningCli {
   return world.spawn(['ensure', ...args, '--json'], {
@@ -50,7 +47,7 @@ describe('ensure --every', () => {
     const addresses = [freshAddress(15_800), freshAddress(15_801), freshAddress(15_802)];
     // Quotes are slow: each cycle decides ~600 ms before its order exists, so the two services' cycles overlap.
     world.sandbox.inject({ kind: 'delay', ms: 600, times: 100_000, match: { path: '/v1/energy/quotes' } });
-    const args = [...addresses, '--energy', '65000', '--hours', '1', '--yes', '--every', '250ms'];
+    const args = rentalArgs(addresses, '--yes', '--every', '250ms');
     const services = [service(args), service(args)];
     let worst = 0;
     const deadline = Date.now() + 9_000;
@@ -81,7 +78,7 @@ describe('ensure --every', () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'energy-service-'));
     world.sandbox.inject({ kind: 'delay', ms: 1500, match: { method: 'POST', path: '/v1/energy/orders' } });
     const orders = world.sandbox.requestCount('/v1/energy/orders');
-    const running = service([address, '--energy', '65000', '--hours', '1', '--yes', '--every', '1h'], stateDir);
+    const running = service(rentalArgs(address, '--yes', '--every', '1h'), stateDir);
     await until(() => world.sandbox.requestCount('/v1/energy/orders') > orders);
     running.child.kill('SIGTERM');
     const result = await running.result;
@@ -99,18 +96,7 @@ describe('ensure --every', () => {
       times: 2,
       match: { method: 'GET', path: '/v1/energy/orders' },
     });
-    const running = service([
-      address,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--every',
-      '200ms',
-      '--retries',
-      '0',
-    ]);
+    const running = service(rentalArgs(address, '--yes', '--every', '200ms', '--retries', '0'));
     await until(() => ordersTo(address).length === 1);
     running.child.kill('SIGTERM');
     const result = await running.result;

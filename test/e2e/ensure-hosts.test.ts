@@ -7,11 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import type { CliResult } from '../helpers/cli.js';
 import { freshAddress, signedCall } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 interface Item {
   address: string;
@@ -22,12 +23,8 @@ interface Item {
 }
 const items = (result: CliResult) => json<{ items: Item[] }>(result).items;
 
-let world: World;
-beforeAll(async () => {
-  // Orders deliver after 300 ms and an "hour" lasts 1.5 s: a need comes back soon after it was met.
-  world = await createWorld({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
-});
-afterAll(async () => world.close());
+// Orders deliver after 300 ms and an "hour" lasts 1.5 s: a need comes back soon after it was met.
+const world = worldForSuite({ deliverAfterMs: 300, hourMs: 1_500, rateLimit: false });
 
 /** A host: its own state folder, as another machine or container would have. */
 function host(): (args: string[]) => Promise<CliResult> {
@@ -131,11 +128,7 @@ describe('hosts that size one need differently', () => {
 });
 
 describe('in flight beyond the newest 1,000 orders', () => {
-  let deep: World;
-  beforeAll(async () => {
-    deep = await createWorld({ deliverAfterMs: 120_000, rateLimit: false, startingBalance: '100000.000000' });
-  });
-  afterAll(async () => deep.close());
+  const deep = worldForSuite({ deliverAfterMs: 120_000, rateLimit: false, startingBalance: '100000.000000' });
 
   it("this machine's undelivered order, pushed past the list's window by 1,000 newer ones, is still counted", async () => {
     const address = freshAddress(15_300);

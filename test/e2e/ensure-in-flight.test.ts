@@ -3,10 +3,12 @@
  * An order the server committed while its answer was lost is in both: counted twice, the next run would buy
  * too little for good (until expiry); it must be counted once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 interface Item {
   address: string;
@@ -18,12 +20,8 @@ interface Item {
   bought: Order | null;
 }
 
-let world: World;
-beforeAll(async () => {
-  // Delivery far away: the first order stays in flight for the whole test.
-  world = await createWorld({ deliverAfterMs: 120_000 });
-});
-afterAll(async () => world.close());
+// Delivery far away: the first order stays in flight for the whole test.
+const world = worldForSuite({ deliverAfterMs: 120_000 });
 
 const ensure = (args: string[]) => world.run(['ensure', ...args], { env: { ENERGY_TRON_NODE: world.sandbox.url } });
 const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
@@ -33,20 +31,9 @@ describe('ensure: an order both listed by the server and pending in the journal'
     const address = freshAddress(16_900);
     // Committed at the server, answer lost, no retry: the journal keeps the request pending.
     world.sandbox.inject({ kind: 'drop-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
-    const lost = await world.run([
-      'order',
-      'create',
-      address,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--retries',
-      '0',
-      '--client-request-id',
-      `listed-and-pending-${address}`,
-    ]);
+    const lost = await world.run(
+      orderCreateArgs(address, '--yes', '--retries', '0', '--client-request-id', `listed-and-pending-${address}`),
+    );
     expect(lost.code, lost.stderr).toBe(7);
     expect(ordersTo(address)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);

@@ -3,13 +3,14 @@
  * overtaken, however long it has held it (the next run waits); a lock from another host name is taken
  * over only when old, and the message says so. Counted at the server: orders.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress } from '../helpers/e2e.js';
+import { liveProcess, startedOf } from '../helpers/live-process.js';
 import { createWorld, type World } from '../helpers/world.js';
 
 let world: World;
@@ -31,23 +32,11 @@ const ensure = (address: string) =>
   });
 const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
 
-function startedOf(pid: number): string | undefined {
-  try {
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return `${boot}:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
-  } catch {
-    return undefined;
-  }
-}
-
 describe('the ensure lock', () => {
   it('a run on this machine holding the lock for 20 minutes is not overtaken: the next run waits for it', async () => {
     const address = freshAddress(15_001);
     // Another (slow) ensure on this machine: alive, and its lock is 20 minutes old.
-    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    children.push(holder);
-    await new Promise((resolve) => holder.once('spawn', resolve));
+    const holder = await liveProcess(children);
     writeFileSync(
       lockPath,
       JSON.stringify({

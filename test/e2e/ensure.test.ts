@@ -13,6 +13,7 @@ import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult, RunOptions } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
+import { rentalArgs } from '../helpers/rental.js';
 
 interface Item {
   address: string;
@@ -151,7 +152,7 @@ describe('buying', () => {
 
   it('an unactivated address pays the activation', async () => {
     const address = next();
-    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    const result = await ensure(rentalArgs(address, '--yes', '--json'));
     expect(result.code).toBe(0);
     expect(items(result)[0]).toMatchObject({ available: 0, to_buy: 65_000, total_trx: '3.700000', reason: 'bought' });
     expect(ordersTo(address).map((order) => order.total_trx)).toEqual(['3.700000']);
@@ -160,7 +161,7 @@ describe('buying', () => {
   it('--dry-run quotes and buys nothing', async () => {
     const address = next();
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
-    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--dry-run', '--json']);
+    const result = await ensure(rentalArgs(address, '--dry-run', '--json'));
     expect(result.code).toBe(0);
     expect(items(result)[0]).toMatchObject({
       to_buy: 65_000,
@@ -206,7 +207,7 @@ describe('buying', () => {
   it('reads many addresses at once without a warning on stderr, and quotes each', async () => {
     const addresses = Array.from({ length: 12 }, next);
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
-    const result = await ensure([...addresses, '--energy', '65000', '--hours', '1', '--dry-run', '--json']);
+    const result = await ensure(rentalArgs(addresses, '--dry-run', '--json'));
     expect(result.code).toBe(0);
     expect(items(result).map((item) => item.address)).toEqual(addresses);
     expect(world.sandbox.requestCount('/v1/energy/quotes') - quotes).toBe(12);
@@ -215,7 +216,7 @@ describe('buying', () => {
 
   it('two runs started together on one machine buy one order between them', async () => {
     const address = next();
-    const args = [address, '--energy', '65000', '--hours', '1', '--yes', '--json'];
+    const args = rentalArgs(address, '--yes', '--json');
     const results = await Promise.all([ensure(args), ensure(args), ensure(args)]);
     expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
     expect(ordersTo(address)).toHaveLength(1);
@@ -237,7 +238,7 @@ describe('buying', () => {
 
   it('--wait follows the order and confirms the energy on chain', async () => {
     const address = next();
-    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--wait', '--json']);
+    const result = await ensure(rentalArgs(address, '--yes', '--wait', '--json'));
     expect(result.code).toBe(0);
     // Before and after: the reading the purchase was based on, and the energy once it arrived.
     expect(items(result)[0]).toMatchObject({ reason: 'bought', available: 0, available_after: 65_000 });
@@ -246,23 +247,14 @@ describe('buying', () => {
 
   it('--wait in the readable table shows the energy before and after delivery', async () => {
     const address = next();
-    const result = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--wait']);
+    const result = await ensure(rentalArgs(address, '--yes', '--wait'));
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/ADDRESS\s+AVAILABLE\s+AFTER\s+IN FLIGHT/);
     expect(result.stdout).toMatch(new RegExp(`${address}\\s+0\\s+65,000\\s`));
   });
 
   it('--wait on an order that fails delivery is exit 8', async () => {
-    const result = await ensure([
-      SANDBOX_FAILING_ADDRESS,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--wait',
-      '--json',
-    ]);
+    const result = await ensure(rentalArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--wait', '--json'));
     expect(result.code).toBe(8);
     expect(items(result)[0]).toMatchObject({ reason: 'failed', error: { exit_code: 8 } });
   });
@@ -270,10 +262,10 @@ describe('buying', () => {
   it('an order request with no known outcome is counted in flight on the next run, which says how to settle it', async () => {
     const address = next();
     world.sandbox.inject({ kind: 'drop', match: { method: 'POST', path: '/v1/energy/orders' } });
-    const lost = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--retries', '0']);
+    const lost = await ensure(rentalArgs(address, '--yes', '--retries', '0'));
     expect(lost.code).toBe(7);
     expect(ordersTo(address)).toHaveLength(0);
-    const again = await ensure([address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    const again = await ensure(rentalArgs(address, '--yes', '--json'));
     expect(again.code).toBe(0);
     expect(items(again)[0]).toMatchObject({ in_flight: 65_000, reason: 'in_flight' });
     expect(again.stderr).toMatch(
@@ -284,15 +276,7 @@ describe('buying', () => {
 
   it('refuses a bad address before any request (exit 2)', async () => {
     const before = world.sandbox.requestCount();
-    const result = await ensure([
-      next(),
-      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T',
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-    ]);
+    const result = await ensure(rentalArgs([next(), 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T'], '--yes'));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is not a TRON address: bad checksum/);
     expect(world.sandbox.requestCount()).toBe(before);
@@ -307,7 +291,7 @@ describe('buying', () => {
       match: { path: '/wallet/getaccount' },
     });
     const before = apiRequests(world);
-    const result = await ensure([next(), '--energy', '65000', '--hours', '1', '--yes']);
+    const result = await ensure(rentalArgs(next(), '--yes'));
     expect(result.code).toBe(7);
     expect(apiRequests(world)).toBe(before);
   });

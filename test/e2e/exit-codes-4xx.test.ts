@@ -2,15 +2,12 @@
  * The contract's exit 2 for the API's 415 (and 422, which validating servers send for the same kind of
  * input problem): the answer is about the request, so it is not retried and it is not a service failure (7).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { expectNoStackTrace } from '../helpers/e2e.js';
-import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { ADDRESS } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 afterEach(() => world.sandbox.clearFaults());
 
 const QUOTES = '/v1/energy/quotes';

@@ -8,13 +8,11 @@ import type { Terminal } from '../../src/output/terminal.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { STACK_FRAME, deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
-import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { ADDRESS } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 const QUOTE = ['quote', ADDRESS, '--energy', '65000', '--hours', '1'] as const;
 
@@ -56,11 +54,7 @@ describe('exit 2: usage or invalid input', () => {
   });
 
   describe("the API's 413", () => {
-    let tiny: World;
-    beforeAll(async () => {
-      tiny = await createWorld({ bodyLimitBytes: 10 });
-    });
-    afterAll(async () => tiny.close());
+    const tiny = worldForSuite({ bodyLimitBytes: 10 });
 
     it('for a body larger than the server takes', async () => {
       const result = await tiny.run([...QUOTE]);
@@ -184,17 +178,7 @@ describe('exit 7: service or network', () => {
 
 describe('exit 8: the order ended in failure', () => {
   it('with --wait on an order that fails', async () => {
-    const result = await world.run([
-      'order',
-      'create',
-      SANDBOX_FAILING_ADDRESS,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--wait',
-    ]);
+    const result = await world.run(orderCreateArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--wait'));
     expectFailure(result, 8, /^energy: error: order [0-9a-f-]{36} failed: \w+: /);
   });
 });

@@ -2,17 +2,13 @@
  * Hints say what to run next in the user's own context (--profile, --base-url, --json), name the value that
  * is missing, and for a server that cannot be reached, the URL in effect and where it came from.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deadUrl } from '../helpers/e2e.js';
-import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { ADDRESS } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => {
-  await world.close();
-});
+const world = worldForSuite();
 
 const NO_KEYS = { ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined };
 
@@ -129,17 +125,7 @@ describe('nits (issue 17, item 17)', () => {
 describe('more nits', () => {
   it('--expected-total 0 is refused before any request', async () => {
     const before = world.sandbox.requestCount();
-    const result = await world.run([
-      'order',
-      'create',
-      ADDRESS,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--expected-total',
-      '0',
-    ]);
+    const result = await world.run(orderCreateArgs(ADDRESS, '--expected-total', '0'));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--expected-total "0": must be more than 0 TRX/);
     expect(world.sandbox.requestCount()).toBe(before);

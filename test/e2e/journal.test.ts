@@ -6,16 +6,14 @@
 import { chmodSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 afterEach(() => world.sandbox.clearFaults());
 
 let addressNumber = 7000;
@@ -133,9 +131,7 @@ describe('a run killed while its order is in flight', () => {
       });
       expect(ordersTo(address)).toHaveLength(1);
       const after = await world.run(['order', 'pending', '--json']);
-      expect(
-        json<{ items: { client_request_id: string }[] }>(after).items.map((item) => item.client_request_id),
-      ).not.toContain(id);
+      expect(pendingIdsOf(after)).not.toContain(id);
     });
   }
 

@@ -2,17 +2,13 @@
  * With --json every stderr line is one JSON object: notes as {"note":{…}}, --verbose lines as
  * {"verbose":{…}}, the error last as {"error":{…}}. Each run below is in a state that makes notes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
 import type { CliResult } from '../helpers/cli.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 const ORDERS = '/v1/energy/orders';
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({ seedOrders: 5 });
-});
-afterAll(async () => world.close());
+const world = worldForSuite({ seedOrders: 5 });
 
 type Line = { note?: { message: string }; verbose?: { message: string }; error?: { exit_code: number } };
 

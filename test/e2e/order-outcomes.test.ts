@@ -11,15 +11,13 @@ import { runCli } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { sampleOrder } from '../helpers/sample-order.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 
 const ORDERS = '/v1/energy/orders';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({ deliverAfterMs: 60_000 });
-});
-afterAll(async () => world.close());
+const world = worldForSuite({ deliverAfterMs: 60_000 });
 afterEach(() => world.sandbox.clearFaults());
 
 let addressNumber = 16_600;
@@ -58,7 +56,7 @@ function recordsOf(
 async function pendingIds(): Promise<string[]> {
   const pending = await world.run(['order', 'pending', '--json']);
   expect(pending.code, pending.stderr).toBe(0);
-  return json<{ items: { client_request_id: string }[] }>(pending).items.map((item) => item.client_request_id);
+  return pendingIdsOf(pending);
 }
 
 describe('an answer that leaves the outcome unknown keeps the record pending', () => {

@@ -1,15 +1,12 @@
 /** Following orders to a final state: delivered, failed, or ended without delivery; and interrupting a listing. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from '../../src/sandbox/index.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({ seedOrders: 400 });
-});
-afterAll(async () => world.close());
+const world = worldForSuite({ seedOrders: 400 });
 
 const rental = (address: string) => ['order', 'create', address, '--energy', '65000', '--hours', '1', '--yes'];
 
@@ -83,11 +80,7 @@ describe('SIGINT during order list --all --json', () => {
 });
 
 describe('--wait-timeout running out (exit 10: the order stands)', () => {
-  let slow: World;
-  beforeAll(async () => {
-    slow = await createWorld({ deliverAfterMs: 600_000 });
-  });
-  afterAll(async () => slow.close());
+  const slow = worldForSuite({ deliverAfterMs: 600_000 });
 
   it('order create --wait exits 10, prints the order, and names the command that follows it on', async () => {
     const result = await slow.run([...rental(freshAddress(9101)), '--wait', '--wait-timeout', '1', '--json']);

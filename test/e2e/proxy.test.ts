@@ -4,20 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpConnection } from '../../src/client/http.js';
 import { closedPort, expectNoStackTrace } from '../helpers/e2e.js';
+import { startProxiedWorld, type ProxiedWorld } from '../helpers/proxied-world.js';
 import {
-  makeCertificates,
   startConnectProxy,
-  startTlsFront,
   TEST_HOST,
   type Listening,
   type TestCertificates,
   type TestProxy,
 } from '../helpers/proxy.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { json, type World } from '../helpers/world.js';
 
 const PASSWORD = 'pr0xy-Secret-pw';
 const RESOLVE_TEST_HOSTS = fileURLToPath(new URL('../fixtures/resolve-test-hosts.cjs', import.meta.url));
 
+let setup: ProxiedWorld;
 let world: World;
 let certs: TestCertificates;
 let front: Listening;
@@ -27,18 +27,16 @@ let tlsProxy: TestProxy;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  world = await createWorld();
-  certs = makeCertificates();
-  front = await startTlsFront(certs, Number(new URL(world.sandbox.url).port));
-  proxy = await startConnectProxy();
+  setup = await startProxiedWorld();
+  ({ world, certs, front, proxy } = setup);
   strictProxy = await startConnectProxy(`alice:${PASSWORD}`);
   tlsProxy = await startConnectProxy(`alice:${PASSWORD}`, certs);
   // The API behind a name only the proxy resolves, over HTTPS with a certificate the CLI trusts via the test CA.
   env = { ...world.env, ENERGY_BASE_URL: `https://${TEST_HOST}:${front.port}`, NODE_EXTRA_CA_CERTS: certs.caFile };
 });
 afterAll(async () => {
-  await Promise.all([front.close(), proxy.close(), strictProxy.close(), tlsProxy.close(), world.close()]);
-  certs.remove();
+  await Promise.all([strictProxy.close(), tlsProxy.close()]);
+  await setup.close();
 });
 
 const balanceRequests = () => world.sandbox.requestCount('/v1/balance');

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS, createWorld, json, type World } from '../helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { ADDRESS, json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 
 describe('energy time', () => {
   it('prints the server clock and the skew as JSON', async () => {

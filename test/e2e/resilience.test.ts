@@ -1,15 +1,13 @@
 /** The Resilience promises of the contract, each with its fault injected into the sandbox. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deadUrl, freshAddress } from '../helpers/e2e.js';
-import { ADDRESS, createWorld, json, type World } from '../helpers/world.js';
+import { sampleOrder } from '../helpers/sample-order.js';
+import { ADDRESS, json } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-});
-afterAll(async () => world.close());
+const world = worldForSuite();
 afterEach(() => world.sandbox.clearFaults());
 
 // A fresh address per test: a delivered order activates its address and so lowers the next quote, which
@@ -166,20 +164,8 @@ describe('an order whose outcome is in doubt is never reported as "nothing place
   });
 
   it('refuses a created order that is not the one asked for, and says it may exist', async () => {
-    const stranger = {
-      id: '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f',
-      client_request_id: 'someone-else',
-      address,
-      energy: 65000,
-      duration_hours: 1,
-      total_trx: '2.600000',
-      status: 'pending',
-      lifecycle_final: false,
-      delivery_final: false,
-      created_at: 1,
-      updated_at: 1,
-      failure: null,
-    };
+    // Another request's order (sampleOrder is the API's order shape), answered to ours.
+    const stranger = sampleOrder({ client_request_id: 'someone-else', address });
     world.sandbox.inject({
       kind: 'raw',
       status: 201,

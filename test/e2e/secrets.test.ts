@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult, RunOptions } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 
 /** An HMAC-SHA256 signature in base64: 32 bytes, 44 characters, one '=' of padding. */
 const SIGNATURE = /[A-Za-z0-9+/]{43}=/;
@@ -55,7 +56,7 @@ const CASES: Case[] = [
   {
     name: 'order create --yes',
     // One address per mode: a delivery to it would change the next run's price.
-    args: (mode) => ['order', 'create', freshAddress(9000 + mode), '--energy', '65000', '--hours', '1', '--yes'],
+    args: (mode) => orderCreateArgs(freshAddress(9000 + mode), '--yes'),
     code: 0,
     sends: 'signed',
   },
@@ -105,17 +106,7 @@ describe('the api secret never shows', () => {
 
 describe('the --verbose request log', () => {
   it('names every request line and redacts each signature', async () => {
-    const result = await world.run([
-      'order',
-      'create',
-      freshAddress(9100),
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--verbose',
-    ]);
+    const result = await world.run(orderCreateArgs(freshAddress(9100), '--yes', '--verbose'));
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/energy\/quotes$/m);
     expect(result.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/energy\/orders$/m);

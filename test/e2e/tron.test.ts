@@ -1,8 +1,9 @@
 /** `energy address` and `energy estimate transfer` against the sandbox's TRON node, spawned for real. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, type RunOptions } from '../helpers/cli.js';
 import { allDelivered, deadUrl, expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
-import { createWorld, json, type World } from '../helpers/world.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+import { json } from '../helpers/world.js';
 
 const HOLDER = freshAddress(9001);
 const RECIPIENT = freshAddress(9002);
@@ -10,24 +11,30 @@ const EMPTY = freshAddress(9003);
 const BIG = freshAddress(9004);
 const TRON_KEY = 'tron-key-Zq8vXw2LmN4pR7tY9uB3';
 
-let world: World;
-beforeAll(async () => {
-  world = await createWorld({
-    tronAccounts: {
-      [HOLDER]: { energy: 65_000, energyUsed: 20_000, bandwidthUsed: 270, usdt: 5_000_000n },
-      [RECIPIENT]: { usdt: 1n },
-      [BIG]: { usdt: 2n ** 53n },
-    },
-  });
+const world = worldForSuite({
+  tronAccounts: {
+    [HOLDER]: { energy: 65_000, energyUsed: 20_000, bandwidthUsed: 270, usdt: 5_000_000n },
+    [RECIPIENT]: { usdt: 1n },
+    [BIG]: { usdt: 2n ** 53n },
+  },
 });
-afterAll(async () => world.close());
 afterEach(() => world.sandbox.clearFaults());
 
 /** Runs with the sandbox as the TRON node (and as the API, with credentials, unless the env says otherwise). */
 const run = (args: string[], options: RunOptions = {}) =>
   world.run(args, { ...options, env: { ENERGY_TRON_NODE: world.sandbox.url, ...options.env } });
 const tronCount = () => world.sandbox.tronRequests().length;
-const ESTIMATE = ['estimate', 'transfer', '--from', HOLDER, '--to', RECIPIENT];
+/** `estimate transfer --from FROM --to TO`, then `more`. */
+const estimate = (from: string, to: string, ...more: string[]) => [
+  'estimate',
+  'transfer',
+  '--from',
+  from,
+  '--to',
+  to,
+  ...more,
+];
+const ESTIMATE = estimate(HOLDER, RECIPIENT);
 
 describe('energy address', () => {
   it('prints the contract fields as JSON, available = limit − used', async () => {
@@ -107,17 +114,7 @@ describe('energy estimate transfer', () => {
   });
 
   it('to an address without USDT needs the new-slot figure', async () => {
-    const result = await run([
-      'estimate',
-      'transfer',
-      '--from',
-      HOLDER,
-      '--to',
-      EMPTY,
-      '--amount',
-      '1000000',
-      '--json',
-    ]);
+    const result = await run(estimate(HOLDER, EMPTY, '--amount', '1000000', '--json'));
     expect(json(result)).toMatchObject({ energy_used: 130_285, energy_to_rent: 131_000, amount: '1000000' });
   });
 
@@ -133,7 +130,7 @@ describe('energy estimate transfer', () => {
   });
 
   it('a reverting simulation is exit 2 with its own message, not a network failure', async () => {
-    const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT]);
+    const result = await run(estimate(EMPTY, RECIPIENT));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^energy: error: the simulated transfer reverts: REVERT opcode executed$/m);
     expect(result.stderr).toMatch(/hold at least 1 unit of /);
@@ -143,7 +140,7 @@ describe('energy estimate transfer', () => {
 
   it('a live-shaped revert (result.result true) is never printed as an estimate, also with --json', async () => {
     const before = tronCount();
-    const result = await run(['estimate', 'transfer', '--from', EMPTY, '--to', RECIPIENT, '--json']);
+    const result = await run(estimate(EMPTY, RECIPIENT, '--json'));
     expect(tronCount() - before).toBe(1);
     expect(result.code).toBe(2);
     expect(result.stdout).not.toMatch(/energy_used/);
@@ -151,29 +148,10 @@ describe('energy estimate transfer', () => {
   });
 
   it('keeps amounts beyond 2^53 exact (a JavaScript number would round 2^53 + 1 down and not revert)', async () => {
-    const exact = await run([
-      'estimate',
-      'transfer',
-      '--from',
-      BIG,
-      '--to',
-      RECIPIENT,
-      '--amount',
-      String(2n ** 53n),
-      '--json',
-    ]);
+    const exact = await run(estimate(BIG, RECIPIENT, '--amount', String(2n ** 53n), '--json'));
     expect(exact.code).toBe(0);
     expect(json(exact).amount).toBe('9007199254740992');
-    const over = await run([
-      'estimate',
-      'transfer',
-      '--from',
-      BIG,
-      '--to',
-      RECIPIENT,
-      '--amount',
-      String(2n ** 53n + 1n),
-    ]);
+    const over = await run(estimate(BIG, RECIPIENT, '--amount', String(2n ** 53n + 1n)));
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/reverts/);
   });

@@ -3,32 +3,17 @@
  * test/fixtures/signing-vectors.json (test/fixtures/make-signing-vectors.sh): path, query, body and the
  * Authorization header. Nothing here computes a signature, so a broken signer cannot agree with itself.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnergyClient } from '../../../src/client/client.js';
 import { Transport } from '../../../src/client/transport.js';
 import { jsonReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
-
-interface Vector {
-  name: string;
-  timestamp: number;
-  method: string;
-  path: string;
-  query: string;
-  body: string | null;
-  authorization: string;
-}
-const fixture = JSON.parse(readFileSync(new URL('../../fixtures/signing-vectors.json', import.meta.url), 'utf8')) as {
-  apiKey: string;
-  apiSecret: string;
-  vectors: Vector[];
-};
-const vector = (start: string): Vector => {
-  const found = fixture.vectors.find((v) => v.name.startsWith(start));
-  if (found === undefined) throw new Error(`no vector "${start}"`);
-  return found;
-};
+import {
+  scriptCreatedOrder,
+  signingFixture as fixture,
+  vectorNamed as vector,
+  type SigningVector as Vector,
+} from '../../helpers/signing-vectors.js';
 
 let server: ScriptedServer;
 const closers: (() => Promise<void>)[] = [];
@@ -86,23 +71,7 @@ describe('requests on the wire match the openssl vectors', () => {
 
   it('POST of an order body', async () => {
     const v = vector('POST order body');
-    const body = JSON.parse(v.body!) as {
-      client_request_id: string;
-      address: string;
-      energy: number;
-      duration_hours: number;
-      expected_total_trx: string;
-    };
-    server.script(
-      jsonReply(
-        201,
-        sampleOrder({
-          client_request_id: body.client_request_id,
-          address: body.address,
-          total_trx: body.expected_total_trx,
-        }),
-      ),
-    );
+    const body = scriptCreatedOrder(server, v.body!);
     await client(v).createOrder(body);
     expectOnWire(v);
   });

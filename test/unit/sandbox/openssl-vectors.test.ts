@@ -3,27 +3,14 @@
  * client's signer: every openssl-made vector (test/fixtures/make-signing-vectors.sh) must pass its check, and
  * any change to a signed part must fail it. So an end-to-end test that the sandbox accepts is a second opinion.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalRequest, requestSignature } from '../../../src/sandbox/canonical-request.js';
 import { verifyAuth, type AuthInput } from '../../../src/sandbox/verify-auth.js';
-
-interface Vector {
-  name: string;
-  timestamp: number;
-  method: string;
-  path: string;
-  query: string;
-  body: string | null;
-  canonicalPayload: string;
-  signature: string;
-  authorization: string;
-}
-const fixture = JSON.parse(readFileSync(new URL('../../fixtures/signing-vectors.json', import.meta.url), 'utf8')) as {
-  apiKey: string;
-  apiSecret: string;
-  vectors: Vector[];
-};
+import {
+  requestParts,
+  signingFixture as fixture,
+  type SigningVector as Vector,
+} from '../../helpers/signing-vectors.js';
 
 function received(vector: Vector, overrides: Partial<AuthInput> = {}): AuthInput {
   return {
@@ -41,13 +28,7 @@ function received(vector: Vector, overrides: Partial<AuthInput> = {}): AuthInput
 
 describe.each(fixture.vectors)('the sandbox on the openssl vector: $name', (vector) => {
   it('builds the canonical bytes exactly', () => {
-    const bytes = canonicalRequest({
-      timestamp: vector.timestamp,
-      method: vector.method,
-      path: vector.path,
-      query: vector.query,
-      body: Buffer.from(vector.body ?? '', 'utf8'),
-    });
+    const bytes = canonicalRequest({ ...requestParts(vector), body: Buffer.from(vector.body ?? '', 'utf8') });
     expect(bytes.toString('utf8')).toBe(vector.canonicalPayload);
     expect(requestSignature(fixture.apiSecret, bytes)).toBe(vector.signature);
   });

@@ -1,25 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bodyHash, canonicalPayload, encodeQuery, hmacSignature, signRequest } from '../../../src/signing/index.js';
-
-interface Vector {
-  name: string;
-  timestamp: number;
-  method: string;
-  path: string;
-  query: string;
-  body: string | null;
-  bodyHash: string;
-  canonicalPayload: string;
-  signature: string;
-  authorization: string;
-}
 // Made by test/fixtures/make-signing-vectors.sh with openssl, not by the code under test.
-const fixture = JSON.parse(readFileSync(new URL('../../fixtures/signing-vectors.json', import.meta.url), 'utf8')) as {
-  apiKey: string;
-  apiSecret: string;
-  vectors: Vector[];
-};
+import { requestParts, signingFixture as fixture } from '../../helpers/signing-vectors.js';
 
 describe.each(fixture.vectors)('signing vector: $name', (vector) => {
   const body = vector.body ?? undefined;
@@ -29,13 +11,7 @@ describe.each(fixture.vectors)('signing vector: $name', (vector) => {
   });
 
   it('builds the canonical payload byte for byte', () => {
-    const payload = canonicalPayload({
-      timestamp: vector.timestamp,
-      method: vector.method,
-      path: vector.path,
-      query: vector.query,
-      bodyHash: vector.bodyHash,
-    });
+    const payload = canonicalPayload({ ...requestParts(vector), bodyHash: vector.bodyHash });
     expect(payload).toBe(vector.canonicalPayload);
   });
 

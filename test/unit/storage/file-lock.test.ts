@@ -3,13 +3,14 @@
  * is at once; one from another host name only after `staleMs`, and then the old holder's release leaves
  * the new holder's lock alone.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockTimeoutError, withFileLock } from '../../../src/storage/file-lock.js';
+import { liveProcess, startedOf } from '../../helpers/live-process.js';
 
 let dir: string;
 let lockPath: string;
@@ -23,25 +24,6 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A live process that is not this one, as another run on this machine would be. */
-async function liveProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  children.push(child);
-  await new Promise((resolve) => child.once('spawn', resolve));
-  return child;
-}
-
-/** The start time /proc gives a pid, as the lock records it (Linux only). */
-function startedOf(pid: number): string | undefined {
-  try {
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return `${boot}:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
-  } catch {
-    return undefined;
-  }
-}
-
 const TWENTY_MINUTES = 20 * 60_000;
 
 describe('withFileLock', () => {
@@ -49,7 +31,7 @@ describe('withFileLock', () => {
     ['with its start time', true],
     ['without a start time (an older lock file)', false],
   ])('never overtakes a live holder on this host, %s, however old its lock', async (_, withStart) => {
-    const child = await liveProcess();
+    const child = await liveProcess(children);
     const started = withStart ? startedOf(child.pid!) : undefined;
     writeFileSync(
       lockPath,
@@ -67,7 +49,7 @@ describe('withFileLock', () => {
   });
 
   it('waits for a live holder and goes on once it is gone (taken over at once, not after staleMs)', async () => {
-    const child = await liveProcess();
+    const child = await liveProcess(children);
     writeFileSync(
       lockPath,
       JSON.stringify({
@@ -92,7 +74,7 @@ describe('withFileLock', () => {
 
   it('a reused pid (another start time) is not the holder: taken over at once', async () => {
     if (startedOf(process.pid) === undefined) return; // no /proc: nothing to tell a reused pid by
-    const child = await liveProcess();
+    const child = await liveProcess(children);
     const [boot] = startedOf(child.pid!)!.split(':');
     writeFileSync(
       lockPath,
