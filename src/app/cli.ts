@@ -3,6 +3,7 @@
  * or loads the program (an ES module) and runs it with the real streams, environment and exit status.
  */
 import { fastPathOutput } from './fast-path.js';
+import { inCharset, utf8Locale } from '../output/charset.js';
 
 const args = process.argv.slice(2);
 const fast = fastPathOutput(args);
@@ -73,7 +74,10 @@ if (fast !== undefined) {
       (error: unknown) => {
         finished = true;
         process.stderr.write(
-          `energy: error: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+          inCharset(
+            `energy: error: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+            utf8Locale(process.env),
+          ),
         );
         process.exitCode = 1;
       },

@@ -10,6 +10,8 @@ import { UsageError } from '../domain/errors.js';
 import { CLIENT_REQUEST_ID_TEXT } from '../domain/patterns.js';
 import { printable } from '../domain/printable.js';
 import type { PhysicalLine } from './line-reader.js';
+import { rawTopLevelNumbers } from './raw-numbers.js';
+import { contractReceiverError, isKnownContract } from '../tron/receiver.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 
@@ -52,7 +54,11 @@ export class LineParser {
   /** The order on this line, or undefined for the CSV header and blank lines. Throws naming the line. */
   parse({ number, text }: PhysicalLine): BatchLine | undefined {
     if (text.trim() === '') return undefined;
-    const fail = (problem: string) => new UsageError(`${this.source}, line ${number}: ${problem}: nothing was bought`);
+    const fail = (problem: string, hint?: string) =>
+      new UsageError(
+        `${this.source}, line ${number}: ${problem}: nothing was bought`,
+        hint === undefined ? {} : { hint },
+      );
     const fields = this.format === 'ndjson' ? ndjsonFields(text, fail) : this.#csvFields(text, fail);
     if (fields === undefined) return undefined;
     return {
@@ -76,19 +82,23 @@ export class LineParser {
     return Object.fromEntries(this.#columns.map((column, i) => [column, cells[i]]));
   }
 
-  #address(value: unknown, fail: (problem: string) => UsageError): string {
+  #address(value: unknown, fail: (problem: string, hint?: string) => UsageError): string {
     if (value === undefined || value === '') throw fail('the address is missing');
     if (typeof value !== 'string') throw fail('the address must be a string');
-    if (/\s/u.test(value)) throw fail(`the address "${printable(value, 60)}" contains white space`);
+    if (/\s/u.test(value)) throw fail(`the address ${shown(value, 60)} contains white space`);
     const check = checkTronAddress(value);
     if (!check.ok) throw fail(`"${printable(value, 60)}" is not a TRON address: ${check.reason}`);
+    // USDT's contract, the commonest mistake: refused with the other line checks, before any request.
+    if (isKnownContract(value)) {
+      const contract = contractReceiverError(value);
+      throw fail(contract.message, contract.hint);
+    }
     return value;
   }
 
   #energy(value: unknown, fail: (problem: string) => UsageError): number {
     const energy = positiveInteger(value);
-    if (energy === undefined)
-      throw fail(`energy must be a positive whole number, not ${printable(String(value ?? '(missing)'), 40)}`);
+    if (energy === undefined) throw fail(`energy must be a positive whole number in plain digits, not ${shown(value)}`);
     if (energy > this.rules.maxEnergy) throw fail(`energy ${energy} is too large: at most ${this.rules.maxEnergy}`);
     if (energy % this.rules.energyPerPortion !== 0)
       throw fail(`energy ${energy} is not a multiple of the portion, ${this.rules.energyPerPortion}`);
@@ -98,9 +108,7 @@ export class LineParser {
   #hours(value: unknown, fail: (problem: string) => UsageError): number {
     const hours = positiveInteger(value);
     if (hours === undefined || !this.rules.hours.includes(hours)) {
-      throw fail(
-        `hours ${printable(String(value ?? '(missing)'), 20)} is not offered: use one of ${this.rules.hours.join(', ')}`,
-      );
+      throw fail(`hours ${shown(value)} is not offered: use one of ${this.rules.hours.join(', ')}`);
     }
     return hours;
   }
@@ -131,12 +139,55 @@ function ndjsonFields(text: string, fail: (problem: string) => UsageError): Part
     if (!(COLUMNS as readonly string[]).includes(key))
       throw fail(`unknown key "${printable(key, 40)}": use ${COLUMNS.join(', ')}`);
   }
-  return value as Partial<Record<Column, unknown>>;
+  return { ...value, ...numbersAsWritten(text, value as Partial<Record<Column, unknown>>, fail) };
 }
 
-/** A JSON integer, or the decimal text of one. */
+/**
+ * NDJSON's energy and hours as their JSON text, so that one rule holds for NDJSON, CSV and the command
+ * line: plain digits. JSON.parse would take `1e5` and `65000.0` as 100000 and 65000, and a string
+ * `"65000"` is not a number.
+ */
+function numbersAsWritten(
+  text: string,
+  fields: Partial<Record<Column, unknown>>,
+  fail: (problem: string) => UsageError,
+): Partial<Record<Column, unknown>> {
+  const raw = rawTopLevelNumbers(text);
+  const out: Partial<Record<Column, unknown>> = {};
+  for (const key of ['energy', 'hours'] as const) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number')
+      throw fail(
+        `${key} must be a JSON number in plain digits (e.g. ${key === 'energy' ? 65000 : 1}), not ${shownJson(value)}`,
+      );
+    const written = raw.get(key) ?? String(value);
+    if (!/^\d+$/.test(written))
+      throw fail(
+        `${key} must be a JSON number in plain digits (no exponent, decimal point or sign), not ${printable(written, 40)}`,
+      );
+    out[key] = written;
+  }
+  return out;
+}
+
+/** A value as the user wrote it, quoted unless it is plain digits, so that a space around it shows and is named. */
+function shown(value: unknown, max = 40): string {
+  if (value === undefined) return '(missing)';
+  const text = printable(String(value), max);
+  if (typeof value !== 'string' || /^\d+$/.test(value)) return text;
+  const spaces = [/^\s/.test(value) ? 'a leading space' : '', /\s$/.test(value) ? 'a trailing space' : '']
+    .filter(Boolean)
+    .join(' and ');
+  return `"${text}"${spaces === '' ? '' : ` (${spaces})`}`;
+}
+
+function shownJson(value: unknown): string {
+  return `${typeof value === 'string' ? 'the string ' : ''}${printable(JSON.stringify(value), 40)}`;
+}
+
+/** The decimal text of a positive integer in plain digits (CSV cells, NDJSON numbers as written). */
 function positiveInteger(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
   if (typeof value !== 'string' || !/^[1-9]\d{0,15}$/.test(value)) return undefined;
   const number = Number(value);
   return Number.isSafeInteger(number) ? number : undefined;

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
-import { ContextualError, InterruptedError, SomeFailedError } from '../domain/errors.js';
+import { ContextualError, InterruptedError, SomeFailedError, UsageError } from '../domain/errors.js';
 import { addAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
@@ -13,6 +13,8 @@ import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/c
 import { executeBatch, type LineResult } from './execute.js';
 import type { BatchFormat } from './parse-line.js';
 import { planBatch, type BatchPlan } from './plan.js';
+import { refuseContractLines } from './receivers.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { batchLines, checkBatch, lineRequestId, openInput, type BatchSource } from './source.js';
 
 export interface BatchRequest {
@@ -42,11 +44,13 @@ export interface BatchDeps {
   client: EnergyClient;
   journal: Journal;
   terminal: ConsentInput['terminal'];
-  stdin: Readable;
+  stdin: Readable & { isTTY?: boolean };
   /** Where standard input (or the file) is copied for the run. */
   spoolDir: string;
   interrupt: AbortSignal | undefined;
   note: (line: string) => void;
+  /** The TRON node to ask whether a receiver is a contract, when one is configured; else undefined. */
+  receiverNode: () => Promise<TronNode | undefined>;
   progress: (line: string) => void;
   onResult: (result: LineResult) => Promise<void>;
   onPlannedLine: (line: PlannedLine) => Promise<void>;
@@ -59,15 +63,25 @@ export interface BatchDeps {
 
 export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<void> {
   const { client, journal } = deps;
+  const fromTerminal = request.file === '-' && deps.stdin.isTTY === true;
+  // The terminal's input ends at Ctrl-D: the consent question could not be read from it afterwards.
+  if (fromTerminal && !request.yes && !request.dryRun)
+    throw new UsageError('order batch - reads the orders from this terminal, so it cannot ask for consent there', {
+      hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it), or --dry-run to see it first',
+    });
   const catalog = await client.options();
   const rules = {
     energyPerPortion: catalog.energy_per_portion,
     maxEnergy: catalog.max_energy,
     hours: catalog.duration_hours,
   };
+  // `cat` and `jq` wait in silence; a person who typed `order batch -` may not know a terminal is read.
+  if (fromTerminal)
+    deps.note('energy: reading order lines from standard input (the terminal) until Ctrl-D on a line of its own…');
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {
     const source = await checkBatch(input.path, input.label, rules, request.format);
+    await refuseContractLines(source, deps.receiverNode, deps.note, request.concurrency);
     const plan = await planBatch(source, client, journal, request.concurrency);
     if (request.dryRun) return await showPlan(deps, source, plan);
     await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');
@@ -85,10 +99,10 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
       terminal: deps.terminal,
       given: request.yes || toSend === 0,
       details: [
-        `${source.label}: ${source.orderCount} lines: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
+        `${source.label}: ${counted(source.orderCount, 'line')}: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
       ],
-      question: `Place ${toSend} orders for ${plan.total} TRX in all?`,
-      refusal: `not placing ${toSend} orders for ${plan.total} TRX without consent`,
+      question: `Place ${counted(toSend, 'order')} for ${plan.total} TRX in all?`,
+      refusal: `not placing ${counted(toSend, 'order')} for ${plan.total} TRX without consent`,
       hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it)',
       note: deps.note,
     });
@@ -172,4 +186,9 @@ async function showPlan(deps: BatchDeps, source: BatchSource, plan: BatchPlan): 
   deps.note(
     `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all; nothing was bought`,
   );
+}
+
+/** `1 order`, `2 orders`: "1 orders" reads as a slip. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -31,7 +31,8 @@ export function unreachableHint(error: unknown, seen: readonly Settings[]): stri
       const sandbox = isLoopbackHost(url.hostname)
         ? `; is the sandbox running? start it with \`energy sandbox\` in another terminal`
         : '';
-      return `check ${what} ${url.origin} (from ${from})${sandbox}`;
+      // With its path, as given: a node or API behind a path prefix is named as the user wrote it.
+      return `check ${what} ${url.origin}${url.pathname.replace(/\/+$/, '')} (from ${from})${sandbox}`;
     }
   }
   return undefined;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRecord, type JournalRecord } from './record.js';
+import { orderBody, parseRecord, type JournalRecord } from './record.js';
 
 /** A journal file that exists but is not a record this version can trust. */
 export interface UnreadableRecord {
@@ -43,6 +43,9 @@ function damage(text: string): string {
   const version = (value as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > 1)
     return `written by a newer version of energy (record version ${version})`;
+  const body = (value as { body?: unknown } | null)?.body;
+  if (typeof body === 'string' && orderBody(body) === undefined)
+    return 'its order body is garbled (not the JSON of an order: address, energy, duration_hours, expected_total_trx)';
   return 'not a journal record (fields missing or of the wrong type)';
 }
 

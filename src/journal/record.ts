@@ -39,14 +39,42 @@ export function keyIdOf(apiKey: string): string {
   return `sha256:${createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16)}`;
 }
 
-export function recordedOrder(record: JournalRecord): RecordedOrder {
-  const body = JSON.parse(record.body) as RecordedOrder;
+/**
+ * The order inside a record's body, or undefined when the body is not one (garbled by hand, or a raw
+ * `energy api` body without these fields): such a record is reported as damaged, never trusted.
+ */
+export function orderBody(body: string): RecordedOrder | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const order = value as Partial<Record<keyof RecordedOrder, unknown>>;
+  const whole = (n: unknown) => Number.isSafeInteger(n) && (n as number) > 0;
+  if (
+    typeof order.address !== 'string' ||
+    !whole(order.energy) ||
+    !whole(order.duration_hours) ||
+    typeof order.expected_total_trx !== 'string' ||
+    !/^\d+(?:\.\d+)?$/.test(order.expected_total_trx)
+  )
+    return undefined;
   return {
-    address: body.address,
-    energy: body.energy,
-    duration_hours: body.duration_hours,
-    expected_total_trx: body.expected_total_trx,
+    address: order.address,
+    energy: order.energy as number,
+    duration_hours: order.duration_hours as number,
+    expected_total_trx: order.expected_total_trx,
   };
+}
+
+/** The order of a record read by parseRecord (which checked its body) or written by this run. */
+export function recordedOrder(record: JournalRecord): RecordedOrder {
+  const order = orderBody(record.body);
+  // parseRecord refuses such a record, and the callers write only order bodies: this would be a bug.
+  if (order === undefined) throw new Error(`journal record ${record.client_request_id} has no order body`);
+  return order;
 }
 
 /** An outcome as the caller states it; the journal adds the time. */
@@ -68,6 +96,7 @@ export function parseRecord(text: string): JournalRecord | undefined {
       typeof value.key_id === 'string' &&
       typeof value.client_request_id === 'string' &&
       typeof value.body === 'string' &&
+      orderBody(value.body) !== undefined &&
       typeof value.journaled_at === 'string' &&
       (value.outcome === null || typeof value.outcome === 'object')
     ) {

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
 import { ConflictError, UsageError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
+import { orderBody } from '../journal/record.js';
 import { checkFields, fieldsBody, withFieldsQuery, type ApiField } from './api-fields.js';
 import { sendJournaled } from './send-journaled.js';
 
@@ -92,6 +93,15 @@ async function sendOrder(deps: ApiDeps, body: Buffer | undefined): Promise<ApiAn
     throw new UsageError(
       `POST ${ORDERS} needs a UTF-8 JSON body with a client_request_id: every order is journaled under it before it leaves; nothing was sent`,
       { hint: `e.g. energy api POST ${ORDERS} -f client_request_id="$(uuidgen)" -f address=… -F energy=65000 …` },
+    );
+  // The journal must be able to name and resend what it holds: a body that is not an order would be a
+  // damaged record the moment it is written.
+  if (orderBody(text) === undefined)
+    throw new UsageError(
+      `POST ${ORDERS} needs an order body: address (a string), energy and duration_hours (JSON integers), expected_total_trx (a decimal string); nothing was sent`,
+      {
+        hint: `e.g. energy api POST ${ORDERS} -f client_request_id="$(uuidgen)" -f address=… -F energy=65000 -F duration_hours=1 -f expected_total_trx=3.700000`,
+      },
     );
   const client = await deps.client();
   const journal = await deps.journal();

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
 import { ConflictError } from '../domain/errors.js';
+import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
 import type { Terminal } from '../output/terminal.js';
@@ -31,7 +32,7 @@ export interface CreateRequest {
 /** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
 export interface CreateDeps {
   client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance'>;
-  journal: Pick<Journal, 'find' | 'begin' | 'settle' | 'markUncertain' | 'prune'>;
+  journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune'>;
   terminal: Terminal;
   note: (line: string) => void;
   /** The command line that settles a request, e.g. `energy --profile prod order recover <id>`. */
@@ -83,7 +84,11 @@ async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<J
  * whose request was refused, or never left, placed nothing: the id starts afresh (undefined).
  */
 async function resendable(deps: CreateDeps, request: CreateRequest): Promise<JournalRecord | undefined> {
-  const known = request.clientRequestId === undefined ? undefined : deps.journal.find(request.clientRequestId);
+  const id = request.clientRequestId;
+  const known = id === undefined ? undefined : deps.journal.find(id);
+  // A damaged record may stand for a placed order: refuse its id before a quote is asked for, not after.
+  const damaged = id === undefined || known !== undefined ? undefined : deps.journal.unreadableFor(id);
+  if (damaged !== undefined) throw new UnreadableRecordError(id!, damaged.path, damaged.reason);
   if (known === undefined || (known.outcome !== null && !hasOrder(known))) return undefined;
   refuseOtherParameters(known, request);
   if (!hasOrder(known)) await consentToResend(deps, known, request);

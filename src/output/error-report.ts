@@ -6,6 +6,7 @@
 import type { ExitCode } from '../domain/errors.js';
 import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
 import type { Terminal } from './terminal.js';
+import { inCharset, utf8Locale } from './charset.js';
 
 export interface ErrorReport {
   message: string;
@@ -39,8 +40,10 @@ export function writeErrorReport(
     terminal.stderr.write(`${terminalJson(body)}\n`);
     return;
   }
-  // Messages quote the server and the user: no control character reaches the terminal raw.
-  terminal.stderr.write(`energy: error: ${escapeControls(report.message)}\n`);
-  if (report.hint !== undefined) terminal.stderr.write(`hint: ${escapeControls(report.hint)}\n`);
+  // Messages quote the server and the user: no control character reaches the terminal raw. Our … → ≥ ’
+  // become ASCII under a locale that cannot show them (LANG=C): --json above keeps them exact.
+  const utf8 = utf8Locale(terminal.env);
+  terminal.stderr.write(`energy: error: ${inCharset(escapeControls(report.message), utf8)}\n`);
+  if (report.hint !== undefined) terminal.stderr.write(`hint: ${inCharset(escapeControls(report.hint), utf8)}\n`);
   if (options.verbose && report.detail !== undefined) terminal.stderr.write(`${escapeInLines(report.detail)}\n`);
 }

@@ -30,6 +30,16 @@ export class Printer {
     readonly jsonMode: boolean,
   ) {}
 
+  /** Whether the locale shows our … → ≥ ’ (readable lines only: --json keeps every character). */
+  get utf8(): boolean {
+    return utf8Locale(this.terminal.env);
+  }
+
+  /** Readable text in the terminal's character set, its control characters escaped. */
+  #shown(text: string): string {
+    return inCharset(escapeControls(text), this.utf8);
+  }
+
   get colorLevel(): 0 | 1 | 2 | 3 {
     return colorLevel(this.terminal.env, this.terminal.stdout.isTTY);
   }
@@ -40,7 +50,7 @@ export class Printer {
   }
 
   async keyValue(rows: readonly Row[]): Promise<void> {
-    const safe = rows.map(([label, value]) => [escapeControls(label), escapeControls(value)] as const);
+    const safe = rows.map(([label, value]) => [this.#shown(label), this.#shown(value)] as const);
     const width = Math.max(...safe.map(([label]) => label.length));
     const { dim } = styles(this.colorLevel);
     await this.#out(safe.map(([label, value]) => `${dim(label.padEnd(width))}  ${value}\n`).join(''));
@@ -130,7 +140,7 @@ export class Printer {
     this.clearStatus();
     const line = this.jsonMode
       ? terminalJson({ [kind]: { message: message.replace(/^energy: /, '') } })
-      : escapeControls(message);
+      : this.#shown(message);
     this.terminal.stderr.write(`${line}\n`);
   }
 
@@ -140,7 +150,7 @@ export class Printer {
    */
   status(message: string): void {
     if (this.terminal.stderr.isTTY !== true || this.jsonMode) return;
-    this.terminal.stderr.write(`\r\u001b[K${escapeControls(message)}`);
+    this.terminal.stderr.write(`\r\u001b[K${this.#shown(message)}`);
     this.#statusShown = true;
   }
 

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { UsageError } from '../domain/errors.js';
 import { escapeInLines } from '../domain/printable.js';
 import type { Terminal } from './terminal.js';
+import { inCharset, utf8Locale } from './charset.js';
 
 /** True only when both ends are a person at a terminal: a prompt in a pipe would hang a script. */
 export function canPrompt(terminal: Terminal): boolean {
@@ -14,7 +15,7 @@ export function canPrompt(terminal: Terminal): boolean {
  * promise nobody settles would let Node exit 0 as if the command had succeeded.
  */
 async function askLine(terminal: Terminal, text: string, hidden: boolean): Promise<string | undefined> {
-  const question = escapeInLines(text);
+  const question = inCharset(escapeInLines(text), utf8Locale(terminal.env));
   const { createInterface } = await import('node:readline');
   // Hidden: readline writes (and so echoes) into a stream that drops everything. The interface, and so
   // the terminal's raw mode, exists before the question shows, so that typed-ahead text is hidden too.

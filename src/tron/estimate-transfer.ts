@@ -38,8 +38,8 @@ export async function estimateTransfer(node: TronNode, simulation: TransferSimul
   }
   if (result.failure === 'invalid') {
     throw new UsageError(`the TRON node cannot simulate this call: ${said}`, {
-      hint: `is ${simulation.token} a TRC-20 contract on the network of ${node.origin}?`,
+      hint: `is ${simulation.token} a TRC-20 contract on the network of ${node.url}?`,
     });
   }
-  throw new TronNodeError(`${node.origin} POST /wallet/triggerconstantcontract did not simulate the transfer: ${said}`);
+  throw new TronNodeError(`${node.url} POST /wallet/triggerconstantcontract did not simulate the transfer: ${said}`);
 }

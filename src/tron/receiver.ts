@@ -10,6 +10,11 @@ import type { TronNode } from './tron-node.js';
 /** Contracts known without asking the node. */
 const KNOWN_CONTRACTS = new Set([USDT_MAINNET]);
 
+/** A contract known without asking the node (USDT's): refused with no request at all. */
+export function isKnownContract(address: string): boolean {
+  return KNOWN_CONTRACTS.has(address);
+}
+
 export function contractReceiverError(address: string): UsageError {
   return new UsageError(
     `${address} is a smart contract: TRON does not delegate energy to contract accounts, so no rental can reach it`,
@@ -31,18 +36,29 @@ function unanswered(error: unknown): error is CliError {
  * refused at once; others by the node's `getaccount` when `node` gives one (a TRON node is configured). A
  * node that cannot be read costs a note on stderr, not the command.
  */
+/**
+ * Whether the node says `address` is a contract account; a node that cannot answer gives its error back
+ * instead (a batch says it once and stops asking, rather than once per line); any other failure throws.
+ */
+export async function askContractAccount(tron: TronNode, address: string): Promise<boolean | CliError> {
+  try {
+    return (await tron.getAccount(address)).contract;
+  } catch (error) {
+    if (unanswered(error)) return error;
+    throw error;
+  }
+}
+
 export async function refuseContractReceiver(
   address: string,
   node: () => Promise<TronNode | undefined>,
   note: (line: string) => void,
 ): Promise<void> {
-  if (KNOWN_CONTRACTS.has(address)) throw contractReceiverError(address);
+  if (isKnownContract(address)) throw contractReceiverError(address);
   const tron = await node();
   if (tron === undefined) return;
-  try {
-    if ((await tron.getAccount(address)).contract) throw contractReceiverError(address);
-  } catch (error) {
-    if (!unanswered(error)) throw error;
-    note(`energy: could not check whether ${address} is a contract account (${error.message}); going on`);
-  }
+  const answer = await askContractAccount(tron, address);
+  if (answer === true) throw contractReceiverError(address);
+  if (answer instanceof CliError)
+    note(`energy: could not check whether ${address} is a contract account (${answer.message}); going on`);
 }

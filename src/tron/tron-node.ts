@@ -67,6 +67,14 @@ export class TronNode {
     return this.#options.baseUrl.origin;
   }
 
+  /**
+   * The node's URL as given, its path included (`http://10.0.0.5:8090/tron`): what errors name, so that a
+   * node behind a path prefix is recognisable (the origin alone could be another service on that host).
+   */
+  get url(): string {
+    return this.origin + this.#basePath;
+  }
+
   /** POST /wallet/getaccountresource; counters the node left out read as 0. */
   getAccountResource(address: string): Promise<AccountResource> {
     return this.#call('/wallet/getaccountresource', { address, visible: true }, accountResource);
@@ -101,7 +109,7 @@ export class TronNode {
   /** Every call is read-only, so every failure may be retried without doubt. */
   #call<T>(path: string, payload: object, check: Check<T>): Promise<T> {
     const body = Buffer.from(JSON.stringify(payload), 'utf8');
-    const label = `TRON node ${this.origin} POST ${path}`;
+    const label = `TRON node ${this.url} POST ${path}`;
     const { apiKey, log, nowMs = Date.now } = this.#options;
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (apiKey !== undefined) headers[TRON_API_KEY_HEADER] = apiKey;

@@ -313,7 +313,7 @@ describe('unsafe or broken config', () => {
   it('does not echo a value glued to an unknown setting name', async () => {
     const result = await bare(['config', 'set', 'api-secret=hunter2-hunter2-hunter2']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/unknown setting "api-secret…"/);
+    expect(result.stderr).toMatch(/unknown setting "api-secret\.\.\."/);
     expect(result.stderr).not.toContain('hunter2');
   });
 });

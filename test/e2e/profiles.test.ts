@@ -64,8 +64,8 @@ describe('profile selection', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'energy: error: no API base URL in profile stage\n' +
-        'hint: run `energy --profile stage config set base-url https://…`, or give --base-url or ENERGY_BASE_URL; ' +
-        'to try the tool locally, run `energy sandbox` in a second terminal and use `energy --profile sandbox …`\n',
+        'hint: run `energy --profile stage config set base-url https://...`, or give --base-url or ENERGY_BASE_URL; ' +
+        'to try the tool locally, run `energy sandbox` in a second terminal and use `energy --profile sandbox ...`\n',
     );
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat, LineParser } from '../../../src/batch/parse-line.js';
 
 const RULES = { energyPerPortion: 1000, maxEnergy: 5_000_000, hours: [1, 3, 24] };
-const A = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
 const parse = (parser: LineParser, text: string, number = 2) => parser.parse({ number, text });
 
 describe('LineParser', () => {
@@ -42,9 +42,9 @@ describe('LineParser', () => {
     );
   });
 
-  it('reads NDJSON with integers or integer strings, and refuses unknown keys and non-objects', () => {
+  it('reads NDJSON with integers in plain digits, and refuses unknown keys and non-objects', () => {
     const parser = new LineParser('ndjson', 'stdin', RULES);
-    expect(parse(parser, JSON.stringify({ address: A, energy: 2000, hours: '3' }))).toMatchObject({
+    expect(parse(parser, JSON.stringify({ address: A, energy: 2000, hours: 3 }))).toMatchObject({
       energy: 2000,
       hours: 3,
     });
@@ -53,7 +53,65 @@ describe('LineParser', () => {
     );
     expect(() => parse(parser, '[1,2]')).toThrow('not a JSON object');
     expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000.5, hours: 1 }))).toThrow(
-      'energy must be a positive whole number',
+      'energy must be a JSON number in plain digits (no exponent, decimal point or sign), not 2000.5',
+    );
+  });
+
+  // One rule with the command line (`--energy 1e5` is refused there): plain digits, as written.
+  it.each([
+    [
+      `{"address":"${A}","energy":1e5,"hours":1}`,
+      'energy must be a JSON number in plain digits (no exponent, decimal point or sign), not 1e5',
+    ],
+    [`{"address":"${A}","energy":65000.0,"hours":1}`, 'not 65000.0'],
+    [
+      `{"address":"${A}","energy":2000,"hours":1E0}`,
+      'hours must be a JSON number in plain digits (no exponent, decimal point or sign), not 1E0',
+    ],
+    [`{"address":"${A}","energy":-2000,"hours":1}`, 'not -2000'],
+    [
+      `{"address":"${A}","energy":"65000","hours":1}`,
+      'energy must be a JSON number in plain digits (e.g. 65000), not the string "65000"',
+    ],
+    [
+      `{"address":"${A}","energy":2000,"hours":"1"}`,
+      'hours must be a JSON number in plain digits (e.g. 1), not the string "1"',
+    ],
+    [`{"address":"${A}","energy":null,"hours":1}`, 'not null'],
+    [`{"address":"${A}","energy":0,"hours":1}`, 'energy must be a positive whole number in plain digits, not 0'],
+    // JSON.parse keeps the last of two equal keys: so does the check of how it was written.
+    [`{"address":"${A}","energy":2000,"hours":1,"energy":1e3}`, 'not 1e3'],
+    // A huge number whose last digits look fine is still refused as a whole.
+    [`{"address":"${A}","energy":${'9'.repeat(500)}65000,"hours":1}`, 'energy must be a positive whole number'],
+  ])('refuses the NDJSON line %s', (line, message) => {
+    expect(() => parse(new LineParser('ndjson', 'stdin', RULES), line)).toThrow(message);
+  });
+
+  it('takes the number as written even next to strings that look like keys and numbers', () => {
+    const line = `{"address":"${A}", "client_request_id":"energy:1e5", "energy" : 2000, "hours":1}`;
+    expect(parse(new LineParser('ndjson', 'stdin', RULES), line)).toMatchObject({ energy: 2000, hours: 1 });
+  });
+
+  it.each([
+    [`${A}, 65000,1`, 'energy must be a positive whole number in plain digits, not " 65000" (a leading space)'],
+    [`${A},65000 ,1`, 'not "65000 " (a trailing space)'],
+    [`${A},65000, 1 `, 'hours " 1 " (a leading space and a trailing space) is not offered'],
+    [` ${A},65000,1`, `the address " ${A}" (a leading space) contains white space`],
+  ])('shows a CSV value with a space around it quoted, and names the space: %s', (line, message) => {
+    const parser = new LineParser('csv', 'f.csv', RULES);
+    parse(parser, 'address,energy,hours', 1);
+    expect(() => parse(parser, line)).toThrow(message);
+  });
+
+  it("refuses USDT's contract as a receiver, with the hint, like order create (no request needed)", () => {
+    const parser = new LineParser('csv', 'f.csv', RULES);
+    parse(parser, 'address,energy,hours', 1);
+    const usdt = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    expect(() => parse(parser, `${usdt},65000,1`, 4)).toThrow(
+      expect.objectContaining({
+        message: `f.csv, line 4: ${usdt} is a smart contract: TRON does not delegate energy to contract accounts, so no rental can reach it: nothing was bought`,
+        hint: expect.stringContaining('not for the token contract'),
+      }),
     );
   });
 

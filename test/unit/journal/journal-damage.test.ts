@@ -39,6 +39,13 @@ describe('a damaged pending record', () => {
     ['truncated', (text) => text.slice(0, text.length / 2), /not valid JSON/],
     ['garbled', (text) => text.replace('"client_request_id"', '"cl!ent"'), /not a journal record/],
     ['from a newer version', (text) => text.replace('"version": 1', '"version": 2'), /newer version.*2/],
+    // The record parses; the order inside its body does not (recordedOrder() used to throw: exit 1).
+    [
+      'with a garbled body',
+      (text) => text.replace('\\"energy\\":65000', '\\"energy\\":\\"lots\\"'),
+      /order body is garbled/,
+    ],
+    ['with a body that is not JSON', (text) => text.replace(/"body": "\{/, '"body": "}{'), /order body is garbled/],
   ];
   for (const [name, damage, reason] of damages) {
     it(`${name}: listed with its path and why, and its id refused with exit 5, not 1`, async () => {

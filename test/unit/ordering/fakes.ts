@@ -63,6 +63,13 @@ export class MemoryJournal {
     return this.records.get(id);
   }
 
+  /** Ids whose pending file is damaged: path and reason, as the disk journal reports them. */
+  readonly damaged = new Map<string, { path: string; reason: string }>();
+
+  unreadableFor(id: string): { path: string; reason: string } | undefined {
+    return this.damaged.get(id);
+  }
+
   async begin(id: string, body: string): Promise<{ record: JournalRecord; fresh: boolean }> {
     // As on disk: a pending record, or one that placed an order, is the one to send; a refused one is replaced.
     const earlier = this.records.get(id);
