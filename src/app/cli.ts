@@ -4,6 +4,7 @@
  */
 import { fastPathOutput } from './fast-path.js';
 import { inCharset, utf8Locale } from '../output/charset.js';
+import { terminalJson } from '../domain/printable.js';
 
 const args = process.argv.slice(2);
 const fast = fastPathOutput(args);
@@ -13,6 +14,23 @@ const OUTPUT_FAILED = 7;
 let finished = false;
 let stdinUsed = false;
 
+/** As main.ts decides it before the options are parsed: `--json` anywhere before a `--`. */
+const jsonRun = (args.includes('--') ? args.slice(0, args.indexOf('--')) : args).includes('--json');
+
+/**
+ * A line written here, outside the command (a bug, an unwritable stdout, a forced exit): with --json one
+ * JSON object like every other stderr line, `{"error":{…}}` as error-report.ts writes them or `{"note":{…}}`.
+ */
+function lastResortLine(message: string, exitCode: number | undefined): string {
+  if (jsonRun)
+    return `${terminalJson(
+      exitCode === undefined
+        ? { note: { message } }
+        : { error: { exit_code: exitCode, message, hint: null, problem: null } },
+    )}\n`;
+  return inCharset(`energy: ${exitCode === undefined ? '' : 'error: '}${message}\n`, utf8Locale(process.env));
+}
+
 function outputError(error: NodeJS.ErrnoException): string {
   const reason =
     error.code === 'ENOSPC'
@@ -20,7 +38,7 @@ function outputError(error: NodeJS.ErrnoException): string {
       : error.code === 'EIO'
         ? 'input/output error'
         : (error.code ?? error.message);
-  return `energy: error: cannot write to standard output: ${reason}\n`;
+  return lastResortLine(`cannot write to standard output: ${reason}`, OUTPUT_FAILED);
 }
 
 if (fast !== undefined) {
@@ -39,7 +57,7 @@ if (fast !== undefined) {
   // A backstop for bugs: if the event loop empties before run() settles, do not exit 0 as if it had worked.
   process.on('exit', () => {
     if (finished) return;
-    process.stderr.write('energy: error: internal error: the command stopped before finishing\n');
+    process.stderr.write(lastResortLine('internal error: the command stopped before finishing', 1));
     process.exitCode = 1;
   });
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -74,10 +92,7 @@ if (fast !== undefined) {
       (error: unknown) => {
         finished = true;
         process.stderr.write(
-          inCharset(
-            `energy: error: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
-            utf8Locale(process.env),
-          ),
+          lastResortLine(`internal error: ${error instanceof Error ? error.message : String(error)}`, 1),
         );
         process.exitCode = 1;
       },
@@ -100,7 +115,9 @@ function abortOnSignals(): AbortSignal {
       // A forced exit is the signal's own status, not a command that stopped by mistake (it was exit 1).
       const exitNow = () => {
         finished = true;
-        process.stderr.write(`energy: ${name}: stopping now, without waiting for the command to finish\n`);
+        process.stderr.write(
+          lastResortLine(`${name}: stopping now, without waiting for the command to finish`, undefined),
+        );
         process.exit(code);
       };
       if (controller.signal.aborted) exitNow();

@@ -50,6 +50,27 @@ describe('a second interrupt', () => {
     expect(result.stderr).toMatch(/SIGINT: stopping now/);
     expect(result.code).toBe(130);
   });
+
+  it('with --json, says so as a JSON note: every stderr line stays one JSON object', async () => {
+    const file = join(dir, 'batch-json.csv');
+    writeFileSync(file, `${ADDRESS},65000,1h\n`);
+    const port = (server.address() as { port: number }).port;
+    const env = { ...baseEnv(join(dir, 'cfg')), ENERGY_BASE_URL: `http://127.0.0.1:${port}` };
+    const running = spawnCli(['order', 'batch', file, '--yes', '--json'], {
+      env: { ...env, ENERGY_API_KEY: 'ak_test', ENERGY_API_SECRET: 'sk_test' },
+    });
+    onRequest = () => {
+      running.child.kill('SIGINT');
+      setTimeout(() => running.child.kill('SIGINT'), 200);
+    };
+    const result = await running.result;
+    expect(result.code).toBe(130);
+    const lines = result.stderr.trimEnd().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toContainEqual({
+      note: { message: 'SIGINT: stopping now, without waiting for the command to finish' },
+    });
+  });
 });
 
 describe('Ctrl-C just after Enter at the hidden secret prompt', () => {

@@ -145,14 +145,24 @@ describe.skipIf(!existsSync('/dev/full'))('standard output on a full disk', () =
     return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   }
 
-  it.each([[['balance']], [['balance', '--json']], [['--help']], [['--version']]])(
-    'energy %j: exit 7 with one clear line',
-    async (args) => {
-      const result = await runToFull(args);
-      expect(result.code).toBe(7);
-      expect(result.stderr).toBe('energy: error: cannot write to standard output: no space left on the device\n');
-    },
-  );
+  it.each([[['balance']], [['--help']], [['--version']]])('energy %j: exit 7 with one clear line', async (args) => {
+    const result = await runToFull(args);
+    expect(result.code).toBe(7);
+    expect(result.stderr).toBe('energy: error: cannot write to standard output: no space left on the device\n');
+  });
+
+  it('with --json, that line is the JSON error object every other failure writes', async () => {
+    const result = await runToFull(['balance', '--json']);
+    expect(result.code).toBe(7);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        exit_code: 7,
+        message: 'cannot write to standard output: no space left on the device',
+        hint: null,
+        problem: null,
+      },
+    });
+  });
 });
 
 describe('the key-and-secret mismatch note comes only with the API refusing them', () => {
