@@ -32,11 +32,6 @@ function unanswered(error: unknown): error is CliError {
 }
 
 /**
- * For `quote` and `order create`: throws exit 2 when `address` is a contract account. Known contracts are
- * refused at once; others by the node's `getaccount` when `node` gives one (a TRON node is configured). A
- * node that cannot be read costs a note on stderr, not the command.
- */
-/**
  * Whether the node says `address` is a contract account; a node that cannot answer gives its error back
  * instead (a batch says it once and stops asking, rather than once per line); any other failure throws.
  */
@@ -49,6 +44,11 @@ export async function askContractAccount(tron: TronNode, address: string): Promi
   }
 }
 
+/**
+ * For `quote` and `order create`: throws exit 2 when `address` is a contract account. Known contracts are
+ * refused at once; others by the node's `getaccount` when `node` gives one (a TRON node is configured). A
+ * node that cannot be read costs a note on stderr, not the command.
+ */
 export async function refuseContractReceiver(
   address: string,
   node: () => Promise<TronNode | undefined>,
