@@ -164,7 +164,8 @@ export class Transport {
     let clockChecked = false;
     return runAttempts(this.#attempts, {
       label,
-      failureLabel: `${label} to ${this.#options.baseUrl.origin}`,
+      // The base URL as given, its path prefix included: where the request went is that plus the API path.
+      failureLabel: `${label} to ${this.#options.baseUrl.origin}${this.#basePath}`,
       idempotent: call.method === 'GET',
       exchange: () => this.#attempt(call, query, body),
       decode,

@@ -92,9 +92,11 @@ export async function createApiClient(
 export async function createTronNode(run: ServiceEnv, settings: Settings): Promise<TronNode> {
   assertCertificateChecks(run.terminal.env);
   const nodeUrl = parseBaseUrl(settings.values['tron-node'].value ?? '', 'TRON node URL');
+  // Named with its path, as errors name it: a node behind a prefix is another service than the host's root.
+  const named = nodeUrl.origin + nodeUrl.pathname.replace(/\/+$/, '');
   if (nodeUrl.protocol === 'http:' && !isLoopbackHost(nodeUrl.hostname))
     run.say(
-      `energy: note: TRON node ${nodeUrl.origin} over plain http on a private network: its answers (balances, energy) are not protected in transit${settings.values['tron-api-key'].value === undefined ? '' : ', nor its API key'}`,
+      `energy: note: TRON node ${named} over plain http on a private network: its answers (balances, energy) are not protected in transit${settings.values['tron-api-key'].value === undefined ? '' : ', nor its API key'}`,
     );
   // Refused here: a header with a line break would be refused by node:http as a bug-like crash.
   assertUsableCredentials(settings, ['tron-api-key']);
@@ -107,7 +109,7 @@ export async function createTronNode(run: ServiceEnv, settings: Settings): Promi
   const node = new TronNode({ baseUrl: nodeUrl, apiKey, ...transportOptions(run), signal: run.terminal.interrupt });
   if (run.verbose) {
     const source = settings.values['tron-node'].source;
-    run.trace(`energy: TRON node ${nodeUrl.origin} (${source})${apiKey === undefined ? ', no API key' : ''}`);
+    run.trace(`energy: TRON node ${named} (${source})${apiKey === undefined ? ', no API key' : ''}`);
   }
   return node;
 }

@@ -42,4 +42,21 @@ describe('errors about the TRON node name its URL with the path', () => {
     expect(node.seen.slice(before).map((seen) => seen.url)).toEqual(['/some/prefix/wallet/getaccountresource']);
     expect(result.stderr).toContain(`TRON node ${url} POST /wallet/getaccountresource`);
   });
+
+  it('--verbose names the node with its path too', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/some/prefix`;
+    const result = await world.run(['--verbose', '--retries', '0', 'address', ADDRESS], {
+      env: { ...baseEnv(world.configDir), ENERGY_TRON_NODE: url },
+    });
+    expect(result.stderr).toContain(`energy: TRON node ${url} (environment)`);
+  });
+});
+
+describe('errors about the API name its base URL with the path', () => {
+  it('unreachable under a prefix: the message says where the request went', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/api/energy`;
+    const result = await world.run(['--retries', '0', 'balance'], { env: { ENERGY_BASE_URL: url } });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain(`GET /v1/balance to ${url}`);
+  });
 });
