@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
 const ORDERS = '/v1/energy/orders';
@@ -19,20 +20,7 @@ beforeAll(async () => {
   world = await createWorld();
   // A 503 leaves the outcome unknown: the record stays pending.
   world.sandbox.inject({ kind: 'status', status: 503, match: { method: 'POST', path: ORDERS } });
-  const first = await world.run([
-    '--retries',
-    '0',
-    'order',
-    'create',
-    ADDRESS,
-    '--energy',
-    '65000',
-    '--hours',
-    '1',
-    '--yes',
-    '--client-request-id',
-    ID,
-  ]);
+  const first = await world.run(['--retries', '0', ...orderCreateArgs(ADDRESS, '--yes', '--client-request-id', ID)]);
   expect(first.code, first.stderr).toBe(7);
   world.sandbox.clearFaults();
   const pending = join(world.stateDir, 'journal', 'pending');
@@ -65,18 +53,7 @@ describe('a pending record with a garbled body', () => {
   it('order create with its id: refused (exit 5) before any quote or order', async () => {
     const quotes = world.sandbox.requestCount(QUOTES);
     const posts = world.sandbox.requestCount(ORDERS, 'POST');
-    const result = await world.run([
-      'order',
-      'create',
-      ADDRESS,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--client-request-id',
-      ID,
-    ]);
+    const result = await world.run(orderCreateArgs(ADDRESS, '--yes', '--client-request-id', ID));
     expectNoStackTrace(result);
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toContain(`client_request_id ${ID} is unreadable`);
