@@ -3,12 +3,12 @@
  * estimateTransfer over a real socket. Each fixture says where it comes from; the few that are derived from a
  * real answer (one sign of failure removed, to test each sign alone) say so.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, ExitCode, TransferRevertedError, TronNodeError, UsageError } from '../../../src/domain/errors.js';
 import { constantCallResult } from '../../../src/tron/constant-call.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
-import { TronNode } from '../../../src/tron/tron-node.js';
-import { jsonReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
+import { jsonReply } from '../../helpers/http-server.js';
+import { scriptedTronForSuite } from '../../helpers/scripted-tron.js';
 
 /**
  * A reverted TRC-20 transfer from a sender without the tokens, verbatim from tron-rpc.publicnode.com, as kept in
@@ -119,18 +119,9 @@ describe('constantCallResult', () => {
   });
 });
 
-let server: ScriptedServer;
-let node: TronNode;
-beforeAll(async () => {
-  server = await startScriptedServer();
-  node = new TronNode({ baseUrl: server.url, retryPolicy: { retries: 0 } });
-});
-afterAll(async () => {
-  await node.close();
-  await server.close();
-});
+const tron = scriptedTronForSuite();
 afterEach(() => {
-  server.seen.length = 0;
+  tron.server.seen.length = 0;
 });
 
 const simulation = {
@@ -141,8 +132,8 @@ const simulation = {
 };
 
 async function failureOf(body: unknown): Promise<CliError> {
-  server.script(jsonReply(200, body));
-  const error = await estimateTransfer(node, simulation).then(
+  tron.server.script(jsonReply(200, body));
+  const error = await estimateTransfer(tron.node, simulation).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -190,7 +181,7 @@ describe('estimateTransfer on real answers', () => {
   });
 
   it('a real success is the estimate', async () => {
-    server.script(jsonReply(200, USDT_SUCCESS));
-    expect(await estimateTransfer(node, simulation)).toEqual({ energyUsed: 64_285, energyPenalty: 49_635 });
+    tron.server.script(jsonReply(200, USDT_SUCCESS));
+    expect(await estimateTransfer(tron.node, simulation)).toEqual({ energyUsed: 64_285, energyPenalty: 49_635 });
   });
 });
