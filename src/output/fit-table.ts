@@ -3,10 +3,11 @@
  * whole, fixed minimum widths so that streamed pages line up), which is what scripts and `grep` want. On a
  * terminal the columns are sized to their content, and when the line is still wider than the screen the
  * table gives way one step at a time, in the order its columns say: a shorter form of a column (an id's
- * first 8 characters, a date without the year), free text cut with an ellipsis, a column left out. Amounts
+ * first 8 characters, a date as `ls -l` shows it), free text cut with an ellipsis, a column left out. Amounts
  * are never shortened or cut; what is still too wide after every step wraps, as the terminal does.
  */
 import { cutToWidth, visibleWidth } from './text-width.js';
+import { GAP } from './text-table.js';
 
 export interface Column {
   head: string;
@@ -24,14 +25,14 @@ export interface Column {
 export interface FitPlan {
   /** Indexes of the columns shown, in order. */
   shown: readonly number[];
-  /** Per shown column: its minimum width, and for a cut column the width a value is cut to. */
+  /** Per shown column, its minimum width (cells are padded to it). */
   widths: readonly number[];
+  /** Per shown column, the width a longer value is cut to; undefined for a column never cut. */
   cutAt: readonly (number | undefined)[];
   shortened: ReadonlySet<number>;
   ellipsis: string;
 }
 
-const GAP = 2;
 /** A cut column keeps at least this much, so that what is left of a value still says something. */
 const CUT_FLOOR = 10;
 
@@ -84,7 +85,7 @@ export function planFit(
       (sum, index) => sum + (squeezed.has(index) ? Math.min(content(index), CUT_FLOOR) : content(index)),
       0,
     ) +
-    GAP * (shown().length - 1);
+    GAP.length * (shown().length - 1);
 
   const steps = [...new Set(columns.flatMap((c) => [c.short?.step, c.cut, c.drop]).filter((s) => s !== undefined))];
   for (const step of steps.sort((a, b) => a - b)) {
@@ -120,7 +121,7 @@ function shareOut(
   const widths = indexes.map(content);
   const cutColumns = indexes.filter((index) => columns[index]!.cut !== undefined);
   const fixed = indexes.reduce((sum, index, at) => sum + (cutColumns.includes(index) ? 0 : widths[at]!), 0);
-  let left = available - fixed - GAP * (indexes.length - 1);
+  let left = available - fixed - GAP.length * (indexes.length - 1);
   const cutAt: (number | undefined)[] = indexes.map(() => undefined);
   const byContent = [...cutColumns].sort((a, b) => content(a) - content(b));
   byContent.forEach((index, served) => {

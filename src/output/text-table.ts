@@ -14,7 +14,8 @@ export interface TextTableSpec {
   styleHead?: (text: string) => string;
 }
 
-const GAP = '  ';
+/** Between two columns (fit-table.ts counts it too). */
+export const GAP = '  ';
 
 export function renderTable(spec: TextTableSpec): string {
   const all = spec.head === undefined ? spec.rows : [spec.head, ...spec.rows];
