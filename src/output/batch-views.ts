@@ -2,7 +2,7 @@
  * How `order batch` prints as it goes: with --json one NDJSON object a line, else a table printed a line
  * at a time, its widths fixed up front (a derived id's length is known, an order id is a UUID), so that
  * rows printed one by one still line up. On a narrow terminal the client id goes first, then the order id
- * takes its short form and the detail is cut.
+ * (a dry run's address) takes its short form, and the detail is cut to the line.
  */
 import type { LineResult } from '../batch/execute.js';
 import type { PlannedLine } from '../batch/run-batch.js';
