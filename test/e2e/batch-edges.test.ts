@@ -5,30 +5,21 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { tempDirForSuite, worldForSuite } from '../helpers/suite-world.js';
 
-let world: World;
-let dir: string;
-beforeAll(async () => {
-  world = await createWorld({ startingBalance: '100000.000000', deliverAfterMs: 60_000 });
-  dir = mkdtempSync(join(tmpdir(), 'energy-batch-edges-'));
-});
-afterAll(async () => {
-  await world.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = worldForSuite({ startingBalance: '100000.000000', deliverAfterMs: 60_000 });
+const dir = tempDirForSuite('energy-batch-edges-');
 afterEach(() => world.sandbox.clearFaults());
 
 let next = 70_000;
 function csv(name: string, count: number): { path: string; addresses: string[] } {
   const addresses = Array.from({ length: count }, () => freshAddress((next += 1)));
-  const path = join(dir, name);
+  const path = join(dir.path, name);
   writeFileSync(path, `address,energy,hours\n${addresses.map((a) => `${a},65000,1`).join('\n')}\n`);
   return { path, addresses };
 }
@@ -56,7 +47,7 @@ const spoolFiles = (tmp: string) => readdirSync(tmp).filter((name) => name !== '
 
 describe('standard input without end (item 20)', () => {
   it('order batch - < /dev/zero stops at the line cap (exit 2) and leaves no spool file', async () => {
-    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const tmp = mkdtempSync(join(dir.path, 'tmp-'));
     const zero = openSync('/dev/zero', 'r');
     const { result } = spawnWithStdin(['order', 'batch', '-', '--yes'], zero, tmp);
     closeSync(zero);
@@ -68,7 +59,7 @@ describe('standard input without end (item 20)', () => {
   });
 
   it('SIGTERM while a batch reads an endless pipe exits 143 at once and removes the spool file', async () => {
-    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const tmp = mkdtempSync(join(dir.path, 'tmp-'));
     const running = spawnWithStdin(['order', 'batch', '-', '--yes'], 'pipe', tmp);
     running.child.stdin!.write(`address,energy,hours\n${freshAddress((next += 1))},65000,1\n`);
     while (spoolFiles(tmp).length === 0) await sleep(20);
@@ -80,7 +71,7 @@ describe('standard input without end (item 20)', () => {
   });
 
   it('config set api-secret < /dev/zero stops at the cap (exit 2), nothing written', async () => {
-    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const tmp = mkdtempSync(join(dir.path, 'tmp-'));
     const configDir = join(tmp, 'config');
     const zero = openSync('/dev/zero', 'r');
     const { PATH = '' } = process.env;
@@ -143,7 +134,7 @@ describe('journal records (items 7, 18, 19)', () => {
       times: 10,
       match: { method: 'POST', path: '/v1/energy/orders' },
     });
-    const only = join(dir, 'one.csv');
+    const only = join(dir.path, 'one.csv');
     writeFileSync(only, `address,energy,hours,client_request_id\n${addresses[2]},65000,1,damaged-1\n`);
     const lost = await world.run(['order', 'batch', only, '--yes']);
     expect(lost.code).not.toBe(0);

@@ -4,30 +4,21 @@
  * quotes; `--max-total`: that cap). The price really moves at the sandbox, so a line placed against the rule
  * would be a real order at the new price.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { tempDirForSuite, worldForSuite } from '../helpers/suite-world.js';
 
 const ORDERS = '/v1/energy/orders';
 const QUOTES = '/v1/energy/quotes';
 const RATE = '0.000040';
 const RAISED = '0.000050';
 
-let world: World;
-let dir: string;
-beforeAll(async () => {
-  world = await createWorld({ startingBalance: '100000.000000', deliverAfterMs: 60_000 });
-  dir = mkdtempSync(join(tmpdir(), 'energy-reprice-'));
-});
-afterAll(async () => {
-  await world.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = worldForSuite({ startingBalance: '100000.000000', deliverAfterMs: 60_000 });
+const dir = tempDirForSuite('energy-reprice-');
 afterEach(() => {
   world.sandbox.clearFaults();
   world.sandbox.setRates({ 1: RATE });
@@ -46,7 +37,7 @@ interface LineResult {
  */
 async function batchWithRiseMidway(extra: string[]) {
   const address = freshAddress((next += 1));
-  const file = join(dir, `${address}.csv`);
+  const file = join(dir.path, `${address}.csv`);
   writeFileSync(file, `address,energy,hours\n${address},65000,1\n`);
   world.sandbox.setRates({ 1: RATE });
   world.sandbox.inject({ kind: 'delay', ms: 2_000, match: { method: 'POST', path: ORDERS } });

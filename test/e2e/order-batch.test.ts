@@ -1,23 +1,15 @@
 /** `energy order batch`: every line once, resumable after a kill, checked before anything is bought. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { freshAddress } from '../helpers/e2e.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { tempDirForSuite, worldForSuite } from '../helpers/suite-world.js';
+import { createWorld } from '../helpers/world.js';
 
-let world: World;
-let dir: string;
-beforeAll(async () => {
-  world = await createWorld({ startingBalance: '100000.000000', deliverAfterMs: 60_000 });
-  dir = mkdtempSync(join(tmpdir(), 'energy-batch-'));
-});
-afterAll(async () => {
-  await world.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = worldForSuite({ startingBalance: '100000.000000', deliverAfterMs: 60_000 });
+const dir = tempDirForSuite('energy-batch-');
 afterEach(() => world.sandbox.clearFaults());
 
 let next = 20_000;
@@ -26,7 +18,7 @@ function lines(count: number, energy = 65000, hours = 1): { address: string; ene
   return Array.from({ length: count }, () => ({ address: freshAddress((next += 1)), energy, hours }));
 }
 function csv(name: string, rows: { address: string; energy: number; hours: number }[], extra = ''): string {
-  const path = join(dir, name);
+  const path = join(dir.path, name);
   writeFileSync(
     path,
     `address,energy,hours\n${rows.map((r) => `${r.address},${r.energy},${r.hours}`).join('\n')}\n${extra}`,
@@ -213,7 +205,7 @@ describe('order batch', () => {
     ],
   ])('refuses %s with exit 2 naming the line, buying nothing', async (_what, write, message) => {
     const rows = lines(3);
-    const path = join(dir, `bad-${next}.csv`);
+    const path = join(dir.path, `bad-${next}.csv`);
     write(path, `address,energy,hours\n${rows.map((r) => `${r.address},${r.energy},${r.hours}`).join('\n')}\n`);
     const result = await world.run(['order', 'batch', path, '--yes']);
     expect(result.code).toBe(2);
