@@ -49,6 +49,7 @@ export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Pr
           client: () => ctx.client(),
           journal: () => ctx.journal(),
           stdin: ctx.terminal.stdin,
+          interrupt: ctx.terminal.interrupt,
           recoverCommand: (id) => ctx.invocation('order', 'recover', id),
         },
         printer: ctx.printer,

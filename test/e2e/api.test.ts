@@ -3,12 +3,15 @@
  * verifies every signature), typed fields as JSON numbers, exit codes by status, and a POST to the order
  * endpoint journaled like any order.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type CliResult } from '../helpers/cli.js';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 import { pendingIdsOf } from '../helpers/pending.js';
@@ -161,6 +164,78 @@ describe('energy api', () => {
     const refused = await viaRelay(['DELETE', '/v1/balance']);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
+    expect(relayed.length).toBe(before);
+  });
+});
+
+/** The CLI with standard input from `stdinFd` (e.g. /dev/zero), killed if it is still running after 15 s. */
+function runWithStdin(args: string[], stdinFd: number | 'pipe'): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, 'api', ...args], {
+    env: { ...world.env, ENERGY_BASE_URL: relayUrl },
+    stdio: [stdinFd, 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const result = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(guard);
+      resolve({ code: code ?? (signal === 'SIGKILL' ? -9 : -1), stdout, stderr });
+    }),
+  );
+  return { child, result };
+}
+
+describe('energy api --input: inputs that never end', () => {
+  it('stdin from /dev/zero stops at the 1 MiB cap: exit 2, nothing sent', async () => {
+    const zero = openSync('/dev/zero', 'r');
+    const before = relayed.length;
+    try {
+      const result = await runWithStdin(['POST', QUOTES, '--input', '-'], zero).result;
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('cannot use --input - (standard input): larger than 1 MiB: nothing was sent');
+    } finally {
+      closeSync(zero);
+    }
+    expect(relayed.length).toBe(before);
+  });
+
+  it('a named pipe with no writer, or a device, is refused at once: exit 2, nothing sent', async () => {
+    const fifo = join(world.configDir, '..', 'input.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const before = relayed.length;
+    for (const [path, kind] of [
+      [fifo, 'a named pipe'],
+      ['/dev/zero', 'a device'],
+      [join(world.configDir, '..'), 'a folder'],
+    ] as const) {
+      const result = await runWithStdin(['POST', QUOTES, '--input', path], 'pipe').result;
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${kind}, not a regular file: nothing was sent`);
+    }
+    const large = join(world.configDir, '..', 'large.json');
+    writeFileSync(large, Buffer.alloc(1_048_577, 0x20));
+    const tooLarge = await viaRelay(['POST', QUOTES, '--input', large]);
+    expect(tooLarge.code).toBe(2);
+    expect(tooLarge.stderr).toContain('large.json": larger than 1 MiB: nothing was sent');
+    const missing = await viaRelay(['POST', QUOTES, '--input', join(world.configDir, 'absent.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('absent.json": no such file: nothing was sent');
+    expect(relayed.length).toBe(before);
+  });
+
+  it('SIGTERM ends a read of a silent stdin at once, exit 143, nothing sent', async () => {
+    const before = relayed.length;
+    const running = runWithStdin(['POST', QUOTES, '--input', '-'], 'pipe');
+    // 256 KiB is more than a pipe holds: the write completes only once the process is up and reading.
+    await new Promise((resolve) => running.child.stdin!.write(Buffer.alloc(262_144, 0x20), resolve));
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(143);
+    // Ended by the read itself, not by the 5 s backstop's forced exit.
+    expect(result.stderr).not.toContain('stopping now');
     expect(relayed.length).toBe(before);
   });
 });
