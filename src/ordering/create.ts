@@ -1,8 +1,10 @@
 /**
- * Placing one order for `energy order create`: local checks, a quote unless the price is given, consent,
- * then one request that is journaled before it leaves. A client_request_id already in the journal resends
- * the journaled bytes instead (no new quote), so that a fixed-id cron job gets the same order back on
- * every run.
+ * Placing one order for `energy order create`: local checks, a quote unless the price is given (and the
+ * options, so that closed intake stops the run before any order), consent, then one request that is
+ * journaled before it leaves. A client_request_id already in the journal resends the journaled bytes
+ * instead (no new quote), so that a fixed-id cron job gets the same order back on every run; without one,
+ * an earlier run's request for the same rental whose outcome is unknown is settled first
+ * (interrupted-run.ts), so that a re-run after an interrupt never places a second order beside it.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
@@ -15,6 +17,8 @@ import type { Terminal } from '../output/terminal.js';
 import { quoteRows } from '../output/views.js';
 import { refuseUnaffordable } from './afford.js';
 import { refuseAboveMax, requireConsent } from './consent.js';
+import { INTAKE_DISABLED, intakeDisabledError } from './intake.js';
+import { interruptedRecords, settleInterrupted } from './interrupted-run.js';
 import { sendJournaled } from './send-journaled.js';
 
 /** What `order create` was asked for. */
@@ -31,8 +35,8 @@ export interface CreateRequest {
 
 /** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
 export interface CreateDeps {
-  client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance'>;
-  journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune'>;
+  client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance' | 'options'>;
+  journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune' | 'pending'>;
   terminal: Terminal;
   note: (line: string) => void;
   /** The command line that settles a request, e.g. `energy --profile prod order recover <id>`. */
@@ -43,6 +47,9 @@ export interface CreateDeps {
 /** Places the order (or gets back the one a journaled request placed); says so when the server answered 200. */
 export async function createOrder(deps: CreateDeps, request: CreateRequest): Promise<CreatedOrder> {
   await deps.journal.prune();
+  // A new --client-request-id asks for another order; none means "this rental", which an earlier run may hold.
+  const earlier = request.clientRequestId === undefined ? await settleInterrupted(deps, request) : undefined;
+  if (earlier !== undefined) return earlier;
   const record = await recordToSend(deps, request);
   const result = await sendJournaled(deps, record);
   if (!result.created)
@@ -62,7 +69,15 @@ export async function previewOrder<P>(
   preview: (body: string) => P,
 ): Promise<P> {
   const known = await resendable(deps, request);
-  return preview(known?.body ?? (await newOrder(deps, request, false)).body);
+  if (known !== undefined) return preview(known.body);
+  const earlier = request.clientRequestId === undefined ? interruptedRecords(deps.journal, request)[0] : undefined;
+  if (earlier !== undefined) {
+    deps.note(
+      `energy: an earlier run sent this same order (client_request_id ${earlier.client_request_id}) and never learned whether it was placed: a real run resends that request first, shown here`,
+    );
+    return preview(earlier.body);
+  }
+  return preview((await newOrder(deps, request, false)).body);
 }
 
 /**
@@ -146,10 +161,19 @@ async function consentToResend(deps: CreateDeps, record: JournalRecord, request:
 async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: boolean): Promise<string> {
   if (request.expectedTotal !== undefined) {
     await refuseAboveMax(request.expectedTotal, request.maxTotal);
+    openIntake(deps, placing, await deps.client.options());
     return request.expectedTotal;
   }
   const { address, energy, hours } = request;
-  const quote = await deps.client.quote({ address, energy, duration_hours: hours });
+  // Side by side: no time added. A closed intake is the answer even when the quote is refused for it.
+  const [options, quoted] = await Promise.allSettled([
+    deps.client.options(),
+    deps.client.quote({ address, energy, duration_hours: hours }),
+  ]);
+  if (options.status === 'rejected') throw options.reason;
+  openIntake(deps, placing, options.value);
+  if (quoted.status === 'rejected') throw quoted.reason;
+  const quote = quoted.value;
   await refuseAboveMax(quote.total_trx, request.maxTotal);
   // Before consent: a yes to an order the balance cannot pay would only end in the server's refusal.
   if (placing)
@@ -164,4 +188,11 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
     note: deps.note,
   });
   return quote.total_trx;
+}
+
+/** Closed intake ends a real run before any order (exit 5); a dry run, which sends none, says so. */
+function openIntake(deps: CreateDeps, placing: boolean, options: { intake_enabled: boolean }): void {
+  if (options.intake_enabled) return;
+  if (placing) throw intakeDisabledError();
+  deps.note(`energy: ${INTAKE_DISABLED}: a real run would place no order now`);
 }
