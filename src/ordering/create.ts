@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
-import { ConflictError } from '../domain/errors.js';
+import type { OptionsResponse } from '../client/types.js';
+import { CliError, ConflictError, InterruptedError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
@@ -161,7 +162,7 @@ async function consentToResend(deps: CreateDeps, record: JournalRecord, request:
 async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: boolean): Promise<string> {
   if (request.expectedTotal !== undefined) {
     await refuseAboveMax(request.expectedTotal, request.maxTotal);
-    openIntake(deps, placing, await deps.client.options());
+    openIntake(deps, placing, (await Promise.allSettled([deps.client.options()]))[0]);
     return request.expectedTotal;
   }
   const { address, energy, hours } = request;
@@ -170,8 +171,7 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
     deps.client.options(),
     deps.client.quote({ address, energy, duration_hours: hours }),
   ]);
-  if (options.status === 'rejected') throw options.reason;
-  openIntake(deps, placing, options.value);
+  openIntake(deps, placing, options);
   if (quoted.status === 'rejected') throw quoted.reason;
   const quote = quoted.value;
   await refuseAboveMax(quote.total_trx, request.maxTotal);
@@ -190,9 +190,18 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
   return quote.total_trx;
 }
 
-/** Closed intake ends a real run before any order (exit 5); a dry run, which sends none, says so. */
-function openIntake(deps: CreateDeps, placing: boolean, options: { intake_enabled: boolean }): void {
-  if (options.intake_enabled) return;
+/**
+ * Closed intake ends a real run before any order (exit 5); a dry run, which sends none, says so. The options
+ * are read only for this: when they cannot be read, a note says so and the order endpoint, which is the
+ * authority, decides (an interrupt still ends the run).
+ */
+function openIntake(deps: CreateDeps, placing: boolean, read: PromiseSettledResult<OptionsResponse>): void {
+  if (read.status === 'rejected') {
+    if (read.reason instanceof InterruptedError || !(read.reason instanceof CliError)) throw read.reason;
+    deps.note(`energy: could not read the options to check intake (${read.reason.message}); going on`);
+    return;
+  }
+  if (read.value.intake_enabled) return;
   if (placing) throw intakeDisabledError();
   deps.note(`energy: ${INTAKE_DISABLED}: a real run would place no order now`);
 }

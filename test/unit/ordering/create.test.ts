@@ -311,6 +311,25 @@ describe('createOrder when the options say intake_enabled: false', () => {
     expect(journal.records.size).toBe(0);
   });
 
+  it('options that cannot be read: a note, and the order endpoint decides', async () => {
+    const client = new FakeClient({
+      optionsError: new ApiError(503, 'GET /v1/energy/options failed: HTTP 503', undefined),
+    });
+    const notes: string[] = [];
+    const deps = {
+      client,
+      journal: new MemoryJournal(),
+      terminal: scriptTerminal(),
+      note: (line: string) => notes.push(line),
+      recoverCommand: (id: string) => id,
+    };
+    await createOrder(deps, { ...base, yes: true });
+    expect(client.posted).toHaveLength(1);
+    expect(notes.join('\n')).toMatch(
+      /could not read the options to check intake \(GET \/v1\/energy\/options failed: HTTP 503\)/,
+    );
+  });
+
   it('a fixed --client-request-id already journaled still gets its order back (the contract’s cron promise)', async () => {
     const client = new FakeClient({ intake: false, answers: ['existing'] });
     const journal = new MemoryJournal();

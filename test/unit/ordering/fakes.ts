@@ -29,6 +29,8 @@ export class FakeClient {
       pageError?: Error;
       /** Default true. */
       intake?: boolean;
+      /** The options read fails with this. */
+      optionsError?: Error;
       /** What the server's order (200 or 201) looks like beyond what was sent, e.g. final. */
       order?: Partial<Order>;
     } = {},
@@ -36,6 +38,7 @@ export class FakeClient {
 
   async options(): Promise<OptionsResponse> {
     this.optionsRead += 1;
+    if (this.script.optionsError !== undefined) throw this.script.optionsError;
     return {
       energy_per_portion: 1000,
       max_energy: 5_000_000,
