@@ -1,7 +1,8 @@
 /**
  * The quoting pass of a batch: what each line will cost, before any consent is asked. A line whose id the
  * journal already settled with an order is skipped (a re-run buys nothing twice); one whose outcome is
- * unknown is resent with its journaled bytes; every other line gets a quote.
+ * unknown is resent with its journaled bytes; every other line gets a quote. A line's journal record is
+ * looked for under its id, then under the id an earlier version gave it (line-identity.ts).
  */
 import type { EnergyClient } from '../client/client.js';
 import { CliError, ConflictError, ContextualError } from '../domain/errors.js';
@@ -9,13 +10,16 @@ import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { addAmounts } from '../domain/money.js';
 import type { BatchLine } from './parse-line.js';
+import { legacyRequestId, lineRequestId } from './line-identity.js';
 import { runPool } from './pool.js';
-import { batchLines, lineRequestId, type BatchSource } from './source.js';
+import { batchLines, type BatchSource } from './source.js';
 
-export type LinePlan =
+/** What to do with a line, and the client_request_id it goes under. */
+export type LinePlan = { id: string } & (
   | { kind: 'skip'; orderId: string }
   | { kind: 'resend'; record: JournalRecord; total: string }
-  | { kind: 'new'; total: string; canAfford: boolean };
+  | { kind: 'new'; total: string; canAfford: boolean }
+);
 
 export interface BatchPlan {
   /** By line number. */
@@ -61,8 +65,7 @@ async function planLine(
   journal: Journal,
   line: BatchLine,
 ): Promise<LinePlan> {
-  const id = lineRequestId(source, line);
-  const record = journal.find(id);
+  const { id, record } = journaled(source, journal, line);
   if (record !== undefined && (hasOrder(record) || record.outcome === null)) {
     const sent = recordedOrder(record);
     if (sent.address !== line.address || sent.energy !== line.energy || sent.duration_hours !== line.hours) {
@@ -71,17 +74,32 @@ async function planLine(
       );
     }
     if (record.outcome !== null && (record.outcome.kind === 'created' || record.outcome.kind === 'existing')) {
-      return { kind: 'skip', orderId: record.outcome.order_id };
+      return { id, kind: 'skip', orderId: record.outcome.order_id };
     }
-    return { kind: 'resend', record, total: sent.expected_total_trx };
+    return { id, kind: 'resend', record, total: sent.expected_total_trx };
   }
   try {
     const quote = await client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
-    return { kind: 'new', total: quote.total_trx, canAfford: quote.can_afford };
+    return { id, kind: 'new', total: quote.total_trx, canAfford: quote.can_afford };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     throw new ContextualError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error, {
       hint: error.hint,
     });
   }
+}
+
+/** The line's id and its record: under its own id, else (with an order, or pending) under its earlier one. */
+function journaled(
+  source: BatchSource,
+  journal: Journal,
+  line: BatchLine,
+): { id: string; record: JournalRecord | undefined } {
+  const id = lineRequestId(source, line);
+  const record = journal.find(id);
+  const legacyId = record === undefined ? legacyRequestId(source, line) : undefined;
+  const legacy = legacyId === undefined ? undefined : journal.find(legacyId);
+  if (legacyId !== undefined && legacy !== undefined && (hasOrder(legacy) || legacy.outcome === null))
+    return { id: legacyId, record: legacy };
+  return { id, record };
 }
