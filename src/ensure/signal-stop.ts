@@ -5,7 +5,7 @@
  * back by `restore`.
  */
 import { SIGNAL_EXIT_CODES } from '../domain/errors.js';
-import type { StopSwitch } from './service.js';
+import type { StopSwitch } from './service-loop.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
