@@ -30,7 +30,7 @@ export async function runOrServe({ deps, run, everyMs, print, printCycle }: RunO
   ]);
   // Orders seen final stay known between cycles, so a service follows each of its old orders once.
   const serviceDeps: EnsureDeps = { ...deps, knownFinal: new Set() };
-  const stop = stopOnSignals(deps.note);
+  const stop = stopOnSignals({ note: deps.note, exit: deps.terminal.exit ?? ((code) => process.exit(code)) });
   try {
     await runService({
       everyMs,
