@@ -53,6 +53,9 @@ async function until(what: string, done: () => boolean, timeoutMs = 20_000): Pro
 
 /** 1,000 energy to `to`, `count` times, each its own order: another client's traffic on the account. */
 async function otherOrders(world: World, to: string, count: number, tag: string): Promise<void> {
+  // Activated already: the price stays the quoted one while the first of these orders are delivered.
+  world.sandbox.seedTronAccount(to, {});
+  const before = world.sandbox.orders().length;
   const quote = await signedCall(world, 'POST', '/v1/energy/quotes', { address: to, energy: 1000, duration_hours: 1 });
   for (let start = 0; start < count; start += 50) {
     await Promise.all(
@@ -67,6 +70,7 @@ async function otherOrders(world: World, to: string, count: number, tag: string)
       ),
     );
   }
+  expect(world.sandbox.orders().length - before).toBe(count);
 }
 
 describe('fast deliveries, short hours', () => {
