@@ -114,6 +114,7 @@ export function ensureCommand(ctx: Context): Command {
           terminal: ctx.terminal,
           note,
           progress: printer.jsonMode && ctx.globals.verbose !== true ? undefined : note,
+          trace: ctx.globals.verbose === true ? (line) => printer.verbose(line) : undefined,
         },
         run: {
           addresses,
