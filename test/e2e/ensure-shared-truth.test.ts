@@ -8,17 +8,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import type { CliResult } from '../helpers/cli.js';
 import { freshAddress, signedCall } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
+import { shiftedClockEnv } from '../helpers/shifted-clock.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json, type World } from '../helpers/world.js';
 
-const SHIFT_CLOCK = fileURLToPath(new URL('../fixtures/shift-clock.cjs', import.meta.url));
 const HOUR_MS = 3_600_000;
 
 interface Item {
@@ -37,8 +36,7 @@ function host(world: World, shiftMs = 0): (args: string[]) => Promise<CliResult>
       env: {
         ENERGY_TRON_NODE: world.sandbox.url,
         ENERGY_STATE_DIR: stateDir,
-        NODE_OPTIONS: `--require ${SHIFT_CLOCK}`,
-        ENERGY_TEST_CLOCK_SHIFT_MS: String(shiftMs),
+        ...shiftedClockEnv(shiftMs),
       },
     });
 }
