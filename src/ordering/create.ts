@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
 import type { OptionsResponse } from '../client/types.js';
-import { CliError, ConflictError, InterruptedError } from '../domain/errors.js';
+import { ApiError, ConflictError, ResponseShapeError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
@@ -192,12 +192,14 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
 
 /**
  * Closed intake ends a real run before any order (exit 5); a dry run, which sends none, says so. The options
- * are read only for this: when they cannot be read, a note says so and the order endpoint, which is the
- * authority, decides (an interrupt still ends the run).
+ * are read only for this: when the server answers them with an error status or a body that breaks the
+ * spec, a note says so and the order endpoint, which is the authority, decides. No answer at all (the
+ * network, TLS, an interrupt) or a 401 ends the run: the order would go the same way.
  */
 function openIntake(deps: CreateDeps, placing: boolean, read: PromiseSettledResult<OptionsResponse>): void {
   if (read.status === 'rejected') {
-    if (read.reason instanceof InterruptedError || !(read.reason instanceof CliError)) throw read.reason;
+    const answered = read.reason instanceof ApiError || read.reason instanceof ResponseShapeError;
+    if (!answered) throw read.reason;
     deps.note(`energy: could not read the options to check intake (${read.reason.message}); going on`);
     return;
   }

@@ -330,6 +330,15 @@ describe('createOrder when the options say intake_enabled: false', () => {
     );
   });
 
+  it('options that get no answer (the network, TLS): the run ends there, nothing journaled or sent', async () => {
+    const client = new FakeClient({ optionsError: new NetworkError('GET /v1/energy/options: connection refused') });
+    const journal = new MemoryJournal();
+    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    await expect(createOrder(deps, { ...base, expectedTotal: '3.700000' })).rejects.toBeInstanceOf(NetworkError);
+    expect(client.posted).toEqual([]);
+    expect(journal.records.size).toBe(0);
+  });
+
   it('a fixed --client-request-id already journaled still gets its order back (the contract’s cron promise)', async () => {
     const client = new FakeClient({ intake: false, answers: ['existing'] });
     const journal = new MemoryJournal();
