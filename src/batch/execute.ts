@@ -12,7 +12,7 @@ import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js'
 import { findRecentOrders } from '../ordering/find-recent.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import type { BatchLine } from './parse-line.js';
-import type { BatchPlan, LinePlan } from './plan.js';
+import { plannedId, type BatchPlan, type LinePlan } from './plan.js';
 import { runPool } from './pool.js';
 import { batchLines, type BatchSource } from './source.js';
 
@@ -88,7 +88,7 @@ async function placeLine(
 ): Promise<LineResult> {
   const plan = run.plan.lines.get(line.line);
   if (plan === undefined) throw new Error(`batch line ${line.line} has no plan`);
-  const { id } = plan;
+  const id = plannedId(run.source, line, plan);
   const result = (status: LineStatus, fields: Partial<LineResult> = {}): LineResult => ({
     line: line.line,
     client_request_id: id,

@@ -14,6 +14,7 @@ import { BadLineError, header, type Fail, type Field } from './batch-fields.js';
 import { csvCells } from './csv-cells.js';
 import type { PhysicalLine } from './line-reader.js';
 import { ndjsonFields } from './ndjson-fields.js';
+import { OccurrenceCounter, RepeatFilter } from './occurrences.js';
 import { contractReceiverError, isKnownContract } from '../tron/receiver.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
@@ -27,7 +28,8 @@ export interface BatchLine {
   clientRequestId: string | undefined;
   /**
    * For a line without an id: the how-manieth line of the file (this one included) that asks for this
-   * address, energy and hours without an id. Part of the line's derived id (see source.ts).
+   * address, energy and hours without an id, part of its derived id (occurrences.ts); 0 for a line with
+   * an id, and on the check pass, which counts none.
    */
   occurrence: number;
 }
@@ -49,14 +51,21 @@ export function detectFormat(firstLine: string, fileName: string): BatchFormat {
 export class LineParser {
   /** The header's columns in order, null for one that is ignored. */
   #columns: (Field | null)[] | undefined;
-  /** How many lines without an id so far asked for each address, energy and hours. */
-  readonly #seen = new Map<string, number>();
+  /** The check pass marks each line's key here (occurrences.ts)… */
+  readonly repeats: RepeatFilter | undefined;
+  /** …and every later pass counts the keys it kept. */
+  readonly #counter: OccurrenceCounter | undefined;
 
+  /** `candidates`: the check pass's `repeats.candidates`, for every later pass; none on the check pass. */
   constructor(
     readonly format: BatchFormat,
     readonly source: string,
     readonly rules: BatchRules,
-  ) {}
+    candidates?: ReadonlySet<string>,
+  ) {
+    this.repeats = candidates === undefined ? new RepeatFilter() : undefined;
+    this.#counter = candidates === undefined ? undefined : new OccurrenceCounter(candidates);
+  }
 
   /** The order on this line, or undefined for the CSV header and blank lines. Throws naming the line. */
   parse({ number, text }: PhysicalLine): BatchLine | undefined {
@@ -71,8 +80,9 @@ export class LineParser {
     let occurrence = 0;
     if (clientRequestId === undefined) {
       const key = `${address}\n${energy}\n${hours}`;
-      occurrence = (this.#seen.get(key) ?? 0) + 1;
-      this.#seen.set(key, occurrence);
+      // The check pass knows no occurrence yet (it uses none): 0 there, as for a line with an id.
+      this.repeats?.add(key);
+      if (this.#counter !== undefined) occurrence = this.#counter.next(key);
     }
     return { line: number, address, energy, hours, clientRequestId, occurrence };
   }

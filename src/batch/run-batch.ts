@@ -14,7 +14,7 @@ import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
 import { executeBatch, type LineResult } from './execute.js';
 import type { BatchFormat } from './parse-line.js';
-import { planBatch, type BatchPlan } from './plan.js';
+import { planBatch, plannedId, type BatchPlan } from './plan.js';
 import { refuseContractLines } from './receivers.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { batchLines, checkBatch, openInput, type BatchSource } from './source.js';
@@ -180,7 +180,7 @@ async function showPlan(deps: BatchDeps, source: BatchSource, plan: BatchPlan): 
     const linePlan = plan.lines.get(line.line)!;
     await deps.onPlannedLine({
       line: line.line,
-      client_request_id: linePlan.id,
+      client_request_id: plannedId(source, line, linePlan),
       plan: linePlan.kind === 'new' ? 'order' : linePlan.kind,
       address: line.address,
       energy: line.energy,

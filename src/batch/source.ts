@@ -27,6 +27,8 @@ export interface BatchSource {
   digest: string;
   /** Lines that are orders (not the header, not blank). */
   orderCount: number;
+  /** The keys of lines that may repeat an earlier line's order (occurrences.ts). */
+  repeats: ReadonlySet<string>;
   rules: BatchRules;
 }
 
@@ -152,12 +154,19 @@ export async function checkBatch(
   }
   bad.end(label);
   if (parser === undefined || orderCount === 0) throw new UsageError(`${label} has no orders`);
-  return { ...input, format: parser.format, digest: hash.digest('hex'), orderCount, rules };
+  return {
+    ...input,
+    format: parser.format,
+    digest: hash.digest('hex'),
+    orderCount,
+    rules,
+    repeats: parser.repeats?.candidates ?? new Set<string>(),
+  };
 }
 
 /** The orders of a checked batch, in file order, read afresh. */
 export async function* batchLines(source: BatchSource): AsyncGenerator<BatchLine> {
-  const parser = new LineParser(source.format, source.label, source.rules);
+  const parser = new LineParser(source.format, source.label, source.rules, source.repeats);
   for await (const physical of readLines(createReadStream(source.path), source.label)) {
     const line = parser.parse(physical);
     if (line !== undefined) yield line;
