@@ -73,7 +73,11 @@ describe('ensure over several short addresses on a balance that cannot pay the s
   it('with --place-what-fits buys for the addresses the balance covers', async () => {
     const result = await ensure('--place-what-fits');
     expect(result.code).toBe(9);
-    expect(orderPosts(world)).toBe(3);
+    // The addresses past what the balance covers are failed before their order is sent.
+    expect(result.stderr + result.stdout).toMatch(
+      /more than the balance has left after the addresses listed before it/,
+    );
+    expect(orderPosts(world)).toBe(1);
     expect(world.sandbox.orders()).toHaveLength(1);
   });
 });
@@ -96,5 +100,22 @@ describe('order create --yes with a quote above the balance', () => {
     expect(result.stderr).toMatch(/needs \d+\.\d{6} TRX, 5\.000000 available/);
     expect(orderPosts(world)).toBe(0);
     expect(world.sandbox.orders()).toHaveLength(0);
+  });
+});
+
+describe('order batch on a balance exactly the sum', () => {
+  /** Two of the standard rentals at 3.700000 TRX each (activation included): 7.400000 to the micro-TRX. */
+  const world = worldForSuite({ startingBalance: '7.400000', deliverAfterMs: 60_000 });
+
+  it('places every line: a balance equal to the total pays it', async () => {
+    const path = join(dir, 'exact.csv');
+    const addresses = [1, 2].map((n) => freshAddress(35_000 + n));
+    writeFileSync(path, `address,energy,hours\n${addresses.map((a) => `${a},65000,1`).join('\n')}\n`);
+    const result = await world.run(['order', 'batch', path, '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(orderPosts(world)).toBe(2);
+    const orders = world.sandbox.orders();
+    expect(orders.map((order) => order.address).sort()).toEqual([...addresses].sort());
+    expect(orders.map((order) => order.total_trx)).toEqual(['3.700000', '3.700000']);
   });
 });
