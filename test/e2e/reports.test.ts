@@ -175,6 +175,18 @@ describe('energy spend', () => {
     expect(listRequests()).toBe(4);
   });
 
+  it('--since takes an order created at that instant, --until leaves one out', async () => {
+    // Orders 5 and 6 are created at exactly 2026-11-20T12:00:00Z, orders 1 and 2 at exactly 2026-11-22T12:00:00Z.
+    const result = await run(['spend', '--since', '2026-11-20T12:00:00Z', '--until', '2026-11-22T12:00:00Z', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      since: '2026-11-20T12:00:00.000Z',
+      until: '2026-11-22T12:00:00.000Z',
+      total_trx: '37037036703.703701',
+      orders: 3,
+    });
+  });
+
   it('writes CSV by address and a table', async () => {
     const csv = await run(['spend', ...SINCE, '--by', 'address', '--output', 'csv']);
     expect(csv.code).toBe(0);
