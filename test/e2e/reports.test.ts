@@ -3,9 +3,9 @@
  * (amounts where floats drift, text that needs CSV quoting) in pages of two, and counts the pages asked for.
  */
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
+import { until } from '../helpers/e2e.js';
 import { sampleOrder } from '../helpers/sample-order.js';
 import { startScriptedServer, type ScriptedServer, type Seen } from '../helpers/http-server.js';
 import { createWorld, OTHER_ADDRESS, type World } from '../helpers/world.js';
@@ -126,7 +126,7 @@ describe('order list --output csv', () => {
     const running = world.spawn(['order', 'list', '--all', '--output', 'csv'], {
       env: { ENERGY_BASE_URL: server.url.origin },
     });
-    while (!running.output().stdout.includes(uuid(2))) await sleep(20);
+    await until('the first page is on stdout', () => running.output().stdout.includes(uuid(2)));
     expect(running.output().stdout).not.toContain(uuid(3));
     release();
     const result = await running.result;
