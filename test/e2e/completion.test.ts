@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 
 let home: string;
 let configDir: string;
@@ -108,9 +109,7 @@ describe('energy completion bash, sourced in bash', () => {
 });
 
 /** fish answers `complete -C '<command line>'` like a TAB would; not every machine has fish (or zsh). */
-const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
-
-describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () => {
+describeWhere('fish', hasCommand('fish'), 'energy completion fish, sourced in fish', () => {
   it('completes commands, subcommands, profiles and setting names', async () => {
     const script = join(home, 'energy.fish');
     writeFileSync(script, (await runCli(['completion', 'fish'], { env })).stdout);
@@ -126,13 +125,13 @@ describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () =
     expect(fish('energy or')).toEqual(['order']);
     expect(fish('energy --profile ')).toEqual(['default', 'prod', 'staging']);
     expect(fish('energy order l')).toEqual(['list']);
-    expect(fish('energy config set api-')).toEqual(['api-key', 'api-secret']);
+    expect(fish('energy config set api-')).toEqual(['api-key', 'api-secret', 'api-secret-command']);
     expect(fish('energy order batch --format ')).toEqual(['csv', 'ndjson']);
     expect(fish('energy he')).toEqual(['help']);
   });
 });
 
-describe.runIf(hasShell('zsh'))('energy completion zsh', () => {
+describeWhere('zsh', hasCommand('zsh'), 'energy completion zsh', () => {
   it('registers the completion through bashcompinit', async () => {
     const script = join(home, 'energy.zsh');
     writeFileSync(script, (await runCli(['completion', 'zsh'], { env })).stdout);
