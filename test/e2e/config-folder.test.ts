@@ -1,7 +1,7 @@
 /** A config folder that cannot be made (under /proc, Node 20's recursive mkdir spins there): exit 2, at once. */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BIN, baseEnv } from '../helpers/cli.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 
