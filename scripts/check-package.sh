@@ -31,7 +31,9 @@ if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(com
 fi
 
 npx --no-install publint run "$tarball" --strict
-# ESM only, on purpose (engines: node >= 20.18): a CommonJS require() of the library is not offered.
+# An ES module, which CommonJS can require() on Node 20.19+ and 22.12+ (the `default` condition). attw's
+# esm-only profile checks the ESM and bundler resolutions; its node16-from-CJS view is TypeScript's, which
+# predates require() of ES modules, so CommonJS is checked by running a require() below instead.
 npx --no-install attw "$tarball" --profile esm-only
 
 prefix="$work/prefix"
@@ -75,14 +77,15 @@ cat >"$consumer/tsconfig.json" <<JSON
   "files": ["use.ts"] }
 JSON
 cat >"$consumer/use.ts" <<'TS'
-import { EnergyClient, ExitCode, signRequest, type Order, type SignedHeaders } from 'energy-cli';
+import { EnergyClient, EnergyError, signRequest, type Order, type SignedHeaders } from 'energy-cli';
 
 const headers: SignedHeaders = signRequest({
   method: 'GET', path: '/v1/balance', query: '', body: undefined, timestamp: 1767225600,
   apiKey: 'test_key_123', apiSecret: 'sbx-test-secret-Zm9vYmFy',
 });
 const status: Order['status'] = 'pending';
-export const checks = { headers, status, client: typeof EnergyClient, usage: ExitCode.usage };
+const uncertain = (error: unknown): boolean => error instanceof EnergyError && error.outcomeUncertain;
+export const checks = { headers, status, client: typeof EnergyClient, uncertain };
 TS
 # tsc from this checkout, against the installed package's .d.ts files.
 "$root/node_modules/.bin/tsc" -p "$consumer/tsconfig.json"
@@ -94,5 +97,13 @@ const h = signRequest({ method: 'GET', path: '/v1/balance', query: '', body: und
 if (h.authorization !== 'HMAC-SHA256 test_key_123:Eg7WLMKENNYF/NiZrgCZeOyh84sV5pW+mhHZAoOmyL8=') process.exit(1);
 if (typeof EnergyClient !== 'function') process.exit(1);
 ")
-say "library imported and type-checked from the installed package"
+# CommonJS: require() of the ES module (Node 20.19+), through the exports map's `default` condition.
+(cd "$consumer" && node -e "
+const { signRequest, EnergyClient, EnergyError } = require('energy-cli');
+const h = signRequest({ method: 'GET', path: '/v1/balance', query: '', body: undefined, timestamp: 1767225600,
+  apiKey: 'test_key_123', apiSecret: 'sbx-test-secret-Zm9vYmFy' });
+if (h.authorization !== 'HMAC-SHA256 test_key_123:Eg7WLMKENNYF/NiZrgCZeOyh84sV5pW+mhHZAoOmyL8=') process.exit(1);
+if (typeof EnergyClient !== 'function' || typeof EnergyError !== 'function') process.exit(1);
+")
+say "library imported, required from CommonJS and type-checked from the installed package"
 say "ok"
