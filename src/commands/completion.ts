@@ -48,6 +48,8 @@ export function completionCommand(ctx: Context): Command {
         'api method': API_METHODS,
         'api path': API_PATHS,
       };
-      await ctx.printer.write(completionScript(shell, completionTree(root, words), ctx.terminal.program));
+      // `help` also explains topics, hidden from the command list (program.ts).
+      const topics = ['exit-codes'];
+      await ctx.printer.write(completionScript(shell, completionTree(root, words, topics), ctx.terminal.program));
     });
 }
