@@ -20,8 +20,10 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed += 1;
         else {
           skipped += 1;
+          // Only suites skipped for a missing need (machine-needs.ts names them so), not those `-t` filtered out.
           const suite = testCase.parent.type === 'suite' ? testCase.parent.name : testCase.name;
-          skippedSuites.add(`${testModule.moduleId.replace(`${testModule.project.config.root}/`, '')} > ${suite}`);
+          if (/\(no .+ on this machine\)$/.test(suite))
+            skippedSuites.add(`${testModule.moduleId.replace(`${testModule.project.config.root}/`, '')} > ${suite}`);
         }
       }
     }
