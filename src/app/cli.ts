@@ -81,6 +81,10 @@ if (fast !== undefined) {
         env: process.env,
         program: process.argv[1],
         interrupt,
+        exit: (code) => {
+          finished = true;
+          process.exit(code);
+        },
       }),
     )
     .then(

@@ -27,7 +27,11 @@ export function endedUndelivered(order: Order): boolean {
 }
 
 /** Resolves with the first reading that is final (see `isFinal`). */
-export async function waitUntilFinal(client: EnergyClient, initial: Order, options: WaitOptions): Promise<Order> {
+export async function waitUntilFinal(
+  client: Pick<EnergyClient, 'getOrder'>,
+  initial: Order,
+  options: WaitOptions,
+): Promise<Order> {
   const now = options.nowMs ?? Date.now;
   const deadline = now() + options.timeoutMs;
   let order = initial;

@@ -6,7 +6,7 @@ import { InvalidArgumentError } from 'commander';
 import { checkTronAddress } from '../domain/address.js';
 import { UsageError } from '../domain/errors.js';
 import type { EnsureOptions } from './ensure-types.js';
-import { parseDuration } from './service.js';
+import { parseDuration } from './service-loop.js';
 
 /** Transfers within one rental: a bound that keeps n × the energy of one transfer an exact integer. */
 const MAX_TRANSFERS = 100_000;
