@@ -75,7 +75,8 @@ describe('ensure over several short addresses on a balance that cannot pay the s
     expect(result.code).toBe(9);
     expect(orderPosts(world)).toBe(1);
     expect(world.sandbox.orders().map((order) => order.address)).toEqual([addresses[0]]);
-    const items = (JSON.parse(result.stdout) as { items: { reason: string; error: { message: string } | null }[] }).items;
+    const items = (JSON.parse(result.stdout) as { items: { reason: string; error: { message: string } | null }[] })
+      .items;
     expect(items.map((item) => item.reason)).toEqual(['bought', 'failed', 'failed']);
     expect(items[1]!.error!.message).toMatch(/more than the balance has left after the addresses listed before it/);
   });
