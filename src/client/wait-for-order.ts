@@ -33,7 +33,7 @@ export async function waitUntilFinal(client: EnergyClient, initial: Order, optio
   let order = initial;
   while (!isFinal(order)) {
     if (now() >= deadline) {
-      throw new WaitTimeoutError(order.id, Math.round(options.timeoutMs / 1000), order.status);
+      throw new WaitTimeoutError(order.id, options.timeoutMs / 1000, order.status);
     }
     await (options.sleepMs ?? sleep)(options.intervalMs);
     const next = await client.getOrder(order.id);

@@ -4,6 +4,7 @@
  * module builds a `CliError` with a bare exit code.
  */
 import { printable } from './printable.js';
+import { formatDuration } from './duration.js';
 
 /** Exit codes of the `energy` command-line contract. */
 export const ExitCode = {
@@ -193,7 +194,7 @@ export class WaitTimeoutError extends CliError {
     waitCommand = `energy order wait ${orderId}`,
   ) {
     super(
-      `order ${orderId} is still ${printable(status, 40)} after ${seconds} s; \`${waitCommand}\` follows it on`,
+      `order ${orderId} is still ${printable(status, 40)} after ${formatDuration(seconds * 1000)}; \`${waitCommand}\` follows it on`,
       ExitCode.waitTimeout,
       { hint: 'the order stands: do not order again' },
     );

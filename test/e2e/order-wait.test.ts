@@ -91,7 +91,7 @@ describe('--wait-timeout running out (exit 10: the order stands)', () => {
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: {
         exit_code: 10,
-        message: `order ${order.id} is still pending after 1 s; \`energy --json order wait ${order.id}\` follows it on`,
+        message: `order ${order.id} is still pending after 1s; \`energy --json order wait ${order.id}\` follows it on`,
       },
     });
   });
@@ -103,7 +103,7 @@ describe('--wait-timeout running out (exit 10: the order stands)', () => {
       env: { ENERGY_PROFILE: '' },
     });
     expect(result.code, result.stderr).toBe(10);
-    expect(result.stderr).toContain(`is still pending after 1 s; \`energy --profile nosuch order wait ${created.id}\``);
+    expect(result.stderr).toContain(`is still pending after 1s; \`energy --profile nosuch order wait ${created.id}\``);
     expect(slow.sandbox.orders()).toHaveLength(before);
   });
 });

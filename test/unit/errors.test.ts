@@ -55,7 +55,7 @@ describe('a class per exit code', () => {
   it('exit 10 reads as the contract asks, and escapes the server-sent status', () => {
     const error = new WaitTimeoutError('o-1', 600, 'pending\u001b[2J', 'energy --profile p order wait o-1');
     expect(error.message).toBe(
-      'order o-1 is still pending\\x1b[2J after 600 s; `energy --profile p order wait o-1` follows it on',
+      'order o-1 is still pending\\x1b[2J after 10m; `energy --profile p order wait o-1` follows it on',
     );
   });
 
