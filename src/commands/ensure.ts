@@ -5,7 +5,7 @@
  */
 import { Argument, Command, Option } from 'commander';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import { ensureTable } from '../output/ensure-views.js';
+import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
@@ -122,8 +122,7 @@ export function ensureCommand(ctx: Context): Command {
         print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
         printCycle: async (cycle) => {
           if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
-          const failed = cycle.error ? `: failed: ${cycle.error.message}` : '';
-          await printer.write(`cycle ${cycle.cycle} at ${cycle.at}${failed}\n`);
+          await printer.write(cycleLine(cycle));
           if (!cycle.error) await printer.table(ensureTable(cycle.items));
         },
       });

@@ -8,7 +8,7 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
 import type { Column } from '../output/fit-table.js';
-import { formatInteger, formatTimestamp } from '../output/format.js';
+import { formatInteger, formatIsoTime } from '../output/format.js';
 import { shortAddress, shortTime, shortUrl } from '../output/short-forms.js';
 
 /**
@@ -78,7 +78,7 @@ export function orderPendingCommand(ctx: Context): Command {
         columns: COLUMNS,
         rows: items.map(({ record, order, here }) => [
           record.client_request_id,
-          journaledAt(record.journaled_at),
+          formatIsoTime(record.journaled_at),
           order.address,
           formatInteger(order.energy),
           String(order.duration_hours),
@@ -115,10 +115,4 @@ function recoverAdvice(here: readonly (boolean | null)[], recover: string): stri
 /** true or false when the current profile's API and key are known, null when they are not. */
 function settleableHere(journal: Journal | undefined, record: JournalRecord): boolean | null {
   return journal === undefined ? null : journal.covers(record);
-}
-
-/** Local time like every other table (the record keeps UTC with milliseconds; --json shows it as kept). */
-function journaledAt(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : formatTimestamp(ms);
 }

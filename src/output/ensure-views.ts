@@ -1,5 +1,5 @@
 /** The readable form of `ensure`: one row per address. */
-import { formatInteger } from './format.js';
+import { formatInteger, formatIsoTime } from './format.js';
 import type { TableSpec } from './printer.js';
 import type { Column } from './fit-table.js';
 import { shortAddress, shortIdsIn } from './short-forms.js';
@@ -30,6 +30,12 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
     `ordered ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
 };
+
+/** `ensure --every`'s line before each cycle's table, its time local like every table's. */
+export function cycleLine(cycle: { cycle: number; at: string; error?: { message: string } }): string {
+  const failed = cycle.error ? `: failed: ${cycle.error.message}` : '';
+  return `cycle ${cycle.cycle} at ${formatIsoTime(cycle.at)}${failed}\n`;
+}
 
 /**
  * With --wait, an AFTER column next to AVAILABLE: the energy before the purchase and once it arrived. On a
