@@ -13,7 +13,7 @@ import { shortAddress, shortTime, shortUrl } from '../output/short-forms.js';
 
 /**
  * In a pipe every column whole; on a narrow terminal the client id goes first (`order recover` settles them
- * all), then the time takes its short form, the last error is cut, the API loses its scheme, the address
+ * all), then the time takes its short form, the last error is cut (and written whole on stderr), the API loses its scheme, the address
  * shortens, HOURS goes, and last the API is cut too.
  */
 const COLUMNS: readonly Column[] = [
@@ -22,10 +22,10 @@ const COLUMNS: readonly Column[] = [
   { head: 'ADDRESS', width: 34, short: { step: 5, form: shortAddress } },
   { head: 'ENERGY', width: 9 },
   { head: 'HOURS', width: 5, drop: 6 },
-  { head: 'TOTAL TRX', width: 14 },
+  { head: 'TOTAL_TRX', width: 14 },
   { head: 'API', width: 24, short: { step: 4, form: shortUrl }, cut: 7 },
   { head: 'HERE', width: 4 },
-  { head: 'LAST ERROR', width: 20, cut: 3 },
+  { head: 'LAST_ERROR', width: 20, cut: 3, spill: (cell, row) => `energy: ${row[0]}: last error: ${cell}` },
 ];
 
 export function orderPendingCommand(ctx: Context): Command {
@@ -71,7 +71,7 @@ export function orderPendingCommand(ctx: Context): Command {
         );
       if (items.length === 0) {
         if (unreadable.length > 0) return;
-        ctx.printer.note('energy: no order request without a known outcome');
+        ctx.printer.note('energy: nothing to settle: every order request sent from this machine has its outcome');
         return;
       }
       await ctx.printer.table({

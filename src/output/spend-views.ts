@@ -16,7 +16,7 @@ export function spendRows(report: SpendReport): Row[] {
 export const SPEND_COLUMNS: readonly Column[] = [
   { head: 'KEY', width: 34 },
   { head: 'ORDERS', width: 8 },
-  { head: 'TOTAL TRX', width: 16 },
+  { head: 'TOTAL_TRX', width: 16 },
 ];
 
 /** The groups, then a total line. */

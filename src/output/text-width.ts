@@ -195,7 +195,7 @@ export function visibleWidth(text: string): number {
 export function cutToWidth(text: string, width: number, ellipsis: string): string {
   if (visibleWidth(text) <= width) return text;
   const room = width - visibleWidth(ellipsis);
-  if (room <= 0) return ellipsis.slice(0, Math.max(0, width));
+  if (room <= 0 && ellipsis !== '') return ellipsis.slice(0, Math.max(0, width));
   let used = 0;
   let kept = '';
   for (const glyph of glyphs(text)) {
