@@ -239,7 +239,7 @@ describe('order batch', () => {
     const capped = await world.run(['order', 'batch', file, '--yes', '--max-total', '10']);
     expect(capped.code).toBe(5);
     expect(capped.stderr).toMatch(/the batch total 14\.800000 TRX is above --max-total 10\.000000/);
-    const dry = await world.run(['order', 'batch', file, '--dry-run', '--json']);
+    const dry = await world.run(['order', 'batch', file, '--dry-run', '--json', '--max-total', '10']);
     expect(dry.code).toBe(0);
     expect(
       dry.stdout
@@ -247,7 +247,9 @@ describe('order batch', () => {
         .split('\n')
         .map((line) => JSON.parse(line) as { plan: string; total_trx: string }),
     ).toEqual(Array(4).fill(expect.objectContaining({ plan: 'order', total_trx: '3.700000' })));
-    expect(dry.stderr).toMatch(/14\.800000 TRX in all; nothing was bought/);
+    expect(dry.stderr).toMatch(
+      /14\.800000 TRX in all, above --max-total 10\.000000: a real run would buy nothing \(exit 5\); nothing was bought/,
+    );
     expect(ordersTo(rows)).toHaveLength(0);
   });
 
