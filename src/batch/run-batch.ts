@@ -151,9 +151,11 @@ async function place(deps: BatchDeps, request: BatchRequest, source: BatchSource
     );
   }
   if (counts.failed > 0) {
-    throw new SomeFailedError(`${counts.failed} of ${source.orderCount} lines failed (the others stand)`, {
-      hint: rerun,
-    });
+    const failed =
+      counts.failed === source.orderCount
+        ? `${counted(counts.failed, 'line')} failed: nothing was bought`
+        : `${counts.failed} of ${source.orderCount} lines failed (the others stand)`;
+    throw new SomeFailedError(failed, { hint: rerun });
   }
 }
 

@@ -5,6 +5,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { checkTronAddress } from '../domain/address.js';
 import { parseUserAmount, USER_AMOUNT_ADVICE } from '../domain/money-text.js';
+import { formatInteger } from '../output/format.js';
 import { CLIENT_REQUEST_ID_TEXT, INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
@@ -16,7 +17,7 @@ export function positiveInteger(text: string): number {
     throw new InvalidArgumentError(`write it without separators, e.g. ${trimmed.replace(/\D/g, '')}`);
   if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number (1 or more)');
   if (!Number.isSafeInteger(Number(trimmed)))
-    throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
+    throw new InvalidArgumentError(`too large: at most ${formatInteger(Number.MAX_SAFE_INTEGER)}`);
   return Number(trimmed);
 }
 

@@ -11,7 +11,7 @@ import { ConflictError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
-import { formatIsoTime } from '../output/format.js';
+import { formatInteger, formatIsoTime } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 import { quoteRows } from '../output/views.js';
 import { refuseUnaffordable } from './afford.js';
@@ -123,7 +123,7 @@ function refuseOtherParameters(record: JournalRecord, request: CreateRequest): v
   if (sent.address === request.address && sent.energy === request.energy && sent.duration_hours === request.hours)
     return;
   throw new ConflictError(
-    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${sent.energy} energy, ${sent.duration_hours} h: nothing was sent`,
+    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${formatInteger(sent.energy)} energy, ${sent.duration_hours} h: nothing was sent`,
     { hint: 'use a new --client-request-id for a different order' },
   );
 }

@@ -103,6 +103,14 @@ describe('messages that say what is wrong', () => {
     expect(world.sandbox.requestCount()).toBe(before);
   });
 
+  it('says plainly that nothing is pending, without a double negative', async () => {
+    const result = await runInProcess(['order', 'pending'], world.env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'energy: nothing to settle: every order request sent from this machine has its outcome\n',
+    );
+  });
+
   it('refuses a base URL ending in /v1 in `config set` too', async () => {
     const result = await runInProcess(['config', 'set', 'base-url', `${world.sandbox.url}/v1`], world.env);
     expect(result.code).toBe(2);

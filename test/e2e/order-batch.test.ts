@@ -112,6 +112,21 @@ describe('order batch', () => {
     expect(result.stderr).toMatch(/re-run the same file to finish/);
   });
 
+  it('every line failed: says so, without "the others stand"', async () => {
+    const rows = lines(2);
+    world.sandbox.inject({
+      kind: 'status',
+      status: 400,
+      times: 2,
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
+    const result = await world.run(['order', 'batch', csv('all-refused.csv', rows), '--yes']);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toMatch(/^energy: error: 2 lines failed: nothing was bought$/m);
+    expect(result.stderr).not.toMatch(/the others stand/);
+    expect(ordersTo(rows)).toHaveLength(0);
+  });
+
   it('re-quotes a line refused for a changed price once, and places it', async () => {
     const rows = lines(3);
     const problem = {
