@@ -80,6 +80,10 @@ if (fast !== undefined) {
         },
         env: process.env,
         interrupt,
+        exit: (code) => {
+          finished = true;
+          process.exit(code);
+        },
       }),
     )
     .then(

@@ -45,6 +45,8 @@ export interface OrderPagesParams extends ListOrdersParams {
    * next (undefined: the server's default), and the first size accepted is kept for every page.
    */
   pageSizes?: readonly (number | undefined)[] | undefined;
+  /** Told, once, the page size the server accepted (undefined: its default): what `--verbose` says. */
+  onPageSize?: ((size: number | undefined) => void) | undefined;
   /** Checked before each page: once aborted, no further page is asked for and the pages simply end. */
   signal?: AbortSignal | undefined;
 }
@@ -177,6 +179,7 @@ export class EnergyClient {
     do {
       if (params.signal?.aborted === true) return;
       const page = await this.#firstAcceptedPage(sizes, cursor);
+      if (sizes.length > 1) params.onPageSize?.(sizes[page.sizeIndex]);
       sizes = [sizes[page.sizeIndex]];
       yield page.list;
       cursor = page.list.next_cursor ?? undefined;

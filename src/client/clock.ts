@@ -37,6 +37,14 @@ export class RequestClock {
   }
 
   /**
+   * True when the offset in use differs by more than the tolerance from `offsetSeconds` (the one a request
+   * was signed with): that request's 401 may be the old offset's, and signing it again is worth it.
+   */
+  movedSince(offsetSeconds: number): boolean {
+    return Math.abs(this.#offsetSeconds - offsetSeconds) > SKEW_TOLERANCE_SECONDS;
+  }
+
+  /**
    * Takes a fresh reading of the server clock (read between `sentAtMs` and `receivedAtMs`). Returns true
    * when the offset in use was wrong by more than the tolerance, and so was changed and saved.
    */

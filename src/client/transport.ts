@@ -1,6 +1,10 @@
 /**
  * Sends one API operation: builds the URL, serialises the body once, signs each attempt afresh over the
  * same bytes, retries what may be retried, corrects the clock once on 401, and decodes the answer.
+ *
+ * Calls in flight at once share one clock: a 401 on a request signed with an offset that another call has
+ * since corrected is signed again at once on the new one, and concurrent 401s wait for one reading of the
+ * server's clock, instead of the later ones finding it "already corrected" and failing.
  */
 import { MissingCredentialsError } from '../domain/errors.js';
 import { bodyHash, canonicalPayload, encodeQuery, signRequest } from '../signing/index.js';
@@ -96,6 +100,8 @@ export class Transport {
   readonly #http: HttpConnection;
   readonly #basePath: string;
   readonly #attempts: AttemptSettings;
+  /** The reading of the server clock under way after a 401, shared by every call that met one meanwhile. */
+  #clockCheck: Promise<void> | undefined;
 
   constructor(options: TransportOptions) {
     // The library keeps the CLI's rule: no secret-signed request in clear text off this machine.
@@ -162,17 +168,25 @@ export class Transport {
   #run<R>(call: CallLine, query: string, body: Buffer | undefined, decode: (response: HttpResponse) => R): Promise<R> {
     const label = `${call.method} ${call.path}`;
     let clockChecked = false;
+    /** The offset the latest attempt was signed with. */
+    let signedWith = this.clock.offsetSeconds;
     return runAttempts(this.#attempts, {
       label,
       // The base URL as given, its path prefix included: where the request went is that plus the API path.
       failureLabel: `${label} to ${this.#options.baseUrl.origin}${this.#basePath}`,
       idempotent: call.method === 'GET',
-      exchange: () => this.#attempt(call, query, body),
+      exchange: () => {
+        signedWith = this.clock.offsetSeconds;
+        return this.#attempt(call, query, body);
+      },
       decode,
+      // Once per call, so a 401 never loops: sign again when the clock was corrected since this attempt was
+      // signed (by another call, or by reading the server's clock now).
       againAtOnce: async (response) => {
         if (response.status !== 401 || !call.auth || clockChecked) return false;
         clockChecked = true;
-        return this.#clockWasWrong();
+        if (!this.clock.movedSince(signedWith)) await this.#checkClock();
+        return this.clock.movedSince(signedWith);
       },
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
       serverNowMs: () => this.clock.localMs() + this.clock.offsetSeconds * 1000,
@@ -223,20 +237,23 @@ export class Transport {
     return headers;
   }
 
-  /** Reads the server clock after a 401; true when ours was off and has been corrected. */
-  async #clockWasWrong(): Promise<boolean> {
+  /** Reads the server clock after a 401, once for every call that meets one meanwhile; corrects ours if off. */
+  #checkClock(): Promise<void> {
+    this.#clockCheck ??= this.#readServerClock().finally(() => (this.#clockCheck = undefined));
+    return this.#clockCheck;
+  }
+
+  async #readServerClock(): Promise<void> {
     const sentAt = this.clock.localMs();
     let serverTime: number;
     try {
       const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false }, '', undefined);
-      if (response.status !== 200) return false;
+      if (response.status !== 200) return;
       serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
     } catch {
-      return false;
+      return;
     }
-    const corrected = this.clock.adopt(serverTime, sentAt, this.clock.localMs());
-    if (corrected)
+    if (this.clock.adopt(serverTime, sentAt, this.clock.localMs()))
       this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
-    return corrected;
   }
 }

@@ -37,7 +37,11 @@ export function endedUndelivered(order: Order): boolean {
  * first reads come quickly; one that takes minutes is read every `maxIntervalMs`. The last pause is cut to
  * end at the deadline, so that the timeout is reported on a reading taken then, not up to 15 s later.
  */
-export async function waitUntilFinal(client: EnergyClient, initial: Order, options: WaitOptions): Promise<Order> {
+export async function waitUntilFinal(
+  client: Pick<EnergyClient, 'getOrder'>,
+  initial: Order,
+  options: WaitOptions,
+): Promise<Order> {
   const now = options.nowMs ?? Date.now;
   const deadline = now() + options.timeoutMs;
   const longest = Math.max(options.intervalMs, options.maxIntervalMs ?? MAX_POLL_INTERVAL_MS);

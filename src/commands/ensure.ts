@@ -10,7 +10,7 @@ import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
 import type { Context } from './context.js';
-import { ensureLockPath } from './services.js';
+import { ensureLockPath } from '../journal/state-dir.js';
 
 interface EnsureCommandOptions {
   energy?: number;
@@ -86,13 +86,13 @@ export function ensureCommand(ctx: Context): Command {
       const target = ensureTarget(options, (name) => command.getOptionValueSource(name) === 'cli');
       const lockPath = await ensureLockPath(ctx.terminal.env);
       const node = await ctx.tronNode();
-      const [{ ensureRun }, { withEnsureLock }] = await Promise.all([
-        import('../ensure/ensure-run.js'),
+      const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
+        import('../ensure/run-or-serve.js'),
         import('../ensure/ensure-lock.js'),
       ]);
       const note = (line: string) => ctx.printer.note(line);
       const printer = ctx.printer;
-      await ensureRun({
+      await runOrServe({
         deps: {
           node,
           api: async () => ({
@@ -106,6 +106,7 @@ export function ensureCommand(ctx: Context): Command {
           terminal: ctx.terminal,
           note,
           progress: printer.jsonMode && ctx.globals.verbose !== true ? undefined : note,
+          trace: ctx.globals.verbose === true ? (line) => printer.verbose(line) : undefined,
         },
         run: {
           addresses,

@@ -138,21 +138,3 @@ export async function openJournal(env: NodeJS.ProcessEnv, settings: Settings, ba
   ]);
   return new Journal(stateDir(env), { origin: baseUrl.href.replace(/\/+$/, ''), keyId: keyIdOf(apiKey) });
 }
-
-/**
- * `ensure`'s lock file, in the journal's folder: the folder is checked now, on every run (also one that buys
- * nothing), as every journal command does; it is made only when a run buys (the returned function).
- */
-export async function ensureLockPath(env: NodeJS.ProcessEnv): Promise<() => Promise<string>> {
-  const [{ journalDir, stateDir }, { assertPrivate, ensurePrivateDir }, { join }] = await Promise.all([
-    import('../journal/state-dir.js'),
-    import('../config/permissions.js'),
-    import('node:path'),
-  ]);
-  const dir = journalDir(stateDir(env));
-  assertPrivate(dir, 'folder', 'state');
-  return async () => {
-    ensurePrivateDir(dir, 'state');
-    return join(dir, 'ensure.lock');
-  };
-}

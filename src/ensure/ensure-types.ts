@@ -4,7 +4,7 @@ import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { Terminal } from '../output/terminal.js';
 import type { TronNode } from '../tron/tron-node.js';
-import type { InFlight } from './in-flight.js';
+import type { Need } from './in-flight.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
@@ -65,10 +65,22 @@ export interface EnsureOptions {
   waitSeconds?: number | undefined;
 }
 
+/** What `ensure` asks of the API: reads, quotes and orders (narrow, so that tests can give a fake). */
+export type EnsureClient = Pick<
+  EnergyClient,
+  'checkClock' | 'options' | 'orderPages' | 'getOrder' | 'quote' | 'balance' | 'sendOrderBody'
+>;
+
+/** What `ensure` asks of the order journal. */
+export type EnsureJournal = Pick<Journal, 'begin' | 'settle' | 'markUncertain' | 'pending' | 'ordered' | 'prune'>;
+
+/** What `ensure` asks of the TRON node. */
+export type EnsureNode = Pick<TronNode, 'getAccountResource' | 'getAccount' | 'simulateTransfer' | 'url'>;
+
 /** The API side, opened only when some address is short: a run with enough energy never touches it. */
 export interface EnsureApi {
-  client: EnergyClient;
-  journal: Journal;
+  client: EnsureClient;
+  journal: EnsureJournal;
   /** `energy … order recover [id]` for this run's profile and base URL. */
   recoverCommand: (clientRequestId?: string) => string;
   /** `energy … order wait <id>` for this run's profile and base URL. */
@@ -76,17 +88,20 @@ export interface EnsureApi {
 }
 
 export interface EnsureDeps {
-  node: TronNode;
+  node: EnsureNode;
   api: () => Promise<EnsureApi>;
   terminal: Terminal;
   note: (line: string) => void;
   /** Progress lines (stderr), or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;
+  /** `--verbose` lines (stderr), or undefined. */
+  trace?: ((line: string) => void) | undefined;
   /**
    * Runs `work` alone among this machine's `ensure` runs: from counting what is in flight until the orders
    * are journaled, so that two overlapping runs (a slow cron job and the next) cannot both buy one shortfall.
    */
   exclusive: <T>(work: () => Promise<T>) => Promise<T>;
+  /** This host's clock (tests shift it); the run reads the server's against it (server-clock.ts). */
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
@@ -98,6 +113,6 @@ export interface EnsureDeps {
 export interface Purchase {
   item: EnsureItem;
   quote: QuoteResponse;
-  /** The need's anchor and window, from which the order's client_request_id is derived. */
-  need: Pick<InFlight, 'anchor' | 'windowStartMs'>;
+  /** The need's anchor, window and the part of the list read, from which the order's id is derived. */
+  need: Need;
 }

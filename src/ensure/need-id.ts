@@ -17,6 +17,10 @@
  * The amount, hours and price are not in the id: hosts whose chain reads differ by a few blocks may size
  * the same need differently, and they must still meet on one id (the server then answers 409 to all but
  * the first, which `ensure` confirms in the order list).
+ *
+ * Every time here is on the server's clock (server-clock.ts), never a host's own: hosts whose clocks differ
+ * by hours or days still meet in one period, and the window is compared with the orders' `created_at`,
+ * which the server stamps.
  */
 import { createHash } from 'node:crypto';
 
@@ -37,10 +41,17 @@ export function windowStart(address: string, nowMs: number): number {
 /** What the need is anchored to: the newest order to the address in the window, or the period. */
 export type Anchor = { orderId: string } | { periodStartMs: number };
 
+const PREFIX = 'ensure-';
+
+/** True for an id that `needId` derives: a request of `ensure`'s own. */
+export function isNeedId(clientRequestId: string): boolean {
+  return clientRequestId.startsWith(PREFIX);
+}
+
 export function needId(address: string, anchor: Anchor): string {
   const state =
     'orderId' in anchor ? `after ${anchor.orderId}` : `none ${new Date(anchor.periodStartMs).toISOString()}`;
-  return `ensure-${digest(`ensure need v1\n${address}\n${state}`).slice(0, 32)}`;
+  return `${PREFIX}${digest(`ensure need v1\n${address}\n${state}`).slice(0, 32)}`;
 }
 
 function digest(text: string): string {

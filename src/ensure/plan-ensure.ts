@@ -1,13 +1,17 @@
 /**
- * What each short address needs: what is on its way, the chain read again, the shortfall in whole portions,
- * and a quote for each. Reads only; nothing is bought here.
+ * What each short address needs: the server's clock and offer, this machine's own unsettled requests sent
+ * again, what is on its way, the chain read again, the shortfall in whole portions, and a quote for each.
+ * Nothing is bought here, but for those earlier requests (own-pending.ts).
  */
-import { UsageError } from '../domain/errors.js';
+import type { OptionsResponse } from '../client/types.js';
+import { ConflictError, UsageError } from '../domain/errors.js';
 import type { AddressState } from '../tron/address-state.js';
+import { mapLimit } from '../batch/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
 import { inFlightByAddress } from './in-flight.js';
-import { mapLimit } from '../batch/pool.js';
+import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
+import { readServerClock, type ServerClock } from './server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
 
 /** Quotes and orders in flight at once. */
@@ -17,11 +21,25 @@ export interface Plan {
   purchases: Purchase[];
   /** The chain as last read, by address (to confirm arrival against, with --wait). */
   chain: Map<string, AddressState>;
+  /** The server's clock, as this run read it. */
+  clock: ServerClock;
 }
 
 /** Short but buying nothing: by drift alone, or covered by what is on its way. */
 function withinTolerance(entry: EnsureItem, toleranceBp: number): EnsureItem['reason'] {
   return isShort(entry.target, entry.available, toleranceBp) ? 'in_flight' : 'within_tolerance';
+}
+
+/** The offer allows this run's orders: --hours among the durations, and intake on (else every order is a 409). */
+function assertOffered(offer: OptionsResponse, hours: number): void {
+  if (!offer.duration_hours.includes(hours)) {
+    throw new UsageError(`--hours ${hours} is not offered: use one of ${offer.duration_hours.join(', ')}`);
+  }
+  if (!offer.intake_enabled) {
+    throw new ConflictError('the API takes no new orders now (its options say intake_enabled: false): nothing bought', {
+      hint: '`energy options` shows when intake is on again; a service tries again next cycle',
+    });
+  }
 }
 
 export async function planShortfalls(
@@ -31,13 +49,18 @@ export async function planShortfalls(
   short: EnsureItem[],
 ): Promise<Plan> {
   const addresses = short.map((entry) => entry.address);
-  const [inFlight, offer] = await Promise.all([
-    inFlightByAddress(api.client, api.journal, new Set(addresses), (deps.nowMs ?? Date.now)(), deps.knownFinal),
-    api.client.options(),
-  ]);
-  if (!offer.duration_hours.includes(options.hours)) {
-    throw new UsageError(`--hours ${options.hours} is not offered: use one of ${offer.duration_hours.join(', ')}`);
-  }
+  const wanted = new Set(addresses);
+  const [clock, offer] = await Promise.all([readServerClock(api.client, deps.nowMs ?? Date.now), api.client.options()]);
+  assertOffered(offer, options.hours);
+  if (!options.dryRun) await resendOwnPending(api, wanted, deps.note);
+  const inFlight = await inFlightByAddress({
+    client: api.client,
+    journal: api.journal,
+    addresses: wanted,
+    clock,
+    knownFinal: deps.knownFinal,
+    trace: deps.trace,
+  });
   // Read again after the orders: one delivered in between then shows on chain instead of being missed by both.
   const chain = await readAddresses(deps.node, addresses);
   const toBuy: EnsureItem[] = [];
@@ -73,5 +96,5 @@ export async function planShortfalls(
     entry.total_trx = quotes[index]!.total_trx;
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
-  return { purchases, chain };
+  return { purchases, chain, clock };
 }

@@ -5,23 +5,26 @@
  */
 import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
-import type { TronNode } from '../tron/tron-node.js';
 import type { AccountResource } from '../tron/tron-types.js';
 import { mapLimit } from '../batch/pool.js';
-import type { EnsureDeps, EnsureItem } from './ensure-types.js';
+import type { EnsureDeps, EnsureItem, EnsureNode } from './ensure-types.js';
+import { failItem } from './item.js';
 
 /** Addresses read at once: as many requests in flight as when each address took two. */
 export const CHAIN_CONCURRENCY = 16;
 
 export async function readResources(
-  node: TronNode,
+  node: Pick<EnsureNode, 'getAccountResource'>,
   addresses: readonly string[],
 ): Promise<Map<string, AccountResource>> {
   const resources = await mapLimit(addresses, CHAIN_CONCURRENCY, (address) => node.getAccountResource(address));
   return new Map(addresses.map((address, index) => [address, resources[index]!]));
 }
 
-export async function readAddresses(node: TronNode, addresses: readonly string[]): Promise<Map<string, AddressState>> {
+export async function readAddresses(
+  node: Pick<EnsureNode, 'getAccountResource'>,
+  addresses: readonly string[],
+): Promise<Map<string, AddressState>> {
   const resources = await readResources(node, addresses);
   return new Map(addresses.map((address) => [address, addressState(address, resources.get(address)!)]));
 }
@@ -34,9 +37,7 @@ export async function receivers(deps: EnsureDeps, short: readonly EnsureItem[]):
   const accounts = await mapLimit(short, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
   return short.filter((entry, index) => {
     if (!accounts[index]!.contract) return true;
-    const error = contractReceiverError(entry.address);
-    entry.reason = 'failed';
-    entry.error = { exit_code: error.exitCode, message: error.message };
+    failItem(entry, contractReceiverError(entry.address));
     return false;
   });
 }

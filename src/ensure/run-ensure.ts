@@ -2,7 +2,8 @@
  * `ensure` from start to end: read every address; when some are short, count what is in flight, quote,
  * consent and order (alone among this machine's runs); then, with --wait, confirm on chain.
  */
-import { buyPurchases, confirmPurchases } from './buy-ensure.js';
+import { buyPurchases } from './buy-ensure.js';
+import { confirmPurchases } from './confirm-arrival.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { planShortfalls } from './plan-ensure.js';
 import { receivers } from './read-chain.js';
@@ -16,7 +17,7 @@ export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promi
   const api = await deps.api();
   const plan = await deps.exclusive(async () => {
     const planned = await planShortfalls(deps, api, options, short);
-    await buyPurchases(deps, api, options, planned.purchases);
+    await buyPurchases(deps, api, options, planned);
     return planned;
   });
   if (options.waitSeconds !== undefined) await confirmPurchases(deps, api, options, plan);

@@ -4,7 +4,7 @@
  * the item also says whether its bandwidth pays for the n transfers.
  */
 import { randomBytes } from 'node:crypto';
-import { CliError, TransferRevertedError } from '../domain/errors.js';
+import { TransferRevertedError } from '../domain/errors.js';
 import { encodeTronAddress } from '../domain/address.js';
 import { addressState, TRC20_TRANSFER_BYTES, transactionsCovered } from '../tron/address-state.js';
 import { estimateTransfer } from '../tron/estimate-transfer.js';
@@ -12,32 +12,12 @@ import type { AccountResource } from '../tron/tron-types.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions, TransfersTarget } from './ensure-types.js';
 import { mapLimit } from '../batch/pool.js';
 import { CHAIN_CONCURRENCY } from './read-chain.js';
+import { failItem, newItem } from './item.js';
 import { isShort } from './shortfall.js';
-
-function item(address: string, target: number, available: number): EnsureItem {
-  return {
-    address,
-    available,
-    in_flight: 0,
-    target,
-    bought: null,
-    reason: 'enough',
-    to_buy: 0,
-    total_trx: null,
-    capped: false,
-    error: null,
-  };
-}
 
 /** A fresh random address: it holds none of any token, so a transfer to it takes a new storage slot. */
 function noHolder(): string {
   return encodeTronAddress(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
-}
-
-function fail(entry: EnsureItem, error: CliError): EnsureItem {
-  entry.reason = 'failed';
-  entry.error = { exit_code: error.exitCode, message: error.message };
-  return entry;
 }
 
 async function transfersItem(
@@ -48,10 +28,14 @@ async function transfersItem(
   resource: AccountResource,
 ): Promise<EnsureItem> {
   const state = addressState(address, resource);
-  const entry: EnsureItem = { ...item(address, 0, state.energy_available), per_transfer: null, bandwidth_short: false };
+  const entry: EnsureItem = {
+    ...newItem(address, 0, state.energy_available),
+    per_transfer: null,
+    bandwidth_short: false,
+  };
   const cannotSend = `${address} cannot send ${transfers.token}`;
   if (!state.activated) {
-    return fail(entry, new TransferRevertedError(`${cannotSend}: it has no account on chain, so it holds none`));
+    return failItem(entry, new TransferRevertedError(`${cannotSend}: it has no account on chain, so it holds none`));
   }
   try {
     const simulation = { from: address, to, token: transfers.token, amount: 1n };
@@ -61,7 +45,7 @@ async function transfersItem(
   } catch (error) {
     // A revert is this address's problem (it holds none of the token); anything else is the run's.
     if (!(error instanceof TransferRevertedError)) throw error;
-    return fail(
+    return failItem(
       entry,
       new TransferRevertedError(
         `${cannotSend}: a transfer of 1 unit from it ${error.message.replace(/^the simulated transfer /, '')}; does it hold any?`,
@@ -88,7 +72,7 @@ export async function readItems(
   const items = await mapLimit(options.addresses, CHAIN_CONCURRENCY, async (address) => {
     const resource = await deps.node.getAccountResource(address);
     if (transfers !== undefined) return transfersItem(deps, transfers, to, address, resource);
-    return item(address, options.energy ?? 0, addressState(address, resource).energy_available);
+    return newItem(address, options.energy ?? 0, addressState(address, resource).energy_available);
   });
   const short: EnsureItem[] = [];
   for (const entry of items) {

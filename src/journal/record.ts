@@ -81,9 +81,15 @@ export function recordedOrder(record: JournalRecord): RecordedOrder {
 export type OutcomeInput = DistributiveOmitAt<Outcome>;
 type DistributiveOmitAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 
+/** The id of the order the server has for this record, or undefined when it has none (or none is known). */
+export function orderIdOf(record: JournalRecord): string | undefined {
+  const outcome = record.outcome;
+  return outcome?.kind === 'created' || outcome?.kind === 'existing' ? outcome.order_id : undefined;
+}
+
 /** An order exists on the server for this record. */
 export function hasOrder(record: JournalRecord): boolean {
-  return record.outcome?.kind === 'created' || record.outcome?.kind === 'existing';
+  return orderIdOf(record) !== undefined;
 }
 
 /** Checks a parsed file; anything else (a file from a future version, a damaged one) is skipped, not trusted. */

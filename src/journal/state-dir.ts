@@ -17,3 +17,17 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
 export function journalDir(stateFolder: string): string {
   return join(stateFolder, 'journal');
 }
+
+/**
+ * `ensure`'s lock file, in the journal's folder: the folder is checked now, on every run (also one that buys
+ * nothing), as every journal command does; it is made only when a run buys (the returned function).
+ */
+export async function ensureLockPath(env: NodeJS.ProcessEnv): Promise<() => Promise<string>> {
+  const { assertPrivate, ensurePrivateDir } = await import('../config/permissions.js');
+  const dir = journalDir(stateDir(env));
+  assertPrivate(dir, 'folder', 'state');
+  return async () => {
+    ensurePrivateDir(dir, 'state');
+    return join(dir, 'ensure.lock');
+  };
+}

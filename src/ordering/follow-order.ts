@@ -10,7 +10,7 @@ import { CliError, ContextualError, OrderFailedError, WaitTimeoutError } from '.
 import { printable } from '../domain/printable.js';
 
 export interface Follower {
-  client: EnergyClient;
+  client: Pick<EnergyClient, 'getOrder'>;
   /** A progress line for stderr, or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;
   print: (order: Order) => Promise<void>;

@@ -9,6 +9,11 @@ export interface Terminal {
   env: NodeJS.ProcessEnv;
   /** Aborted on SIGINT, SIGTERM or SIGHUP, with the signal's name as its reason (the process entry sets it up). */
   interrupt?: AbortSignal;
+  /**
+   * Ends the process at once with `code` (a second signal to `ensure --every`): the entry's own exit, which
+   * knows the status was decided, so its backstop does not report exit 1 "stopped before finishing".
+   */
+  exit?: (code: number) => void;
 }
 
 /**

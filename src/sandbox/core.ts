@@ -20,6 +20,8 @@ export interface SandboxCore {
   readonly limiter: RateLimiter | undefined;
   readonly authFailures: AuthFailureTracker | undefined;
   intake: boolean;
+  /** The largest `limit` GET /v1/energy/orders accepts. */
+  maxPageSize: number;
   /** Requests received by path (without query), for tests that assert that nothing was sent. */
   readonly requestsByPath: Map<string, number>;
   /** The same by `METHOD path`: a GET listing orders is not an order placed. */
@@ -44,6 +46,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     limiter: options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit),
     authFailures: options.rateLimit === false ? undefined : new AuthFailureTracker(),
     intake: true,
+    maxPageSize: 100,
     requestsByPath: new Map(),
     requestsByMethod: new Map(),
     timers: new Set(),

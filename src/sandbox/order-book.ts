@@ -63,10 +63,12 @@ export class OrderBook {
   }
 
   /** Energy delegated to an address now: its delivered orders that have not expired (what the chain shows). */
-  delegatedEnergy(address: string, nowMs: number): number {
+  delegatedEnergy(address: string, nowMs: number, lagMs = 0): number {
     let total = 0;
     for (const record of this.records) {
-      if (record.address === address && !record.fails && advance(record, this.timing, nowMs) === 2)
+      // A node `lagMs` behind shows a delivery once it is that old.
+      const shown = nowMs - lagMs >= record.createdMs + this.timing.deliverAfterMs;
+      if (record.address === address && !record.fails && advance(record, this.timing, nowMs) === 2 && shown)
         total += record.energy;
     }
     return total;

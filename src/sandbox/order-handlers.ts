@@ -10,7 +10,6 @@ import type { RouteContext } from './route-context.js';
 import { validateOrder } from './validate-request.js';
 
 const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 100;
 
 function sameRequest(record: OrderRecord, request: CreateOrderRequest): boolean {
   return (
@@ -74,8 +73,8 @@ export function listOrders({ core, query, nowMs }: RouteContext): Reply {
   const limitText = limits[0];
   if (limitText !== undefined) {
     limit = INTEGER_TEXT.test(limitText) ? Number(limitText) : Number.NaN;
-    if (!(limit >= 1 && limit <= MAX_LIMIT)) {
-      return queryProblem('INVALID_LIMIT', 'limit', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+    if (!(limit >= 1 && limit <= core.maxPageSize)) {
+      return queryProblem('INVALID_LIMIT', 'limit', `limit must be an integer from 1 to ${core.maxPageSize}`);
     }
   }
   let fromSeq: number | undefined;

@@ -65,6 +65,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new RangeError(`drift must be 0 to 9999 bp, got ${bp}`);
       core.tron.energyDriftBp = bp;
     },
+    setTronLag: (ms) => {
+      if (!(Number.isSafeInteger(ms) && ms >= 0))
+        throw new RangeError(`lag must be a whole number of ms ≥ 0, got ${ms}`);
+      core.tron.lagMs = ms;
+    },
+    setMaxPageSize: (size) => {
+      if (!(Number.isSafeInteger(size) && size >= 1))
+        throw new RangeError(`page size must be an integer ≥ 1, got ${size}`);
+      core.maxPageSize = size;
+    },
     tronRequests: () => [...core.tron.requests],
     requestCount: (path, method) => {
       if (path !== undefined && method !== undefined) return core.requestsByMethod.get(`${method} ${path}`) ?? 0;

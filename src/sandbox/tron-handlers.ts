@@ -56,10 +56,10 @@ export const getAccountResource = accountRead('/wallet/getaccountresource', (tro
 );
 export const getAccount = accountRead('/wallet/getaccount', (tron, address, nowMs) => tron.account(address, nowMs));
 
-/** The head block: a number that grows with the clock (one block per 3 s), as a node's does. */
+/** The head block: a number that grows with the clock (one block per 3 s), as a node's does, behind by its lag. */
 export function getNowBlock(context: RouteContext): Reply {
   record(context, '/wallet/getnowblock');
-  const number = Math.floor(context.nowMs / 3000) - 500_000_000;
+  const number = Math.floor((context.nowMs - context.core.tron.lagMs) / 3000) - 500_000_000;
   const raw_data = { number, timestamp: number * 3000 + 1_500_000_000_000 };
   return jsonReply(200, { blockID: randomBytes(32).toString('hex'), block_header: { raw_data } });
 }

@@ -68,6 +68,11 @@ export class TronLedger {
    * `stake × TotalEnergyLimit / TotalEnergyWeight` and moves with the network's stake. Default 0.
    */
   energyDriftBp = 0;
+  /**
+   * How far this node is behind the API (ms): a delivery shows in EnergyLimit, and a block as the head,
+   * only this long after the API has them, as on a load-balanced replica a few blocks behind. Default 0.
+   */
+  lagMs = 0;
 
   constructor(private readonly book: OrderBook) {
     // The token the sandbox simulates is a contract account, as on mainnet. The order book is left alone: no
@@ -121,7 +126,7 @@ export class TronLedger {
   }
 
   private delivered(address: string, nowMs: number): number {
-    const delegated = this.book.delegatedEnergy(address, nowMs);
+    const delegated = this.book.delegatedEnergy(address, nowMs, this.lagMs);
     return delegated - Math.floor((delegated * this.energyDriftBp) / 10_000);
   }
 

@@ -47,6 +47,10 @@ export interface Sandbox {
   seedTronAccount(address: string, seed: TronAccountSeed): void;
   /** Delivered rentals read this many basis points short on the TRON node (drift); 0 by default. */
   setEnergyDrift(bp: number): void;
+  /** The TRON node shows deliveries (and its head block) this many ms after the API does; 0 by default. */
+  setTronLag(ms: number): void;
+  /** The largest `limit` the order list takes (a larger one is a 400, as on a server with a cap); default 100. */
+  setMaxPageSize(size: number): void;
   /** TRON node requests received, oldest first, with the TRON-PRO-API-KEY each carried. */
   tronRequests(): readonly TronRequestRecord[];
   /** Requests received, optionally only those to one path (without query), and only with one method. */

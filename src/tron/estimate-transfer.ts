@@ -26,7 +26,10 @@ function nodeSaid(result: Failed): string {
   return result.failedRet ? 'the node marks the call FAILED' : 'result.result is false, no reason given';
 }
 
-export async function estimateTransfer(node: TronNode, simulation: TransferSimulation): Promise<TransferEstimate> {
+export async function estimateTransfer(
+  node: Pick<TronNode, 'simulateTransfer' | 'url'>,
+  simulation: TransferSimulation,
+): Promise<TransferEstimate> {
   const result = await node.simulateTransfer(simulation);
   if (result.ok) return { energyUsed: result.energyUsed, energyPenalty: result.energyPenalty };
   const said = nodeSaid(result);

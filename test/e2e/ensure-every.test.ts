@@ -108,6 +108,66 @@ describe('ensure --every', () => {
   }, 30_000);
 
   it.each([
+    ['the options read', 'GET', '/v1/energy/options', 15_850],
+    ['a quote', 'POST', '/v1/energy/quotes', 15_851],
+  ])(
+    'one 400 on %s is logged; the service goes on and buys on a later cycle',
+    async (_, method, path, seed) => {
+      const address = freshAddress(seed);
+      world.sandbox.inject({ kind: 'status', status: 400, match: { method, path } });
+      const running = service(rentalArgs(address, '--yes', '--every', '200ms'));
+      // Or until it ends by itself, as it did on the 400 (exit 2).
+      await until(() => ordersTo(address).length >= 1 || running.child.exitCode !== null);
+      running.child.kill('SIGTERM');
+      const result = await running.result;
+      expect(result.code, result.stderr).toBe(0);
+      const lines = cycles(result.stdout);
+      expect(lines[0]).toMatchObject({ cycle: 1, items: [], error: { exit_code: 2 } });
+      expect(lines.find((line) => line.items[0]?.reason === 'bought')?.cycle).toBeGreaterThan(1);
+      expect(result.stderr).toMatch(/cycle 1 failed \(exit 2\).*trying again next cycle/);
+      expect(ordersTo(address)).toHaveLength(lines.filter((line) => line.items[0]?.reason === 'bought').length);
+    },
+    30_000,
+  );
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    'a second %s while an order is in flight exits %i at once; the order stays journaled',
+    async (name, code) => {
+      const address = freshAddress(name === 'SIGTERM' ? 15_860 : 15_861);
+      const stateDir = mkdtempSync(join(tmpdir(), 'energy-service-'));
+      // The order is placed, and its answer never comes: the cycle cannot finish.
+      world.sandbox.inject({ kind: 'hold-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
+      const running = service(rentalArgs(address, '--yes', '--every', '1h'), stateDir);
+      await until(() => ordersTo(address).length === 1);
+      running.child.kill(name);
+      await until(() => running.output().stderr.includes(`${name}: stopping after this cycle`));
+      running.child.kill(name);
+      const result = await running.result;
+      expect(result.code, result.stderr).toBe(code);
+      expect(result.stderr).toMatch(new RegExp(`${name} again: stopping now`));
+      expect(result.stderr).not.toMatch(/internal error|stopped before finishing/);
+      expect(readdirSync(join(stateDir, 'journal', 'pending'))).toHaveLength(1);
+      expect(ordersTo(address)).toHaveLength(1);
+    },
+    30_000,
+  );
+
+  it('SIGTERM during the wait between cycles (--every 1h) ends it at once with exit 0', async () => {
+    const address = freshAddress(15_870);
+    const running = service(rentalArgs(address, '--yes', '--every', '1h'));
+    await until(() => cycles(running.output().stdout).length === 1);
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(cycles(result.stdout)).toMatchObject([{ cycle: 1, items: [{ address, reason: 'bought' }] }]);
+    expect(result.stderr).toMatch(/stopped after cycle 1/);
+    expect(ordersTo(address)).toHaveLength(1);
+  }, 30_000);
+
+  it.each([
     ['credentials refused: exit 3', { ENERGY_API_SECRET: 'wrong-secret-0123456789' }, [], 3],
     ['a duration not offered: exit 2', {}, ['--hours', '5'], 2],
   ])(

@@ -13,6 +13,7 @@ import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult, RunOptions } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
+import { pendingIdsOf } from '../helpers/pending.js';
 import { rentalArgs } from '../helpers/rental.js';
 
 interface Item {
@@ -259,12 +260,29 @@ describe('buying', () => {
     expect(items(result)[0]).toMatchObject({ reason: 'failed', error: { exit_code: 8 } });
   });
 
-  it('an order request with no known outcome is counted in flight on the next run, which says how to settle it', async () => {
+  it("ensure's own request with no known outcome is sent again by the next run: one order, then counted", async () => {
     const address = next();
     world.sandbox.inject({ kind: 'drop', match: { method: 'POST', path: '/v1/energy/orders' } });
     const lost = await ensure(rentalArgs(address, '--yes', '--retries', '0'));
     expect(lost.code).toBe(7);
     expect(ordersTo(address)).toHaveLength(0);
+    const posts = world.sandbox.requestCount('/v1/energy/orders', 'POST');
+    const again = await ensure(rentalArgs(address, '--yes', '--json'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(items(again)[0]).toMatchObject({ in_flight: 65_000, reason: 'in_flight' });
+    expect(again.stderr).toMatch(/was sent again: placed now, order/);
+    // The journaled bytes, once: the server placed the order the first run could not confirm.
+    expect(world.sandbox.requestCount('/v1/energy/orders', 'POST')).toBe(posts + 1);
+    expect(ordersTo(address)).toHaveLength(1);
+    const pending = await world.run(['order', 'pending', '--json']);
+    expect(pendingIdsOf(pending)).toEqual([]);
+  });
+
+  it('an order create with no known outcome is counted in flight by ensure, which names order recover', async () => {
+    const address = next();
+    world.sandbox.inject({ kind: 'drop', match: { method: 'POST', path: '/v1/energy/orders' } });
+    const lost = await world.run(['order', 'create', ...rentalArgs(address, '--yes', '--retries', '0')]);
+    expect(lost.code).toBe(7);
     const again = await ensure(rentalArgs(address, '--yes', '--json'));
     expect(again.code).toBe(0);
     expect(items(again)[0]).toMatchObject({ in_flight: 65_000, reason: 'in_flight' });

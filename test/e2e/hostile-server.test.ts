@@ -64,6 +64,7 @@ function answer(request: IncomingMessage, body: string, response: ServerResponse
   const sent = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
   if (path === '/wallet/getaccountresource') return reply(response, 200, {});
   if (path === '/wallet/getaccount') return reply(response, 200, { address: sent.address });
+  if (path === '/v1/time') return reply(response, 200, { unix_time: Math.floor(Date.now() / 1000) });
   if (path === '/v1/energy/options') {
     return reply(response, 200, {
       energy_per_portion: 1000,

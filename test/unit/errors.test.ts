@@ -87,7 +87,11 @@ describe('isInterruption', () => {
 
 describe('a message that goes on after a server’s text', () => {
   it('drops the full stop the server ended with, never doubling the punctuation', () => {
-    const cause = new ApiError(500, 'POST /v1/energy/orders failed: INTERNAL: the ledger is down for this test.');
+    const cause = new ApiError(
+      500,
+      'POST /v1/energy/orders failed: INTERNAL: the ledger is down for this test.',
+      undefined,
+    );
     const message = new OrderOutcomeUnknownError('r-1', cause, 'recover').message;
     expect(message).toContain('down for this test: the order with client_request_id r-1 may or may not');
     expect(message).not.toMatch(/\.[:;]/);

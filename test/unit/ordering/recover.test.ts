@@ -71,16 +71,6 @@ const cases: Case[] = [
     exitCode: ExitCode.conflict,
     asked: false,
   },
-  {
-    name: 'a server with a smaller page limit is read with its default page',
-    ids: ['a'],
-    committed: ['a'],
-    pageError: new ApiError(400, 'limit too large', undefined),
-    answers: ['existing'],
-    outcomes: ['existing'],
-    posted: 1,
-    asked: false,
-  },
 ];
 
 describe('recoverRecords', () => {

@@ -4,7 +4,7 @@
  * the new holder's lock alone.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,6 +25,12 @@ afterEach(() => {
 });
 
 const TWENTY_MINUTES = 20 * 60_000;
+
+/** Sets the lock file's mtime `ms` in the past on this machine's clock. */
+function ageFile(ms: number): void {
+  const then = (Date.now() - ms) / 1000;
+  utimesSync(lockPath, then, then);
+}
 
 describe('withFileLock', () => {
   it.each([
@@ -60,45 +66,50 @@ describe('withFileLock', () => {
         started: startedOf(child.pid!),
       }),
     );
-    let exitedAt = 0;
-    setTimeout(() => {
-      child.kill();
-      child.once('exit', () => (exitedAt = Date.now()));
-    }, 300);
-    let ranAt = 0;
-    await withFileLock(lockPath, () => (ranAt = Date.now()), { timeoutMs: 10_000, staleMs: 600_000 });
-    expect(exitedAt).toBeGreaterThan(0);
-    expect(ranAt).toBeGreaterThanOrEqual(exitedAt);
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    const waitedFor: (string | undefined)[] = [];
+    let ranAfterExit: boolean | undefined;
+    await withFileLock(lockPath, () => (ranAfterExit = exited), {
+      timeoutMs: 10_000,
+      staleMs: 600_000,
+      // Found held: the holder goes away only now.
+      onWait: (_holder, state) => {
+        waitedFor.push(state);
+        child.kill();
+      },
+    });
+    expect(waitedFor).toEqual(['alive']);
+    expect(ranAfterExit).toBe(true);
     expect(existsSync(lockPath)).toBe(false);
   });
 
-  it('a reused pid (another start time) is not the holder: taken over at once', async () => {
-    if (startedOf(process.pid) === undefined) return; // no /proc: nothing to tell a reused pid by
-    const child = await liveProcess(children);
-    const [boot] = startedOf(child.pid!)!.split(':');
-    writeFileSync(
-      lockPath,
-      JSON.stringify({ host: hostname(), pid: child.pid, since: Date.now(), token: 'old', started: `${boot}:1` }),
-    );
-    expect(await withFileLock(lockPath, () => 'ran', { timeoutMs: 300 })).toBe('ran');
-  });
+  it.skipIf(startedOf(process.pid) === undefined)(
+    'a reused pid (another start time, read from /proc) is not the holder: taken over at once',
+    async () => {
+      const child = await liveProcess(children);
+      const [boot] = startedOf(child.pid!)!.split(':');
+      writeFileSync(
+        lockPath,
+        JSON.stringify({ host: hostname(), pid: child.pid, since: Date.now(), token: 'old', started: `${boot}:1` }),
+      );
+      expect(await withFileLock(lockPath, () => 'ran', { timeoutMs: 300 })).toBe('ran');
+    },
+  );
 
-  it('a lock from another host name waits until staleMs, then is taken over and the caller told', async () => {
+  it('a lock from another host name waits until its file is staleMs old, then is taken over and the caller told', async () => {
     writeFileSync(lockPath, JSON.stringify({ host: 'elsewhere', pid: 1, since: Date.now(), token: 'far' }));
     const young = withFileLock(lockPath, () => 'ran', { timeoutMs: 200, staleMs: 600_000 });
     await expect(young).rejects.toMatchObject({ holderAlive: false, holder: { host: 'elsewhere' } });
-    writeFileSync(
-      lockPath,
-      JSON.stringify({ host: 'elsewhere', pid: 1, since: Date.now() - TWENTY_MINUTES, token: 'far' }),
-    );
-    const told: string[] = [];
+    ageFile(TWENTY_MINUTES);
+    const told: [string, number][] = [];
     const result = await withFileLock(lockPath, () => 'ran', {
       timeoutMs: 200,
       staleMs: 600_000,
-      onTakeover: (holder) => told.push(holder.host),
+      onTakeover: (holder, ageMs) => told.push([holder.host, Math.round(ageMs / 60_000)]),
     });
     expect(result).toBe('ran');
-    expect(told).toEqual(['elsewhere']);
+    expect(told).toEqual([['elsewhere', 20]]);
   });
 
   it("a takeover followed by the old holder's release leaves the new holder's lock in place", async () => {

@@ -5,9 +5,9 @@
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { ensureFailure } from './outcome.js';
 import { runEnsure } from './run-ensure.js';
-import type { CycleReport } from './service.js';
+import type { CycleReport } from './service-loop.js';
 
-export interface EnsureRunOptions {
+export interface RunOrServeOptions {
   deps: EnsureDeps;
   run: EnsureOptions;
   /** `--every`: milliseconds between cycles; undefined for one run. */
@@ -16,7 +16,7 @@ export interface EnsureRunOptions {
   printCycle: (cycle: CycleReport) => Promise<void>;
 }
 
-export async function ensureRun({ deps, run, everyMs, print, printCycle }: EnsureRunOptions): Promise<void> {
+export async function runOrServe({ deps, run, everyMs, print, printCycle }: RunOrServeOptions): Promise<void> {
   if (everyMs === undefined) {
     const items = await runEnsure(deps, run);
     await print(items);
@@ -24,10 +24,13 @@ export async function ensureRun({ deps, run, everyMs, print, printCycle }: Ensur
     if (failure !== undefined) throw failure;
     return;
   }
-  const [{ runService }, { stopOnSignals }] = await Promise.all([import('./service.js'), import('./signal-stop.js')]);
+  const [{ runService }, { stopOnSignals }] = await Promise.all([
+    import('./service-loop.js'),
+    import('./signal-stop.js'),
+  ]);
   // Orders seen final stay known between cycles, so a service follows each of its old orders once.
   const serviceDeps: EnsureDeps = { ...deps, knownFinal: new Set() };
-  const stop = stopOnSignals(deps.note);
+  const stop = stopOnSignals({ note: deps.note, exit: deps.terminal.exit ?? ((code) => process.exit(code)) });
   try {
     await runService({
       everyMs,

@@ -1,12 +1,13 @@
 /**
  * `ensure --every <duration>`: the same run again and again, a long-running service instead of cron. Each
- * cycle reads, counts what is in flight and buys the shortfall, exactly as one run does. A transient
- * failure (the network, a 5xx, a 429, the TRON node, an order refused, another run holding the lock) is
- * logged and the next cycle tries again; a failure that another cycle cannot cure (bad input or config,
- * credentials, a bug) ends the service with its exit code. A stop request (SIGTERM, SIGINT) is honoured
- * between cycles: the cycle in flight, and any order in it, finishes and is journaled first.
+ * cycle reads, counts what is in flight and buys the shortfall, exactly as one run does. A failure of the
+ * moment (the network, any answer of the API, a 400 included, the TRON node, another run holding the lock)
+ * is logged and the next cycle tries again; one that another cycle cannot cure (our own input or config
+ * refused before anything was sent, credentials, a bug) ends the service with its exit code. A stop request
+ * (SIGTERM, SIGINT) is honoured between cycles: the cycle in flight, and any order in it, finishes and is
+ * journaled first.
  */
-import { CliError, ExitCode, isInterruption } from '../domain/errors.js';
+import { ApiError, CliError, ExitCode, isInterruption } from '../domain/errors.js';
 import type { EnsureItem } from './ensure-types.js';
 
 /** What one cycle reports: `items` as a single run's, or the failure that ended the cycle early. */
@@ -34,8 +35,22 @@ export interface ServiceInput {
   random?: () => number;
 }
 
-/** Exit codes that another cycle cannot cure: usage or config, credentials, a bug. */
-const FATAL = new Set<number>([ExitCode.internal, ExitCode.usage, ExitCode.auth]);
+/**
+ * What another cycle cannot cure: a bug, a stop, credentials (exit 3), and a usage error of our own (exit 2:
+ * the input or config refused here). An API's answer is its word at that moment, whatever its status: a
+ * 400 on the options or a quote (exit 2 for a single run) waits for the next cycle like a 503 does.
+ */
+export function endsService(error: unknown): boolean {
+  if (!(error instanceof CliError) || isInterruption(error)) return true;
+  if (error.exitCode === ExitCode.internal || error.exitCode === ExitCode.auth) return true;
+  return error.exitCode === ExitCode.usage && !answeredByApi(error);
+}
+
+function answeredByApi(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof ApiError) return true;
+  return false;
+}
+
 /** Cycles start `everyMs` apart, give or take this share, so that hosts on one schedule drift apart. */
 const JITTER = 0.1;
 
@@ -51,7 +66,7 @@ export async function runService(input: ServiceInput): Promise<number> {
     try {
       await input.report({ cycle, at, items: await input.cycle() });
     } catch (error) {
-      if (!(error instanceof CliError) || FATAL.has(error.exitCode) || isInterruption(error)) throw error;
+      if (!(error instanceof CliError) || endsService(error)) throw error;
       const failure = { exit_code: error.exitCode, message: error.message };
       input.note(`energy: cycle ${cycle} failed (exit ${error.exitCode}): ${error.message}; trying again next cycle`);
       await input.report({ cycle, at, items: [], error: failure });

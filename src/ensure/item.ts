@@ -1,0 +1,36 @@
+/** One address's line of an `ensure` run: made once, and failed the one way, whatever failed it. */
+import { CliError, isInterruption } from '../domain/errors.js';
+import type { EnsureItem } from './ensure-types.js';
+
+/** A fresh item: the address's target and what it has, nothing bought yet. */
+export function newItem(address: string, target: number, available: number): EnsureItem {
+  return {
+    address,
+    available,
+    in_flight: 0,
+    target,
+    bought: null,
+    reason: 'enough',
+    to_buy: 0,
+    total_trx: null,
+    capped: false,
+    error: null,
+  };
+}
+
+/** Marks the item failed with the error's exit code and message (the rest of the run goes on). */
+export function failItem(item: EnsureItem, error: CliError): EnsureItem {
+  item.reason = 'failed';
+  item.error = { exit_code: error.exitCode, message: error.message };
+  return item;
+}
+
+/** Runs one item's work, failing the item on an expected failure; a bug or Ctrl-C/SIGTERM ends the run. */
+export async function failingItemOn(item: EnsureItem, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof CliError) || isInterruption(error)) throw error;
+    failItem(item, error);
+  }
+}

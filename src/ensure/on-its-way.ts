@@ -1,0 +1,20 @@
+/**
+ * How much of an order's energy is still on its way to the address (pure): what `ensure` counts in flight.
+ * An order not final is on its way. A delivered one is too, for a while: the API says delivered once the
+ * delegation is on its own node, and a node behind a load balancer may answer from a replica a block or
+ * more behind (tron-node-subset.md), so the energy can show on our node seconds later. Counted neither in
+ * flight nor on chain in those seconds, it would be bought again. Erring this way buys a little late at
+ * worst (an address that spends a delivery at once waits up to the grace for the next), never twice.
+ */
+import type { Order } from '../client/types.js';
+import { timestampMs } from '../domain/api-time.js';
+
+/** How long after its delivery (the order's `updated_at`, on the server's clock) a delivered order still counts. */
+export const NODE_LAG_GRACE_MS = 60_000;
+
+/** The order's energy while it is on its way at `serverNowMs`, else 0 (arrived long enough ago, ended, failed). */
+export function energyOnItsWay(order: Order, serverNowMs: number): number {
+  if (order.failure !== null || order.lifecycle_final) return 0;
+  if (!order.delivery_final) return order.energy;
+  return serverNowMs - timestampMs(order.updated_at) < NODE_LAG_GRACE_MS ? order.energy : 0;
+}

@@ -1,0 +1,40 @@
+/**
+ * `ensure`'s own order requests whose outcome this machine never learned (a 5xx after the retries, a
+ * reset, a kill): resent byte for byte by the next run that looks at their address, before it counts what
+ * is in flight. Their id is derived (need-id.ts), so the server places each once, or answers with the
+ * order it already has; either way the order then shows in the list and anchors the need. Counted in
+ * flight instead, run after run, such a request would starve the address until someone settled it by
+ * hand. The resend needs no new consent: the run that first sent it had it, for these bytes and this price.
+ */
+import { AuthError, CliError, isInterruption } from '../domain/errors.js';
+import { recordedOrder } from '../journal/record.js';
+import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
+import type { EnsureJournal } from './ensure-types.js';
+import { isNeedId } from './need-id.js';
+
+export interface OwnPendingSender extends OrderSender {
+  journal: Pick<EnsureJournal, 'pending' | 'settle' | 'markUncertain'>;
+}
+
+/** Resends each of `ensure`'s pending requests to one of `addresses`, oldest first; says what became of each. */
+export async function resendOwnPending(
+  sender: OwnPendingSender,
+  addresses: ReadonlySet<string>,
+  note: (line: string) => void,
+): Promise<void> {
+  const own = sender.journal
+    .pending()
+    .filter((record) => isNeedId(record.client_request_id) && addresses.has(recordedOrder(record).address));
+  for (const record of own) {
+    const { address } = recordedOrder(record);
+    const what = `ensure's earlier request ${record.client_request_id} for ${address}, whose outcome was unknown,`;
+    try {
+      const { order, created } = await sendJournaled(sender, record);
+      note(`energy: ${what} was sent again: ${created ? `placed now, order ${order.id}` : `order ${order.id} had it`}`);
+    } catch (error) {
+      // Credentials and a stop end the run; anything else leaves the record as it is (counted in flight).
+      if (!(error instanceof CliError) || error instanceof AuthError || isInterruption(error)) throw error;
+      note(`energy: ${what} was sent again and failed: ${error.message}`);
+    }
+  }
+}

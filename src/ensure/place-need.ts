@@ -1,0 +1,95 @@
+/**
+ * Placing one address's order under its need's derived id (need-id.ts), through the journal. What the
+ * server answers decides what the item says:
+ *   - 201: bought;
+ *   - 200, an order newer than this run's reading of the list: another host ordered for this need at the
+ *     same moment (in flight elsewhere), or this machine's own earlier request (bought);
+ *   - 200, an order the reading could not have missed or could not reach (older than the window, or older
+ *     than the part of a long list that was read): it answered an earlier need, whatever it says, so the id
+ *     moves on past it, as every host's does;
+ *   - 409, and the list shows an order with that id: the same, sized otherwise by another host. The 409's
+ *     code is not in the spec, and 409 also means a price change or a low balance: alone it proves nothing.
+ */
+import { orderRequestBody, type CreatedOrder } from '../client/client.js';
+import type { Order } from '../client/types.js';
+import { timestampMs } from '../domain/api-time.js';
+import { ApiError, ConflictError } from '../domain/errors.js';
+import { findRecentOrders } from '../ordering/find-recent.js';
+import { sendJournaled } from '../ordering/send-journaled.js';
+import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
+import type { Need } from './in-flight.js';
+import { needId } from './need-id.js';
+import { energyOnItsWay } from './on-its-way.js';
+
+/** Earlier needs' orders met in a row under derived ids before giving up (each costs one request). */
+export const MAX_STALE_HOPS = 10;
+
+/** The server's order for an id, and how it came: created now, returned as existing, or found after a 409. */
+interface Answer extends CreatedOrder {
+  /** The journal already held this id (an earlier request of this machine's). */
+  ours: boolean;
+}
+
+/** An order that answered an earlier need: this run's reading of the list would have shown it otherwise. */
+function earlierNeeds(order: Order, need: Need): boolean {
+  const created = timestampMs(order.created_at);
+  return created < need.windowStartMs || (need.listedSinceMs !== undefined && created < need.listedSinceMs);
+}
+
+export async function placeNeed(
+  api: EnsureApi,
+  hours: number,
+  { item, quote, need }: Purchase,
+  serverNowMs: () => number,
+): Promise<void> {
+  let anchor = need.anchor;
+  for (let hop = 0; hop <= MAX_STALE_HOPS; hop += 1) {
+    const id = needId(item.address, anchor);
+    const body = orderRequestBody({
+      client_request_id: id,
+      address: item.address,
+      energy: item.to_buy,
+      duration_hours: hours,
+      expected_total_trx: quote.total_trx,
+    });
+    const answer = await send(api, id, body, need);
+    if (answer.created) return bought(item, answer.order);
+    if (earlierNeeds(answer.order, need)) {
+      anchor = { orderId: answer.order.id };
+      continue;
+    }
+    if (answer.ours) return bought(item, answer.order);
+    return boughtElsewhere(item, answer.order, serverNowMs());
+  }
+  throw new ConflictError(
+    `the order ids derived for ${item.address} all belong to earlier needs' orders (${MAX_STALE_HOPS + 1} tried): nothing bought`,
+    {
+      hint: 'the account has more orders than the newest 1,000 that ensure reads; run again later, or buy with `energy order create`',
+    },
+  );
+}
+
+async function send(api: EnsureApi, id: string, body: string, need: Need): Promise<Answer> {
+  const { record, fresh } = await api.journal.begin(id, body);
+  try {
+    return { ...(await sendJournaled(api, record)), ours: !fresh };
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 409)) throw error;
+    const found = (await findRecentOrders(api.client, new Set([id]), need.windowStartMs, { slackMs: 0 })).get(id);
+    if (found === undefined) throw error;
+    return { order: found, created: false, ours: false };
+  }
+}
+
+function bought(item: EnsureItem, order: Order): void {
+  item.bought = order;
+  item.reason = 'bought';
+}
+
+/** Another host ordered for this need: counted in flight while on its way, nothing bought here. */
+function boughtElsewhere(item: EnsureItem, order: Order, serverNowMs: number): void {
+  item.in_flight += energyOnItsWay(order, serverNowMs);
+  item.reason = 'in_flight_elsewhere';
+  item.to_buy = 0;
+  item.total_trx = null;
+}
