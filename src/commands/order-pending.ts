@@ -8,12 +8,12 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
 import type { Column } from '../output/fit-table.js';
-import { formatInteger, formatTimestamp } from '../output/format.js';
+import { formatInteger, formatIsoTime } from '../output/format.js';
 import { shortAddress, shortTime, shortUrl } from '../output/short-forms.js';
 
 /**
  * In a pipe every column whole; on a narrow terminal the client id goes first (`order recover` settles them
- * all), then the time takes its short form, the last error is cut, the API loses its scheme, the address
+ * all), then the time takes its short form, the last error is cut (and written whole on stderr), the API loses its scheme, the address
  * shortens, HOURS goes, and last the API is cut too.
  */
 const COLUMNS: readonly Column[] = [
@@ -22,10 +22,10 @@ const COLUMNS: readonly Column[] = [
   { head: 'ADDRESS', width: 34, short: { step: 5, form: shortAddress } },
   { head: 'ENERGY', width: 9 },
   { head: 'HOURS', width: 5, drop: 6 },
-  { head: 'TOTAL TRX', width: 14 },
+  { head: 'TOTAL_TRX', width: 14 },
   { head: 'API', width: 24, short: { step: 4, form: shortUrl }, cut: 7 },
   { head: 'HERE', width: 4 },
-  { head: 'LAST ERROR', width: 20, cut: 3 },
+  { head: 'LAST_ERROR', width: 20, cut: 3, spill: (cell, row) => `energy: ${row[0]}: last error: ${cell}` },
 ];
 
 export function orderPendingCommand(ctx: Context): Command {
@@ -71,14 +71,14 @@ export function orderPendingCommand(ctx: Context): Command {
         );
       if (items.length === 0) {
         if (unreadable.length > 0) return;
-        ctx.printer.note('energy: no order request without a known outcome');
+        ctx.printer.note('energy: nothing to settle: every order request sent from this machine has its outcome');
         return;
       }
       await ctx.printer.table({
         columns: COLUMNS,
         rows: items.map(({ record, order, here }) => [
           record.client_request_id,
-          journaledAt(record.journaled_at),
+          formatIsoTime(record.journaled_at),
           order.address,
           formatInteger(order.energy),
           String(order.duration_hours),
@@ -88,25 +88,73 @@ export function orderPendingCommand(ctx: Context): Command {
           record.last_error ?? '(none: the run ended while sending)',
         ]),
       });
+      const elsewhere = items.filter(({ here }) => here === false).map(({ record }) => record);
       ctx.printer.note(
         recoverAdvice(
           items.map(({ here }) => here),
           ctx.invocation('order', 'recover'),
+          await profilesFor(ctx, elsewhere),
         ),
       );
     });
 }
 
 /**
+ * The stored profiles that can settle `records` sent elsewhere: for each record, the profiles with its API
+ * (base URL) and key, else those with its API alone. A config file that cannot be read names none.
+ */
+async function profilesFor(ctx: Context, records: readonly JournalRecord[]): Promise<Map<JournalRecord, string[]>> {
+  const found = new Map<JournalRecord, string[]>();
+  if (records.length === 0) return found;
+  const { keyIdOf } = await import('../journal/record.js');
+  const profiles: { name: string; origin: string | undefined; keyId: string | undefined }[] = [];
+  try {
+    for (const name of await ctx.store.profileNames()) {
+      const values = (await ctx.store.findProfile(name)) ?? {};
+      const url = values['base-url'];
+      const origin = url !== undefined && URL.canParse(url) ? new URL(url).href.replace(/\/+$/, '') : undefined;
+      const key = values['api-key'];
+      profiles.push({ name, origin, keyId: key === undefined ? undefined : keyIdOf(key) });
+    }
+  } catch {
+    return found;
+  }
+  for (const record of records) {
+    const sameApi = profiles.filter((profile) => profile.origin === record.origin);
+    const sameKey = sameApi.filter((profile) => profile.keyId === record.key_id);
+    const names = (sameKey.length > 0 ? sameKey : sameApi).map((profile) => profile.name);
+    if (names.length > 0) found.set(record, names);
+  }
+  return found;
+}
+
+/**
  * The recover hint only for what this profile can settle: `order recover` here settles only the records
  * sent to this profile's API with its key (HERE yes), and suggesting it for others settles nothing.
  */
-function recoverAdvice(here: readonly (boolean | null)[], recover: string): string {
+function recoverAdvice(
+  here: readonly (boolean | null)[],
+  recover: string,
+  profiles: ReadonlyMap<JournalRecord, string[]>,
+): string {
   if (here.includes(null))
     return 'no credentials here to tell which API these went to: run `order recover` with the --profile or --base-url they were sent with';
   const mine = here.filter((h) => h === true).length;
   const others = here.length - mine;
-  const elsewhere = `${others === here.length ? 'all' : others} of them (HERE no) went to another API or key: recover those with the --profile or --base-url they were sent with`;
+  // The profiles whose base URL (and key) the records went to, each command named once.
+  const named = [
+    ...new Set(
+      [...profiles.values()].map((names) =>
+        names.map((name) => `\`energy --profile ${name} order recover\``).join(' or '),
+      ),
+    ),
+  ];
+  const rest = others - profiles.size;
+  const how = [
+    ...named,
+    ...(rest > 0 ? [`${named.length > 0 ? 'the rest ' : ''}with the --profile or --base-url they were sent with`] : []),
+  ].join('; ');
+  const elsewhere = `${others === here.length ? 'all' : others} of them (HERE no) went to another API or key: recover ${named.length > 0 ? 'them with ' : 'those '}${how}`;
   if (mine === 0) return elsewhere;
   const settle = `settle the ${mine} marked HERE yes with: ${recover}`;
   return others === 0 ? settle : `${settle}; ${elsewhere}`;
@@ -115,10 +163,4 @@ function recoverAdvice(here: readonly (boolean | null)[], recover: string): stri
 /** true or false when the current profile's API and key are known, null when they are not. */
 function settleableHere(journal: Journal | undefined, record: JournalRecord): boolean | null {
   return journal === undefined ? null : journal.covers(record);
-}
-
-/** Local time like every other table (the record keeps UTC with milliseconds; --json shows it as kept). */
-function journaledAt(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : formatTimestamp(ms);
 }

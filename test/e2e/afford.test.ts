@@ -46,6 +46,37 @@ describe('order batch on a balance that cannot pay the sum', () => {
     expect(world.sandbox.orders()).toHaveLength(0);
   });
 
+  it('a dry run reads the balance once and says a real run would refuse; its table shows ENERGY and HOURS', async () => {
+    const balanceReads = world.sandbox.requestCount('/v1/balance', 'GET');
+    const result = await world.run(['order', 'batch', batchFile('dry.csv', 33_000), '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /; 11\.100000 TRX in all; 5\.000000 TRX available, not enough for the 11\.100000 TRX of new orders: a real run would buy nothing \(exit 5; --place-what-fits places the lines it covers\); nothing was bought$/m,
+    );
+    expect(world.sandbox.requestCount('/v1/balance', 'GET') - balanceReads).toBe(1);
+    expect(orderPosts(world)).toBe(0);
+    const [head, row] = result.stdout.split('\n');
+    expect(head!.split(/\s+/)).toEqual([
+      'LINE',
+      'CLIENT_REQUEST_ID',
+      'PLAN',
+      'ADDRESS',
+      'ENERGY',
+      'HOURS',
+      'TOTAL_TRX',
+    ]);
+    expect(row!.split(/\s+/).slice(4)).toEqual(['65,000', '1', '3.700000']);
+
+    const fits = await world.run([
+      'order',
+      'batch',
+      batchFile('dry-fits.csv', 34_000),
+      '--dry-run',
+      '--place-what-fits',
+    ]);
+    expect(fits.stderr).toMatch(/: a real run would place the lines it covers, in order, and fail the rest; nothing/);
+  });
+
   it('with --place-what-fits places the lines the balance covers, and the rest fail (exit 9)', async () => {
     const result = await world.run(['order', 'batch', batchFile('fits.csv', 32_000), '--yes', '--place-what-fits']);
     expect(result.code).toBe(9);
@@ -70,11 +101,15 @@ describe('ensure over several short addresses on a balance that cannot pay the s
     expect(world.sandbox.orders()).toHaveLength(0);
   });
 
-  it('with --place-what-fits buys for the addresses the balance covers', async () => {
-    const result = await ensure('--place-what-fits');
+  it('with --place-what-fits buys, in the order given, for the addresses the balance covers; sends no other', async () => {
+    const result = await ensure('--place-what-fits', '--json');
     expect(result.code).toBe(9);
-    expect(orderPosts(world)).toBe(3);
-    expect(world.sandbox.orders()).toHaveLength(1);
+    expect(orderPosts(world)).toBe(1);
+    expect(world.sandbox.orders().map((order) => order.address)).toEqual([addresses[0]]);
+    const items = (JSON.parse(result.stdout) as { items: { reason: string; error: { message: string } | null }[] })
+      .items;
+    expect(items.map((item) => item.reason)).toEqual(['bought', 'failed', 'failed']);
+    expect(items[1]!.error!.message).toMatch(/more than the balance has left after the addresses listed before it/);
   });
 });
 
@@ -96,5 +131,22 @@ describe('order create --yes with a quote above the balance', () => {
     expect(result.stderr).toMatch(/needs \d+\.\d{6} TRX, 5\.000000 available/);
     expect(orderPosts(world)).toBe(0);
     expect(world.sandbox.orders()).toHaveLength(0);
+  });
+});
+
+describe('order batch on a balance exactly the sum', () => {
+  /** Two of the standard rentals at 3.700000 TRX each (activation included): 7.400000 to the micro-TRX. */
+  const world = worldForSuite({ startingBalance: '7.400000', deliverAfterMs: 60_000 });
+
+  it('places every line: a balance equal to the total pays it', async () => {
+    const path = join(dir, 'exact.csv');
+    const addresses = [1, 2].map((n) => freshAddress(35_000 + n));
+    writeFileSync(path, `address,energy,hours\n${addresses.map((a) => `${a},65000,1`).join('\n')}\n`);
+    const result = await world.run(['order', 'batch', path, '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(orderPosts(world)).toBe(2);
+    const orders = world.sandbox.orders();
+    expect(orders.map((order) => order.address).sort()).toEqual([...addresses].sort());
+    expect(orders.map((order) => order.total_trx)).toEqual(['3.700000', '3.700000']);
   });
 });

@@ -7,6 +7,7 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { describeWhere } from '../helpers/machine-needs.js';
 import { jsonReply, startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { sampleOrder } from '../helpers/sample-order.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
@@ -72,7 +73,7 @@ describe('messages that say what is wrong', () => {
     [
       'an address from a CRLF file',
       ['quote', `${ADDRESS}\r`, '--energy', '65000', '--hours', '1'],
-      `"${ADDRESS}\\r" contains a carriage return`,
+      `<address> "${ADDRESS}\\r": not a TRON address: it contains a carriage return`,
     ],
     ['an energy beyond 2^53', ['quote', ADDRESS, '--energy', '9007199254740993', '--hours', '1'], 'too large'],
     ['--retries -1', ['--retries', '-1', 'balance'], '0 or more'],
@@ -85,7 +86,12 @@ describe('messages that say what is wrong', () => {
     [
       'a long amount',
       ['order', 'create', ADDRESS, '--energy', '1', '--hours', '1', '--expected-total', `1${'9'.repeat(300)}x`],
-      '...',
+      '...": not a TRX amount: use digits',
+    ],
+    [
+      'a word for an amount (the value said once)',
+      ['order', 'create', ADDRESS, '--energy', '1', '--hours', '1', '--max-total', 'abc'],
+      '--max-total "abc": not a TRX amount: use',
     ],
   ])('%s', async (_label, args, text) => {
     const before = world.sandbox.requestCount();
@@ -96,6 +102,14 @@ describe('messages that say what is wrong', () => {
     expect(line).not.toMatch(RAW_CONTROL);
     expect(line!.length).toBeLessThan(300);
     expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('says plainly that nothing is pending, without a double negative', async () => {
+    const result = await runInProcess(['order', 'pending'], world.env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'energy: nothing to settle: every order request sent from this machine has its outcome\n',
+    );
   });
 
   it('refuses a base URL ending in /v1 in `config set` too', async () => {
@@ -135,7 +149,7 @@ describe('messages that say what is wrong', () => {
   });
 });
 
-describe.skipIf(!existsSync('/dev/full'))('standard output on a full disk', () => {
+describeWhere('/dev/full', existsSync('/dev/full'), 'standard output on a full disk', () => {
   function runToFull(args: string[]): Promise<{ code: number | null; stderr: string }> {
     const full = openSync('/dev/full', 'w');
     const child = spawn(process.execPath, [BIN, ...args], { env: world.env, stdio: ['ignore', full, 'pipe'] });

@@ -24,6 +24,7 @@ import {
   WaitTimeoutError,
   isInterruption,
 } from '../../src/domain/errors.js';
+import { JournalWriteError, OrderUnrecordedError } from '../../src/domain/journal-errors.js';
 
 describe('a class per exit code', () => {
   it.each([
@@ -55,7 +56,7 @@ describe('a class per exit code', () => {
   it('exit 10 reads as the contract asks, and escapes the server-sent status', () => {
     const error = new WaitTimeoutError('o-1', 600, 'pending\u001b[2J', 'energy --profile p order wait o-1');
     expect(error.message).toBe(
-      'order o-1 is still pending\\x1b[2J after 600 s; `energy --profile p order wait o-1` follows it on',
+      'order o-1 is still pending\\x1b[2J after 10m; `energy --profile p order wait o-1` follows it on',
     );
   });
 
@@ -82,5 +83,40 @@ describe('isInterruption', () => {
     ['not an error', 'SIGINT', false],
   ])('%s: %s', (_name, error, expected) => {
     expect(isInterruption(error)).toBe(expected);
+  });
+});
+
+describe('an outcome in doubt is said where the error is built, and kept', () => {
+  it('is false unless the error is built with it', () => {
+    expect(new NetworkError('reset').outcomeUncertain).toBe(false);
+    expect(new NetworkError('reset', { outcomeUncertain: true }).outcomeUncertain).toBe(true);
+    expect(new ApiError(503, 'x', undefined, { outcomeUncertain: true }).outcomeUncertain).toBe(true);
+    expect(new AuthError('x', { status: 401, outcomeUncertain: true }).outcomeUncertain).toBe(true);
+    expect(new ResponseShapeError('x', { outcomeUncertain: true }).outcomeUncertain).toBe(true);
+  });
+
+  it("a failure said again keeps its cause's doubt, either way", () => {
+    const uncertain = new NetworkError('reset', { outcomeUncertain: true });
+    expect(new ContextualError('line 3: reset', uncertain).outcomeUncertain).toBe(true);
+    expect(new ContextualError('line 3: refused', new NetworkError('refused')).outcomeUncertain).toBe(false);
+  });
+
+  it('an order placed but not recorded is in doubt for whoever catches it', () => {
+    const error = new OrderUnrecordedError('r-1', 'o-1', new JournalWriteError('disk full'), 'recover r-1');
+    expect(error.outcomeUncertain).toBe(true);
+    expect(error.exitCode).toBe(ExitCode.service);
+  });
+});
+
+describe('a message that goes on after a server’s text', () => {
+  it('drops the full stop the server ended with, never doubling the punctuation', () => {
+    const cause = new ApiError(
+      500,
+      'POST /v1/energy/orders failed: INTERNAL: the ledger is down for this test.',
+      undefined,
+    );
+    const message = new OrderOutcomeUnknownError('r-1', cause, 'recover').message;
+    expect(message).toContain('down for this test: the order with client_request_id r-1 may or may not');
+    expect(message).not.toMatch(/\.[:;]/);
   });
 });
