@@ -13,7 +13,7 @@ import { findRecentOrders } from '../ordering/find-recent.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import type { BatchLine } from './parse-line.js';
 import { plannedId, type BatchPlan, type LinePlan } from './plan.js';
-import { runPool } from './pool.js';
+import { runPool } from '../domain/pool.js';
 import { batchLines, type BatchSource } from './source.js';
 
 export type LineStatus = 'created' | 'existing' | 'failed' | 'skipped';

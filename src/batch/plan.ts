@@ -11,7 +11,7 @@ import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.j
 import { addAmounts } from '../domain/money.js';
 import type { BatchLine } from './parse-line.js';
 import { legacyRequestId, lineRequestId } from './line-identity.js';
-import { runPool } from './pool.js';
+import { runPool } from '../domain/pool.js';
 import { batchLines, type BatchSource } from './source.js';
 
 /**

@@ -8,7 +8,7 @@ import { ConflictError } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase } from './ensure-types.js';
 import { failItem, failingItemOn } from './item.js';
 import { placeNeed } from './place-need.js';

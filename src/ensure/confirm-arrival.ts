@@ -5,7 +5,7 @@
 import { OrderFailedError } from '../domain/errors.js';
 import { sleep } from '../domain/sleep.js';
 import { followToFinal } from '../ordering/follow-order.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { failingItemOn } from './item.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';

@@ -6,7 +6,7 @@
 import type { OptionsResponse } from '../client/types.js';
 import { ConflictError, UsageError } from '../domain/errors.js';
 import type { AddressState } from '../tron/address-state.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
 import { inFlightByAddress } from './in-flight.js';
 import { resendOwnPending } from './own-pending.js';
