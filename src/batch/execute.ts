@@ -11,6 +11,7 @@ import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { findRecentOrders } from '../ordering/find-recent.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
+import { unfundedError, type LinesFit } from './fit-lines.js';
 import type { BatchLine } from './parse-line.js';
 import { plannedId, type BatchPlan, type LinePlan } from './plan.js';
 import { runPool } from '../domain/pool.js';
@@ -36,6 +37,8 @@ export interface BatchRun {
   journal: Journal;
   sender: OrderSender;
   concurrency: number;
+  /** --place-what-fits: the lines the balance covers, and those it does not. */
+  fit?: LinesFit | undefined;
   /** The most this run may spend: --max-total, or the consented total. */
   cap: string;
   stopped: () => boolean;
@@ -57,7 +60,7 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
     spent: '0.000000',
   };
   // Price rises are paid from the room between the planned total and the cap, never beyond it.
-  let room = subtractAmounts(run.cap, run.plan.total);
+  let room = subtractAmounts(run.cap, run.fit?.total ?? run.plan.total);
   const reprice = (from: string, to: string): boolean => {
     const next = subtractAmounts(addAmounts(room, from), to);
     if (compareAmounts(next, '0.000000') < 0) return false;
@@ -98,6 +101,10 @@ async function placeLine(
     error: fields.error ?? null,
   });
   if (plan.kind === 'skip') return result('skipped', { order_id: plan.orderId });
+  if (plan.kind === 'new' && run.fit?.unfunded.has(line.line) === true) {
+    const { exitCode, message } = unfundedError(plan.total, run.fit);
+    return result('failed', { error: { exit_code: exitCode, message } });
+  }
   try {
     const { order, created } = await send(run, line, id, plan, reprice);
     return result(created ? 'created' : 'existing', { order, order_id: order.id });

@@ -13,7 +13,7 @@ import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase } from './ensure-ty
 import { failItem, failingItemOn } from './item.js';
 import { placeNeed } from './place-need.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
-import { fitInOrder } from './what-fits.js';
+import { fitInOrder } from '../ordering/what-fits.js';
 
 export async function buyPurchases(
   deps: EnsureDeps,

@@ -6,7 +6,7 @@
  * detail cut short (a failure's reason) is written whole on stderr after its row.
  */
 import type { LineResult } from '../batch/execute.js';
-import type { PlannedLine } from '../batch/run-batch.js';
+import type { PlannedLine } from '../batch/show-plan.js';
 import type { Printer } from './printer.js';
 import type { Column } from './fit-table.js';
 import { formatInteger } from './format.js';
