@@ -36,7 +36,7 @@ export interface BatchRequest {
 export interface BatchDeps {
   client: EnergyClient;
   journal: Journal;
-  terminal: ConsentInput['terminal'];
+  confirm: ConsentInput['confirm'];
   stdin: Readable & { isTTY?: boolean };
   /** Where standard input (or the file) is copied for the run. */
   spoolDir: string;
@@ -95,7 +95,7 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
       });
     }
     await requireConsent({
-      terminal: deps.terminal,
+      confirm: deps.confirm,
       given: request.yes || toSend === 0,
       details: [
         `${source.label}: ${counted(source.orderCount, 'line')}: ${plan.counts.new - unfunded} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered` +

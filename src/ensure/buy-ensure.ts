@@ -8,6 +8,7 @@ import { ConflictError } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
+import { confirmOn } from '../output/prompt.js';
 import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase } from './ensure-types.js';
 import { failItem, failingItemOn } from './item.js';
@@ -37,7 +38,7 @@ export async function buyPurchases(
   }
   const orders = purchases.length === 1 ? 'this order' : `these ${purchases.length} orders`;
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: confirmOn(deps.terminal),
     given: options.yes,
     details: purchases.map(
       ({ item, quote }) =>

@@ -9,16 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
-import type { OptionsResponse } from '../client/types.js';
+import type { OptionsResponse, QuoteResponse } from '../client/types.js';
 import { ApiError, ConflictError, ResponseShapeError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
-import { formatInteger, formatIsoTime } from '../output/format.js';
-import type { Terminal } from '../output/terminal.js';
-import { quoteRows } from '../output/views.js';
+import { formatInteger, formatIsoTime } from '../domain/text-forms.js';
 import { refuseUnaffordable } from './afford.js';
-import { refuseAboveMax, requireConsent } from './consent.js';
+import { refuseAboveMax, requireConsent, type Confirm } from './consent.js';
 import { INTAKE_DISABLED, intakeDisabledError } from './intake.js';
 import { interruptedRecords, settleInterrupted } from './interrupted-run.js';
 import { sendJournaled } from './send-journaled.js';
@@ -35,11 +33,14 @@ export interface CreateRequest {
   clientRequestId?: string | undefined;
 }
 
-/** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
+/** What placing an order uses: the API's quote and order calls, the journal, and a way to ask for consent. */
 export interface CreateDeps {
   client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance' | 'options'>;
   journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune' | 'pending'>;
-  terminal: Terminal;
+  /** Asks for consent; undefined where nobody can answer (then only --yes or --expected-total is consent). */
+  confirm: Confirm | undefined;
+  /** The quote as shown before the consent question, a line each. */
+  quoteDetails: (quote: QuoteResponse) => readonly string[];
   note: (line: string) => void;
   /** The command line that settles a request, e.g. `energy --profile prod order recover <id>`. */
   recoverCommand: (clientRequestId: string) => string;
@@ -149,7 +150,7 @@ async function consentToResend(deps: CreateDeps, record: JournalRecord, request:
   const total = recordedOrder(record).expected_total_trx;
   await refuseAboveMax(total, request.maxTotal, 'the journaled total');
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: deps.confirm,
     given: request.yes || request.expectedTotal !== undefined,
     details: [
       `An earlier run sent this order (${formatIsoTime(record.journaled_at)}) and never learned whether it was placed.`,
@@ -182,9 +183,9 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
   if (placing)
     await refuseUnaffordable(deps.client, { total: quote.total_trx, quoteRefused: !quote.can_afford, quotes: 1 });
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: deps.confirm,
     given: request.yes,
-    details: ['Quote:', ...quoteRows(quote).map(([label, value]) => `  ${label.padEnd(12)}  ${value}`)],
+    details: deps.quoteDetails(quote),
     question: `Place this order for ${quote.total_trx} TRX?`,
     refusal: `not placing an order for ${quote.total_trx} TRX without consent`,
     hint: `add --yes to accept the quoted price, or --expected-total ${quote.total_trx} to pay exactly that`,

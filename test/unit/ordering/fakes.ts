@@ -1,5 +1,4 @@
 /** A fake API client and an in-memory order journal, for the ordering flows' unit tests. */
-import { PassThrough } from 'node:stream';
 import type { CreatedOrder } from '../../../src/client/client.js';
 import type {
   BalanceResponse,
@@ -10,7 +9,6 @@ import type {
   QuoteResponse,
 } from '../../../src/client/types.js';
 import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
-import type { Terminal } from '../../../src/output/terminal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 /** What the fake server does with one order POST: answer 201 or 200, or fail with this error. */
@@ -145,9 +143,4 @@ export function journalRecord(id: string, body: string, outcome: Outcome | null 
     last_error: null,
     outcome,
   };
-}
-
-/** A terminal that is not a TTY: consent comes only from the options (as in a script). */
-export function scriptTerminal(): Terminal {
-  return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
 }
