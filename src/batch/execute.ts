@@ -9,7 +9,7 @@ import type { Order } from '../client/types.js';
 import { ApiError, CliError, ConflictError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
-import { findRecentOrders } from '../ordering/find-recent.js';
+import { orderBehindConflict } from '../ordering/conflict-order.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import { unfundedError, type LinesFit } from './fit-lines.js';
 import type { BatchLine } from './parse-line.js';
@@ -110,7 +110,8 @@ async function placeLine(
     return result(created ? 'created' : 'existing', { order, order_id: order.id });
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    const order = await placedElsewhere(run, id, error);
+    // Another host (or state folder) ran this file and placed this line already, at another price.
+    const order = await orderBehindConflict(run.client, id, error, Date.now() - ELSEWHERE_WINDOW_MS);
     if (order !== undefined) return result('existing', { order, order_id: order.id });
     return result('failed', { error: { exit_code: error.exitCode, message: error.message } });
   }
@@ -118,22 +119,6 @@ async function placeLine(
 
 /** How far back a 409's order is looked for: the same file run from another host, today. */
 const ELSEWHERE_WINDOW_MS = 24 * 3_600_000;
-
-/**
- * A 409 for a line's id, and the order list shows an order with that id: the same file run from another
- * host (or another state folder) placed this line already, at another price. The 409's code is not in the
- * spec, and 409 also means a price change or a low balance, so only the order itself is proof.
- */
-async function placedElsewhere(run: BatchRun, id: string, error: CliError): Promise<Order | undefined> {
-  if (!(error instanceof ApiError && error.status === 409)) return undefined;
-  try {
-    const found = await findRecentOrders(run.client, new Set([id]), Date.now() - ELSEWHERE_WINDOW_MS, { slackMs: 0 });
-    return found.get(id);
-  } catch {
-    // The list cannot be read now: report the 409 itself.
-    return undefined;
-  }
-}
 
 async function send(
   run: BatchRun,

@@ -10,15 +10,16 @@ import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
 import type { OptionsResponse, QuoteResponse } from '../client/types.js';
-import { ApiError, ConflictError, ResponseShapeError } from '../domain/errors.js';
+import { ApiError, ResponseShapeError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
-import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
-import { formatInteger, formatIsoTime } from '../domain/text-forms.js';
+import { hasOrder, mayHaveOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
+import { formatIsoTime } from '../domain/text-forms.js';
 import { refuseUnaffordable } from './afford.js';
 import { refuseAboveMax, requireConsent, type Confirm } from './consent.js';
 import { INTAKE_DISABLED, intakeDisabledError } from './intake.js';
 import { interruptedRecords, settleInterrupted } from './interrupted-run.js';
+import { refuseOtherParameters } from './reused-id.js';
 import { sendJournaled } from './send-journaled.js';
 
 /** What `order create` was asked for. */
@@ -93,7 +94,7 @@ async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<J
   const { requestId, body } = await newOrder(deps, request, true);
   const { record, fresh } = await deps.journal.begin(requestId, body);
   // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
-  if (!fresh) refuseOtherParameters(record, request);
+  if (!fresh) refuseOtherParameters(record, request, REUSED_ID);
   return record;
 }
 
@@ -107,8 +108,8 @@ async function resendable(deps: CreateDeps, request: CreateRequest): Promise<Jou
   // A damaged record may stand for a placed order: refuse its id before a quote is asked for, not after.
   const damaged = id === undefined || known !== undefined ? undefined : deps.journal.unreadableFor(id);
   if (damaged !== undefined) throw new UnreadableRecordError(id!, damaged.path, damaged.reason);
-  if (known === undefined || (known.outcome !== null && !hasOrder(known))) return undefined;
-  refuseOtherParameters(known, request);
+  if (known === undefined || !mayHaveOrder(known)) return undefined;
+  refuseOtherParameters(known, request, REUSED_ID);
   if (!hasOrder(known)) await consentToResend(deps, known, request);
   deps.note(
     `energy: client_request_id ${known.client_request_id} was sent from this machine at ${formatIsoTime(known.journaled_at)}; resending that same request (no new quote)`,
@@ -135,15 +136,7 @@ async function newOrder(
 }
 
 /** The same id for another address, energy or duration is a mistake to stop before anything is sent. */
-function refuseOtherParameters(record: JournalRecord, request: CreateRequest): void {
-  const sent = recordedOrder(record);
-  if (sent.address === request.address && sent.energy === request.energy && sent.duration_hours === request.hours)
-    return;
-  throw new ConflictError(
-    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${formatInteger(sent.energy)} energy, ${sent.duration_hours} h: nothing was sent`,
-    { hint: 'use a new --client-request-id for a different order' },
-  );
-}
+const REUSED_ID = { hint: 'use a new --client-request-id for a different order' };
 
 /** A journaled request whose outcome is unknown may place the order now: it needs consent like a new one. */
 async function consentToResend(deps: CreateDeps, record: JournalRecord, request: CreateRequest): Promise<void> {

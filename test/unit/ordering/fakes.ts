@@ -19,6 +19,7 @@ export class FakeClient {
   readonly posted: string[] = [];
   listed = 0;
   optionsRead = 0;
+  balanceRead = 0;
   constructor(
     readonly script: {
       totalTrx?: string;
@@ -31,6 +32,11 @@ export class FakeClient {
       optionsError?: Error;
       /** What the server's order (200 or 201) looks like beyond what was sent, e.g. final. */
       order?: Partial<Order>;
+      /** The quotes' can_afford (default true) and the balance's available_trx (default 1000 TRX). */
+      canAfford?: boolean;
+      available?: string;
+      /** The durations offered (default 1 h only). */
+      hours?: number[];
     } = {},
   ) {}
 
@@ -40,7 +46,7 @@ export class FakeClient {
     return {
       energy_per_portion: 1000,
       max_energy: 5_000_000,
-      duration_hours: [1],
+      duration_hours: this.script.hours ?? [1],
       intake_enabled: this.script.intake ?? true,
     };
   }
@@ -48,11 +54,18 @@ export class FakeClient {
   async quote(request: QuoteRequest): Promise<QuoteResponse> {
     this.quotes.push(request);
     const total = this.script.totalTrx ?? '3.700000';
-    return { ...request, energy_trx: total, activation_trx: null, total_trx: total, can_afford: true };
+    return {
+      ...request,
+      energy_trx: total,
+      activation_trx: null,
+      total_trx: total,
+      can_afford: this.script.canAfford ?? true,
+    };
   }
 
   async balance(): Promise<BalanceResponse> {
-    return { available_trx: '1000.000000', held_trx: '0.000000', status: 'active' };
+    this.balanceRead += 1;
+    return { available_trx: this.script.available ?? '1000.000000', held_trx: '0.000000', status: 'active' };
   }
 
   async sendOrderBody(body: string): Promise<CreatedOrder> {
