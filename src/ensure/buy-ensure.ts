@@ -6,6 +6,7 @@
  */
 import { ConflictError } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
+import { formatInteger } from '../domain/text-forms.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { confirmOn } from '../output/prompt.js';
@@ -42,7 +43,7 @@ export async function buyPurchases(
     given: options.yes,
     details: purchases.map(
       ({ item, quote }) =>
-        `  ${item.address}  ${item.to_buy} energy, ${options.hours} h  ${quote.total_trx} TRX${quote.activation_trx === null ? '' : ' (with activation)'}`,
+        `  ${item.address}  ${formatInteger(item.to_buy)} energy, ${options.hours} h  ${quote.total_trx} TRX${quote.activation_trx === null ? '' : ' (with activation)'}`,
     ),
     question: `Buy ${orders} for ${sum} TRX in all?`,
     refusal: `not buying ${purchases.length === 1 ? 'an order' : `${purchases.length} orders`} for ${sum} TRX without consent`,

@@ -181,7 +181,7 @@ describe('order batch', () => {
     const result = await world.run(['order', 'batch', csv('bad57.csv', bad), '--yes']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /bad57\.csv, line 57: energy 65500 is not a multiple of the portion, 1000: nothing was bought/,
+      /bad57\.csv, line 57: energy 65,500 is not a multiple of the portion, 1,000: nothing was bought/,
     );
     expect(world.sandbox.requestCount('/v1/energy/quotes') - quotes).toBe(0);
     expect(ordersTo(rows)).toHaveLength(0);
@@ -234,7 +234,7 @@ describe('order batch', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, { message: string }>);
     expect(said.slice(0, 3).map((line) => line.note!.message)).toEqual([
-      expect.stringMatching(/many-bad\.csv, line 3: energy 1500 is not a multiple/),
+      expect.stringMatching(/many-bad\.csv, line 3: energy 1,500 is not a multiple/),
       expect.stringMatching(/many-bad\.csv, line 5: hours 2 is not offered/),
       expect.stringMatching(/many-bad\.csv, line 6: ".*" is not a TRON address/),
     ]);

@@ -11,7 +11,7 @@ import type { LineResult } from '../../../src/batch/execute.js';
 import { runBatch, type BatchRequest } from '../../../src/batch/run-batch.js';
 import type { EnergyClient } from '../../../src/client/client.js';
 import { orderRequestBody } from '../../../src/client/client.js';
-import { CliError, ExitCode } from '../../../src/domain/errors.js';
+import { ApiError, CliError, ExitCode } from '../../../src/domain/errors.js';
 import type { Journal } from '../../../src/journal/journal.js';
 import { freshAddress } from '../../helpers/e2e.js';
 import { FakeClient, MemoryJournal, journalRecord } from '../ordering/fakes.js';
@@ -98,6 +98,16 @@ describe('runBatch', () => {
       expect(client.posted).toEqual([]);
     },
   );
+
+  it("names the line of a refused quote, going on after the server's full stop without keeping it", async () => {
+    const refused = new ApiError(400, 'POST /v1/energy/quotes failed: VALIDATION_ERROR: Address is frozen.', undefined);
+    const client = new FakeClient({ quoteError: refused });
+    const { run } = runOn(`address,energy,hours\n${ADDRESS},65000,1\n`, client);
+    await expect(run).rejects.toThrow(
+      /orders-\d+\.csv, line 2: POST \/v1\/energy\/quotes failed: VALIDATION_ERROR: Address is frozen: nothing was bought$/,
+    );
+    expect(client.posted).toEqual([]);
+  });
 
   it('--place-what-fits sends, in the order given, only the lines the balance covers; the others fail unsent (exit 9)', async () => {
     const client = new FakeClient({ totalTrx: '3.700000', available: '8.000000' });

@@ -15,7 +15,7 @@ const body = (id: string, total = '3.700000', address = ADDRESS) =>
 const reordered = (id: string) =>
   `{"expected_total_trx":"3.700000","duration_hours":1,"energy":65000,"address":"${ADDRESS}","client_request_id":"${id}"}`;
 const created = (id: string): Outcome => ({ kind: 'created', at: '2026-11-23T09:00:01.000Z', order_id: id });
-const uncertain = Object.assign(new NetworkError('timed out after 30000 ms'), { outcomeUncertain: true });
+const uncertain = new NetworkError('timed out after 30000 ms', { outcomeUncertain: true });
 
 interface Case {
   name: string;

@@ -37,6 +37,8 @@ export class FakeClient {
       available?: string;
       /** The durations offered (default 1 h only). */
       hours?: number[];
+      /** Every quote fails with this. */
+      quoteError?: Error;
     } = {},
   ) {}
 
@@ -53,6 +55,7 @@ export class FakeClient {
 
   async quote(request: QuoteRequest): Promise<QuoteResponse> {
     this.quotes.push(request);
+    if (this.script.quoteError !== undefined) throw this.script.quoteError;
     const total = this.script.totalTrx ?? '3.700000';
     return {
       ...request,

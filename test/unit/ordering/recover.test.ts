@@ -14,7 +14,7 @@ const body = (id: string) =>
     duration_hours: 1,
     expected_total_trx: '3.700000',
   });
-const uncertain = Object.assign(new NetworkError('connection reset'), { outcomeUncertain: true });
+const uncertain = new NetworkError('connection reset', { outcomeUncertain: true });
 const listed = (id: string) => sampleOrder({ client_request_id: id, created_at: Date.parse('2026-11-23T09:00:00Z') });
 
 interface Case {
