@@ -31,3 +31,9 @@ export function subtractAmounts(a: string, b: string): string {
 export function multiplyAmount(unitPrice: string, units: bigint | number): string {
   return new Decimal(unitPrice).times(units.toString()).toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(6);
 }
+
+/** `sun` (1 TRX is 1,000,000 sun) as a six-decimal TRX amount, exactly. */
+export function sunToTrx(sun: bigint): string {
+  const size = sun < 0n ? -sun : sun;
+  return `${sun < 0n ? '-' : ''}${size / 1_000_000n}.${(size % 1_000_000n).toString().padStart(6, '0')}`;
+}
