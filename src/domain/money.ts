@@ -37,3 +37,8 @@ export function sunToTrx(sun: bigint): string {
   const size = sun < 0n ? -sun : sun;
   return `${sun < 0n ? '-' : ''}${size / 1_000_000n}.${(size % 1_000_000n).toString().padStart(6, '0')}`;
 }
+
+/** The exact sum of two decimal numbers (any number of fraction digits), written without an exponent. */
+export function addDecimals(a: string, b: string): string {
+  return new Decimal(a).plus(b).toFixed();
+}
