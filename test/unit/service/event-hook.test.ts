@@ -61,13 +61,24 @@ describe('EventHook', () => {
   it('a hook that hangs is stopped after its timeout, with what it printed', async () => {
     const notes: string[] = [];
     const hook = new EventHook({
-      command: `${node} -e "console.log('started'); setInterval(() => {}, 1000)"`,
+      command: `${node} -e "setInterval(() => {}, 1000)"`,
       note: (line) => notes.push(line),
       timeoutMs: 300,
     });
     hook.emit({ event: 'order_placed' });
     await hook.drain();
-    expect(notes).toEqual([expect.stringMatching(/was stopped after 0.3 s: started$/)]);
+    expect(notes).toEqual([expect.stringMatching(/for order_placed was stopped after 0.3 s$/)]);
+  });
+
+  it('a failing hook is logged with what it printed, escaped', async () => {
+    const notes: string[] = [];
+    const hook = new EventHook({
+      command: `${node} -e "console.error('webhook said \\u001b[2J no'); process.exitCode = 22"`,
+      note: (line) => notes.push(line),
+    });
+    hook.emit({ event: 'low_balance' });
+    await hook.drain();
+    expect(notes).toEqual([expect.stringMatching(/for low_balance failed with exit status 22: webhook said \\x1b\[2J no$/)]);
   });
 
   it('emit does not wait for the hook, and events beyond what waits are dropped and counted', async () => {
