@@ -4,7 +4,8 @@
  * Nothing is bought here, but for those earlier requests (own-pending.ts).
  */
 import type { OptionsResponse } from '../client/types.js';
-import { ConflictError, UsageError } from '../domain/errors.js';
+import { burnTrx } from '../domain/burn.js';
+import { CliError, ConflictError, UsageError, isInterruption } from '../domain/errors.js';
 import type { AddressState } from '../tron/address-state.js';
 import { mapLimit } from '../batch/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
@@ -39,6 +40,17 @@ function assertOffered(offer: OptionsResponse, hours: number): void {
     throw new ConflictError('the API takes no new orders now (its options say intake_enabled: false): nothing bought', {
       hint: '`energy options` shows when intake is on again; a service tries again next cycle',
     });
+  }
+}
+
+/** The chain's price of burning energy, for the items' burn_trx; a node that cannot say costs a note, not the run. */
+async function burnPrice(deps: EnsureDeps): Promise<number | undefined> {
+  try {
+    return (await deps.node.getEnergyPrice()).sunPerEnergy;
+  } catch (error) {
+    if (!(error instanceof CliError) || isInterruption(error)) throw error;
+    deps.note(`energy: the price of burning energy is unknown (${error.message}): burn_trx left out`);
+    return undefined;
   }
 }
 
@@ -89,11 +101,15 @@ export async function planShortfalls(
     entry.capped = plan.capped;
     toBuy.push(entry);
   }
-  const quotes = await mapLimit(toBuy, API_CONCURRENCY, (entry) =>
-    api.client.quote({ address: entry.address, energy: entry.to_buy, duration_hours: options.hours }),
-  );
+  const [quotes, burn] = await Promise.all([
+    mapLimit(toBuy, API_CONCURRENCY, (entry) =>
+      api.client.quote({ address: entry.address, energy: entry.to_buy, duration_hours: options.hours }),
+    ),
+    toBuy.length === 0 ? undefined : burnPrice(deps),
+  ]);
   const purchases = toBuy.map((entry, index) => {
     entry.total_trx = quotes[index]!.total_trx;
+    entry.burn_trx = burn === undefined ? null : burnTrx(entry.to_buy, burn);
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain, clock };
