@@ -2,7 +2,9 @@
 # The package as a user gets it: pack the built tree, lint the tarball (publint, are-the-types-wrong; both
 # read the .tgz, no registry), install it into a temporary prefix, and use it there: `energy --version`,
 # `energy sandbox` + `energy balance`, and the library imported with its types by a TypeScript consumer.
-# `npm pack` builds dist/ itself (prepack). Network: the npm registry for the install's dependencies, 127.0.0.1 otherwise.
+# `npm pack` builds dist/ itself (the `prepare` script), and so does `npm install <git URL>` (npm runs only
+# `prepare` for a git dependency), checked last. Network: the npm registry for the installs' dependencies,
+# 127.0.0.1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,12 +19,13 @@ trap cleanup EXIT
 
 say() { printf 'check-package: %s\n' "$*"; }
 
-# From a tree without dist/, as a fresh clone or a git-URL install has it: prepack must build it. (grep
+# From a tree without dist/, as a fresh clone or a git-URL install has it: prepare must build it. (grep
 # without -q: -q stops reading early, tar dies of SIGPIPE and pipefail fails the check.)
 rm -rf dist
 tarball=$(npm pack --silent --pack-destination "$work")
 tarball="$work/$tarball"
-tar -tzf "$tarball" | grep -x 'package/dist/bin/energy.cjs' >/dev/null || { say "npm pack did not build dist/ (prepack)"; exit 1; }
+tar -tzf "$tarball" | grep -x 'package/dist/bin/energy.cjs' >/dev/null || { say "npm pack did not build dist/ (prepare)"; exit 1; }
+tar -tzf "$tarball" | grep -x 'package/LICENSE' >/dev/null || { say "the tarball has no LICENSE"; exit 1; }
 version=$(node -p "require('./package.json').version")
 say "packed $(basename "$tarball"): $(tar -tzf "$tarball" | wc -l) files, $(wc -c <"$tarball") bytes"
 if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(commands|config|output|sandbox)/|\.test\.'; then
@@ -31,7 +34,9 @@ if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(com
 fi
 
 npx --no-install publint run "$tarball" --strict
-# ESM only, on purpose (engines: node >= 20.18): a CommonJS require() of the library is not offered.
+# An ES module, which CommonJS can require() on Node 20.19+ and 22.12+ (the `default` condition). attw's
+# esm-only profile checks the ESM and bundler resolutions; its node16-from-CJS view is TypeScript's, which
+# predates require() of ES modules, so CommonJS is checked by running a require() below instead.
 npx --no-install attw "$tarball" --profile esm-only
 
 prefix="$work/prefix"
@@ -75,14 +80,15 @@ cat >"$consumer/tsconfig.json" <<JSON
   "files": ["use.ts"] }
 JSON
 cat >"$consumer/use.ts" <<'TS'
-import { EnergyClient, ExitCode, signRequest, type Order, type SignedHeaders } from 'energy-cli';
+import { EnergyClient, EnergyError, signRequest, type Order, type SignedHeaders } from 'energy-cli';
 
 const headers: SignedHeaders = signRequest({
   method: 'GET', path: '/v1/balance', query: '', body: undefined, timestamp: 1767225600,
   apiKey: 'test_key_123', apiSecret: 'sbx-test-secret-Zm9vYmFy',
 });
 const status: Order['status'] = 'pending';
-export const checks = { headers, status, client: typeof EnergyClient, usage: ExitCode.usage };
+const uncertain = (error: unknown): boolean => error instanceof EnergyError && error.outcomeUncertain;
+export const checks = { headers, status, client: typeof EnergyClient, uncertain };
 TS
 # tsc from this checkout, against the installed package's .d.ts files.
 "$root/node_modules/.bin/tsc" -p "$consumer/tsconfig.json"
@@ -94,5 +100,25 @@ const h = signRequest({ method: 'GET', path: '/v1/balance', query: '', body: und
 if (h.authorization !== 'HMAC-SHA256 test_key_123:Eg7WLMKENNYF/NiZrgCZeOyh84sV5pW+mhHZAoOmyL8=') process.exit(1);
 if (typeof EnergyClient !== 'function') process.exit(1);
 ")
-say "library imported and type-checked from the installed package"
+# CommonJS: require() of the ES module (Node 20.19+), through the exports map's `default` condition.
+(cd "$consumer" && node -e "
+const { signRequest, EnergyClient, EnergyError } = require('energy-cli');
+const h = signRequest({ method: 'GET', path: '/v1/balance', query: '', body: undefined, timestamp: 1767225600,
+  apiKey: 'test_key_123', apiSecret: 'sbx-test-secret-Zm9vYmFy' });
+if (h.authorization !== 'HMAC-SHA256 test_key_123:Eg7WLMKENNYF/NiZrgCZeOyh84sV5pW+mhHZAoOmyL8=') process.exit(1);
+if (typeof EnergyClient !== 'function' || typeof EnergyError !== 'function') process.exit(1);
+")
+say "library imported, required from CommonJS and type-checked from the installed package"
+# `npm install <git URL>` into a project, from this checkout's HEAD: npm clones it, installs its dev
+# dependencies and runs `prepare` (npm 11 runs no prepack there), so the package must come with dist/.
+if head=$(git -C "$root" rev-parse --verify -q HEAD); then
+  gitdep="$work/git-consumer"
+  mkdir -p "$gitdep"
+  printf '{ "name": "git-consumer", "private": true }\n' >"$gitdep/package.json"
+  (cd "$gitdep" && npm install --no-audit --no-fund --prefer-offline "git+file://$root#$head" >"$work/git-install.log" 2>&1) \
+    || { cat "$work/git-install.log"; say "npm install <git URL> failed"; exit 1; }
+  got=$("$gitdep/node_modules/.bin/energy" --version) || { say "npm install <git URL> gave no working energy"; exit 1; }
+  [ -f "$gitdep/node_modules/energy-cli/dist/index.js" ] || { say "npm install <git URL> gave no dist/index.js"; exit 1; }
+  say "npm install git+file://…#${head:0:8}: energy --version $got, dist/ built by prepare"
+fi
 say "ok"

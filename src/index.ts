@@ -16,11 +16,15 @@ export type * from './client/types.js';
 export { bodyHash, canonicalPayload, encodeQuery, hmacSignature, signRequest } from './signing/index.js';
 export type { CanonicalParts, SignInput, SignedHeaders } from './signing/index.js';
 export { checkTronAddress } from './domain/address.js';
+/**
+ * The errors a caller catches (the README's "Using it as a library" has the table). Every failed request is
+ * an `EnergyError` (the class the command line calls `CliError`), whose `outcomeUncertain` says whether an
+ * order may exist; the command line's exit codes are not part of the library.
+ */
 export {
   ApiError,
   AuthError,
-  CliError,
-  ExitCode,
+  CliError as EnergyError,
   MissingCredentialsError,
   NetworkError,
   ResponseShapeError,

@@ -79,6 +79,7 @@ if (fast !== undefined) {
           return process.stdin;
         },
         env: process.env,
+        program: process.argv[1],
         interrupt,
         exit: (code) => {
           finished = true;

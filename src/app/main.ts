@@ -2,7 +2,7 @@
  * run(argv): builds the program, runs one command, and is the one place that turns an error into a
  * message and an exit code.
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { scrubSecrets, scrubSecretsDeep } from '../client/redact.js';
 import { Context } from '../commands/context.js';
 import { withContext } from '../commands/shell-words.js';
@@ -17,17 +17,20 @@ import {
 } from '../domain/errors.js';
 import { writeErrorReport, type ErrorReport } from '../output/error-report.js';
 import type { Terminal } from '../output/terminal.js';
-import { buildProgram, helpArguments } from './program.js';
+import { buildProgram, helpArguments, invokedPath, outputJsonArguments } from './program.js';
 import { packageVersion } from './version.js';
 
-export async function run(argv: readonly string[], terminal: Terminal): Promise<number> {
+export async function run(given: readonly string[], terminal: Terminal): Promise<number> {
   const ctx = new Context(withInterruptedErrors(terminal));
+  const argv = outputJsonArguments(given);
+  let program: Command | undefined;
   try {
-    const program = buildProgram(ctx, packageVersion(), argv);
+    program = buildProgram(ctx, packageVersion(), argv);
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    const report = toReport(error);
+    // A usage error points at the help of the command it is about: `energy order create --help`.
+    const report = toReport(error, program === undefined ? 'energy' : invokedPath(program, argv));
     if (report === undefined) return ExitCode.ok;
     const secrets = ctx.knownCredentials();
     // Only for the API's own 401: a missing or unusable credential, or the TRON node's 401, is not a mismatch.
@@ -79,7 +82,7 @@ function ownWords(message: string): string {
 }
 
 /** undefined for the commander "errors" that are really help or version output. */
-function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefined {
+function toReport(error: unknown, command: string): (ErrorReport & { silent?: boolean }) | undefined {
   if (error instanceof CommanderError) {
     if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
       return undefined;
@@ -89,7 +92,7 @@ function toReport(error: unknown): (ErrorReport & { silent?: boolean }) | undefi
       // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
       message: ownWords(shortenEcho(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '))),
       exitCode: ExitCode.usage,
-      hint: 'see `energy --help` or `energy <command> --help`',
+      hint: `see \`${command} --help\``,
     };
   }
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode, hint: error.hint };

@@ -12,6 +12,7 @@ import type { GlobalOptions } from '../commands/shell-words.js';
 import { estimateCommand } from '../commands/estimate.js';
 import { ensureCommand } from '../commands/ensure.js';
 import { examplesHelp } from '../commands/examples.js';
+import { exitCodesCommand } from '../commands/exit-codes.js';
 import { optionsCommand } from '../commands/options.js';
 import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
@@ -39,7 +40,10 @@ const COMMANDS = {
   sandbox: sandboxCommand,
   completion: completionCommand,
   api: apiCommand,
+  'exit-codes': exitCodesCommand,
 } as const;
+/** Help topics rather than commands: `energy help exit-codes` finds them; `energy --help` lists none. */
+const TOPICS: ReadonlySet<string> = new Set(['exit-codes']);
 
 /**
  * The program. Given `argv`, only the invoked command's subtree is built: the other commands are
@@ -59,7 +63,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
     .addHelpText(
       'after',
-      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).",
+      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).\nWhat each exit status means: energy help exit-codes.",
     )
     .showSuggestionAfterError()
     .helpCommand(false)
@@ -68,7 +72,9 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     });
   const invoked = argv === undefined ? undefined : invokedCommand(program, argv);
   for (const [name, make] of Object.entries(COMMANDS)) {
-    program.addCommand(invoked === undefined || invoked === name ? make(ctx) : new Command(name));
+    program.addCommand(invoked === undefined || invoked === name ? make(ctx) : new Command(name), {
+      hidden: TOPICS.has(name),
+    });
   }
   applyToAll(program, (command) => {
     const examples = examplesHelp(commandPath(command));
@@ -103,6 +109,44 @@ function invokedCommand(program: Command, argv: readonly string[]): string | und
 /** `energy order create` for the create command. */
 export function commandPath(command: Command): string {
   return command.parent === null ? command.name() : `${commandPath(command.parent)} ${command.name()}`;
+}
+
+/**
+ * `--output json` (or `--output=json`), as aws and others write it, is `--json` for every command; `order
+ * list` and `spend` take `--output table|csv` besides. Words after `--` are left alone.
+ */
+export function outputJsonArguments(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i]!;
+    if (word === '--') return [...words, ...argv.slice(i)];
+    if (word === '--output=json') words.push('--json');
+    else if (word === '--output' && argv[i + 1] === 'json') {
+      words.push('--json');
+      i += 1;
+    } else words.push(word);
+  }
+  return words;
+}
+
+/** `energy order create` for the deepest command that `argv` names (options and their values skipped). */
+export function invokedPath(program: Command, argv: readonly string[]): string {
+  let command = program;
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      const option = [command, ...ancestors(command)]
+        .flatMap((c) => c.options)
+        .find((o) => o.long === word || o.short === word);
+      if (option?.required === true || option?.optional === true) i += 1;
+      continue;
+    }
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (next === undefined) break;
+    command = next;
+  }
+  return commandPath(command);
 }
 
 /**

@@ -36,12 +36,20 @@ export function completionCommand(ctx: Context): Command {
           hint: 'leave out --json: the script is shell text, to save or source as it is',
         });
       if (shell === undefined) throw new UsageError('which shell?', { hint: 'energy completion bash, zsh or fish' });
-      const [{ completionTree }, { completionScript }] = await Promise.all([
+      const [{ completionTree }, { completionScript }, { API_METHODS, API_PATHS }] = await Promise.all([
         import('../output/completion-tree.js'),
         import('../output/completion-script.js'),
+        import('../ordering/api-request.js'),
       ]);
       let root = command;
       while (root.parent !== null) root = root.parent;
-      await ctx.printer.write(completionScript(shell, completionTree(root, SETTING_NAMES)));
+      const words = {
+        ...Object.fromEntries(['set', 'get', 'unset'].map((verb) => [`config ${verb} name`, SETTING_NAMES])),
+        'api method': API_METHODS,
+        'api path': API_PATHS,
+      };
+      // `help` also explains topics, hidden from the command list (program.ts).
+      const topics = ['exit-codes'];
+      await ctx.printer.write(completionScript(shell, completionTree(root, words, topics), ctx.terminal.program));
     });
 }

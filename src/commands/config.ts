@@ -1,10 +1,16 @@
-/** `energy config set|get|unset|list|profiles|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
+/** `energy config set|get|unset|list|profiles|delete-profile|path`: the profile store. Secrets are read from stdin or a hidden prompt. */
 import { Command } from 'commander';
 import { maskSecret } from '../client/redact.js';
-import { SETTING_NAMES, isSecretSetting, parseSettingName, type SettingName } from '../config/names.js';
+import {
+  SETTING_NAMES,
+  isSecretSetting,
+  parseProfileName,
+  parseSettingName,
+  type SettingName,
+} from '../config/names.js';
 import { refuseSecretOnArgv, valueToStore } from '../config/setting-value.js';
 import { describeOrigin } from '../config/secret-sources.js';
-import { environmentVariableFor, type ResolvedSetting } from '../config/settings.js';
+import { DEFAULT_PROFILE, environmentVariableFor, type ResolvedSetting } from '../config/settings.js';
 import { UsageError } from '../domain/errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
 import type { Context } from './context.js';
@@ -82,7 +88,9 @@ export function configCommand(ctx: Context): Command {
       }
       await ctx.printer.keyValue([
         ['profile', `${settings.profile} (${settings.profileSource})`],
-        ...SETTING_NAMES.map((name, index) => [name, listedValue(name, rows[index]!, settings.values[name])] as const),
+        ...SETTING_NAMES.map(
+          (name, index) => [name, listedValue(name, rows[index]!, settings.values[name], settings.profile)] as const,
+        ),
       ]);
     });
 
@@ -94,6 +102,24 @@ export function configCommand(ctx: Context): Command {
       if (ctx.printer.jsonMode) await ctx.printer.json({ profiles: names });
       else if (names.length === 0) ctx.printer.note(`energy: no profiles in ${ctx.store.path}`);
       else await ctx.printer.write(names.map((name) => `${name}\n`).join(''));
+    });
+
+  config
+    .command('delete-profile')
+    .description('remove a profile and every setting in it (its secret too)')
+    .argument('<profile>', 'the name of the profile (never taken from --profile or ENERGY_PROFILE)')
+    .action(async (nameText: string) => {
+      const profile = parseProfileName(nameText);
+      const removed = await ctx.store.deleteProfile(profile);
+      if (ctx.printer.jsonMode) await ctx.printer.json({ profile, removed });
+      else if (removed) ctx.printer.note(`energy: profile ${profile} removed from ${ctx.store.path}`);
+      else {
+        // As `unset` of a setting that is not there: nothing to do, exit 0; the known names catch a typo.
+        const known = await ctx.store.profileNames();
+        ctx.printer.note(
+          `energy: there is no profile ${profile} (${known.length === 0 ? 'no profiles' : `known profiles: ${known.join(', ')}`})`,
+        );
+      }
     });
 
   config
@@ -121,9 +147,12 @@ function listedValue(
   name: SettingName,
   row: { value: string | null; source: string | null },
   setting: ResolvedSetting,
+  profile: string,
 ): string {
   if (setting.origin !== undefined) return `(read from the ${describeOrigin(setting.origin)}) (${row.source})`;
   if (row.value !== null) return `${row.value} (${row.source})`;
   const variable = environmentVariableFor(name);
-  return `(not set: energy config set ${name}${variable === undefined ? '' : `, or ${variable}`})`;
+  // The command as it must be typed for the profile listed, or it would set the value in another one.
+  const set = `energy${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`} config set ${name}`;
+  return `(not set: ${set}${variable === undefined ? '' : `, or ${variable}`})`;
 }

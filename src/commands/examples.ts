@@ -76,6 +76,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy config unset': ['energy config unset api-key', 'energy --profile old config unset base-url'],
   'energy config list': ['energy config list', 'energy --profile prod config list --json'],
   'energy config profiles': ['energy config profiles'],
+  'energy config delete-profile': ['energy config delete-profile staging', 'energy config delete-profile sandbox'],
   'energy config path': ['energy config path'],
   'energy address': [
     `energy address ${A}`,
@@ -97,6 +98,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'source <(energy completion bash)',
     "echo 'source <(energy completion zsh)' >> ~/.zshrc",
     'energy completion fish > ~/.config/fish/completions/energy.fish',
+  ],
+  'energy exit-codes': [
+    'energy help exit-codes',
+    'energy order wait "$ID"; [ $? -eq 10 ] && echo "not final yet"',
+    'energy exit-codes --json | jq -r \'.exit_codes[] | "\\(.code) \\(.meaning)"\'',
   ],
   'energy sandbox': [
     'energy sandbox            # then, in another terminal:',

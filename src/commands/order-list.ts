@@ -27,7 +27,10 @@ export function orderListCommand(ctx: Context): Command {
     .addOption(new Option('--cursor <c>', 'start at this page (next_cursor of the previous one)').argParser(cursor))
     .option('--all', 'follow every page to the end (streamed: memory stays flat)')
     .addOption(
-      new Option('--output <format>', 'table (default) or csv (RFC 4180, one row an order)').choices(['table', 'csv']),
+      new Option('--output <format>', 'table (default), csv (RFC 4180, one row an order), or json (--json)').choices([
+        'table',
+        'csv',
+      ]),
     )
     .action(async (options: ListOptions) => {
       const csv = options.output === 'csv';

@@ -76,11 +76,7 @@ export function sandboxCommand(ctx: Context): Command {
       });
       if (options.save) {
         try {
-          await ctx.store.set(profile, 'base-url', sandbox.url);
-          await ctx.store.set(profile, 'api-key', sandbox.apiKey);
-          await ctx.store.set(profile, 'api-secret', sandbox.apiSecret);
-          // The sandbox is also the profile's TRON node (/wallet/...), coherent with its orders.
-          await ctx.store.set(profile, 'tron-node', sandbox.url);
+          await saveProfile(ctx, profile, sandbox);
         } catch (error) {
           // A server nobody can use must not keep the port: stop it, then fail with the store's error.
           await sandbox.close();
@@ -118,10 +114,30 @@ export function sandboxCommand(ctx: Context): Command {
 
 async function refuseToOverwrite(ctx: Context, profile: string): Promise<void> {
   const { sandboxWouldOverwrite } = await import('../config/sandbox-profile.js');
-  const held = sandboxWouldOverwrite(await ctx.store.profile(profile));
-  if (held === undefined) return;
-  throw new UsageError(`profile "${profile}" holds ${held}: the sandbox will not overwrite it`, {
-    hint: `choose a profile for the sandbox with --profile sandbox (or any new name), or run it with --no-save`,
+  const held = sandboxWouldOverwrite(await ctx.store.findProfile(profile));
+  if (held !== undefined) throw overwriteRefused(profile, held);
+}
+
+/** Checked again under the store's lock: another command may have written the profile while it started. */
+async function saveProfile(
+  ctx: Context,
+  profile: string,
+  sandbox: { url: string; apiKey: string; apiSecret: string },
+): Promise<void> {
+  const { sandboxProfile, sandboxWouldOverwrite } = await import('../config/sandbox-profile.js');
+  await ctx.store.replaceProfile(profile, (current) => {
+    const held = sandboxWouldOverwrite(current);
+    if (held !== undefined) throw overwriteRefused(profile, held);
+    return sandboxProfile(sandbox.url, sandbox.apiKey, sandbox.apiSecret);
+  });
+}
+
+function overwriteRefused(profile: string, held: string): UsageError {
+  const another = profile === 'sandbox' ? 'sandbox-2' : 'sandbox';
+  return new UsageError(`profile "${profile}" holds ${held}: the sandbox writes only into a profile it made`, {
+    hint:
+      `choose a new profile for the sandbox (--profile ${another}), or run it with --no-save; ` +
+      `if the profile is an old sandbox's, remove it first: energy config delete-profile ${profile}`,
   });
 }
 

@@ -32,7 +32,7 @@ export function spendCommand(ctx: Context): Command {
     .addOption(
       new Option('--by <group>', 'one row a group: UTC day, address or status').choices(['day', 'address', 'status']),
     )
-    .addOption(new Option('--output <format>', 'table (default) or csv').choices(['table', 'csv']))
+    .addOption(new Option('--output <format>', 'table (default), csv, or json (--json)').choices(['table', 'csv']))
     .action(async (options: SpendOptions) => {
       const csv = options.output === 'csv';
       if (csv && ctx.printer.jsonMode) throw new UsageError('--json and --output csv cannot be used together');

@@ -1,22 +1,47 @@
 /**
- * Which profile `energy sandbox` may write its URL and credentials into: one that holds none of those
- * settings, or one that already points at a sandbox on loopback. Anything else is somebody's real server
- * (`ENERGY_PROFILE=prod` exported in a shell), whose key and secret would be lost without a word.
+ * Which profile `energy sandbox` may write its URL and credentials into: a new or empty one, or one it made
+ * itself (marked `made-by`, and not changed by hand since). Anything else is somebody's server, loopback
+ * included (a local staging server, an SSH tunnel to the real API): its key and secret would be lost
+ * without a word, and after Ctrl-C the profile would point at a dead port.
  */
 import { isLoopbackHost } from '../client/base-url.js';
 import { printable } from '../domain/printable.js';
-import type { ProfileValues, SettingName } from './names.js';
+import { SETTING_NAMES, type SettingName } from './names.js';
+import { MADE_BY, type StoredProfile } from './store.js';
 
-/** What the sandbox writes (and so would overwrite). */
-export const SANDBOX_SETTINGS: readonly SettingName[] = ['base-url', 'api-key', 'api-secret', 'tron-node'];
+const SANDBOX_MARK = 'energy sandbox';
 
-/** Undefined when the sandbox may write; else what the profile holds that it would overwrite. */
-export function sandboxWouldOverwrite(values: ProfileValues): string | undefined {
-  const held = SANDBOX_SETTINGS.filter((name) => values[name] !== undefined);
+/** The whole profile the sandbox writes, marked as its own. */
+export function sandboxProfile(url: string, apiKey: string, apiSecret: string): StoredProfile {
+  // The sandbox is also the profile's TRON node (/wallet/...), coherent with its orders.
+  return { 'base-url': url, 'api-key': apiKey, 'api-secret': apiSecret, 'tron-node': url, [MADE_BY]: SANDBOX_MARK };
+}
+
+/** Undefined when the sandbox may write; else what the profile holds that it would lose. */
+export function sandboxWouldOverwrite(values: StoredProfile | undefined): string | undefined {
+  if (values === undefined || values[MADE_BY] === SANDBOX_MARK || isEarlierSandbox(values)) return undefined;
+  const held = SETTING_NAMES.filter((name) => values[name] !== undefined);
   if (held.length === 0) return undefined;
   const baseUrl = values['base-url'];
-  if (baseUrl !== undefined && pointsAtLoopback(baseUrl)) return undefined;
   return baseUrl === undefined ? held.join(', ') : `the settings of ${printable(baseUrl)}`;
+}
+
+/**
+ * A profile written by a sandbox before profiles were marked: exactly what it wrote then, with a key it
+ * made up (`sbx_` and 16 hex digits) and itself as the TRON node, which no other server's profile holds.
+ */
+function isEarlierSandbox(values: StoredProfile): boolean {
+  const written: readonly SettingName[] = ['base-url', 'api-key', 'api-secret', 'tron-node'];
+  const others = SETTING_NAMES.filter((name) => !written.includes(name) && values[name] !== undefined);
+  const baseUrl = values['base-url'];
+  return (
+    others.length === 0 &&
+    baseUrl !== undefined &&
+    pointsAtLoopback(baseUrl) &&
+    values['tron-node'] === baseUrl &&
+    /^sbx_[0-9a-f]{16}$/.test(values['api-key'] ?? '') &&
+    values['api-secret'] !== undefined
+  );
 }
 
 function pointsAtLoopback(text: string): boolean {

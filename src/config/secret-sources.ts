@@ -72,7 +72,8 @@ async function readSecretFile(name: CommandSecretName, path: string): Promise<st
 async function runSecretCommand(name: CommandSecretName, command: string, signal?: AbortSignal): Promise<string> {
   const { spawn } = await import('node:child_process');
   const commandName = COMMAND_SECRETS[name].command;
-  const shown = describeOrigin({ kind: 'command', command });
+  // `api-secret-command \`pass show …\``: the setting's name already says it is a command.
+  const shown = `\`${printable(command, 200)}\``;
   const fail = (what: string) =>
     new AuthError(`${commandName} ${shown} ${what}`, {
       hint: `run it yourself to see why (energy never shows what it printed), or change it: energy config set ${commandName} …`,

@@ -38,7 +38,7 @@ export class SettingsCache {
   }
 
   unreachableHint(error: unknown): string | undefined {
-    return unreachableHint(error, this.#seen);
+    return unreachableHint(error, this.#seen, this.input().env);
   }
 
   /** Every credential this run has seen (environment and profile), to scrub from anything it prints. */

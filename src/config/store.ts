@@ -14,7 +14,13 @@ import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
 
-type Profiles = Record<string, ProfileValues>;
+/**
+ * A profile written whole by a tool rather than by hand carries this key, naming the tool (`energy sandbox`
+ * writes only into a profile it made). Any `set` by hand removes it: from then on the profile is the user's.
+ */
+export const MADE_BY = 'made-by';
+export type StoredProfile = ProfileValues & { [MADE_BY]?: string };
+type Profiles = Record<string, StoredProfile>;
 
 export class ConfigStore {
   constructor(readonly dir: string) {}
@@ -29,7 +35,7 @@ export class ConfigStore {
   }
 
   /** A profile's settings, or undefined when the store has no profile of that name. */
-  async findProfile(name: string): Promise<ProfileValues | undefined> {
+  async findProfile(name: string): Promise<StoredProfile | undefined> {
     const profiles = this.#readChecked();
     return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   }
@@ -41,7 +47,29 @@ export class ConfigStore {
 
   async set(profile: string, name: SettingName, value: string): Promise<void> {
     await this.#update((profiles) => {
-      profiles[profile] = { ...profiles[profile], [name]: value };
+      const { [MADE_BY]: _mark, ...current } = profiles[profile] ?? {};
+      profiles[profile] = { ...current, [name]: value };
+      return true;
+    });
+  }
+
+  /**
+   * Replaces a whole profile under the lock with what `make` returns for its current settings (undefined
+   * when there is no such profile), so that a check of what the profile holds and the write are one step.
+   * `make` may throw to refuse; nothing is written then.
+   */
+  async replaceProfile(profile: string, make: (current: StoredProfile | undefined) => StoredProfile): Promise<void> {
+    await this.#update((profiles) => {
+      profiles[profile] = make(Object.hasOwn(profiles, profile) ? profiles[profile] : undefined);
+      return true;
+    });
+  }
+
+  /** Removes a profile and all its settings; returns false when there was no such profile. */
+  async deleteProfile(profile: string): Promise<boolean> {
+    return this.#update((profiles) => {
+      if (!Object.hasOwn(profiles, profile)) return false;
+      delete profiles[profile];
       return true;
     });
   }

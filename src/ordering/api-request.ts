@@ -32,10 +32,19 @@ export interface ApiAnswer {
 }
 
 const ORDERS = '/v1/energy/orders';
+/** The methods and paths of Energy API v1, as `energy api` takes them (completion offers them). */
+export const API_METHODS = ['GET', 'POST'] as const;
+export const API_PATHS: readonly string[] = [
+  '/v1/time',
+  '/v1/balance',
+  '/v1/energy/options',
+  '/v1/energy/quotes',
+  ORDERS,
+];
 
 export async function apiRequest(deps: ApiDeps, request: ApiRequest): Promise<ApiAnswer> {
   const method = request.method.toUpperCase();
-  if (method !== 'GET' && method !== 'POST')
+  if (!isApiMethod(method))
     throw new UsageError(`the method must be GET or POST (all that Energy API v1 has), got ${request.method}`);
   checkFields(request.fields);
   const { path, query: pathQuery } = splitPath(request.path);
@@ -52,6 +61,10 @@ export async function apiRequest(deps: ApiDeps, request: ApiRequest): Promise<Ap
   const client = await deps.client();
   const response = await client.transport.sendRaw({ method, path, query, body });
   return { status: response.status, body: response.bytes ?? Buffer.from(response.text, 'utf8') };
+}
+
+function isApiMethod(method: string): method is (typeof API_METHODS)[number] {
+  return (API_METHODS as readonly string[]).includes(method);
 }
 
 function splitPath(written: string): { path: string; query: string } {

@@ -1,4 +1,4 @@
-/** The command tree as completion needs it: every command path with its subcommands, options and word arguments. */
+/** The command tree as completion needs it: every command path with its subcommands, options and positional arguments. */
 import type { Command } from 'commander';
 
 export interface OptionSpec {
@@ -11,16 +11,17 @@ export interface OptionSpec {
   takesFile?: boolean | undefined;
 }
 
+/** What one positional argument completes to: a few words, file names, profile names, or nothing (free text). */
+export type Positional = { kind: 'words'; words: readonly string[] } | { kind: 'files' | 'profiles' | 'free' };
+
 export interface CommandNode {
   /** e.g. '' (the root), 'order', 'order list'. */
   path: string;
   subcommands: string[];
-  /** Words an argument can be, e.g. the setting names of `config set`. */
-  arguments: string[];
+  /** In order; a variadic last one (`<address...>`) is not repeated here: later positions complete nothing. */
+  positionals: Positional[];
   options: string[];
   optionSpecs: OptionSpec[];
-  /** A positional argument is a file name (`order batch <file>`): complete file names there. */
-  takesFile: boolean;
 }
 
 export interface CompletionTree {
@@ -36,7 +37,12 @@ export interface CompletionTree {
   fileOptions: string[];
 }
 
-/** `settingNames`: the words of `config set|get|unset <name>`. */
+/**
+ * Words for positional arguments that commander cannot know (they are not enforced choices), keyed by the
+ * command path and the argument's name: `'config set name'`, `'api method'`.
+ */
+export type ArgumentWords = Readonly<Record<string, readonly string[]>>;
+
 const VERSION: OptionSpec = { long: '--version', short: '-V', takesValue: false };
 const HELP: OptionSpec = { long: '--help', short: '-h', takesValue: false };
 /** Commander's own `help [command]` is not in `root.commands`: completion adds it. */
@@ -44,7 +50,11 @@ const HELP_COMMAND = 'help';
 /** Argument and value names that mean a file; `-` (standard input) is typed, not completed. */
 const FILE_NAME = /^(file|path)$/;
 
-export function completionTree(root: Command, settingNames: readonly string[]): CompletionTree {
+export function completionTree(
+  root: Command,
+  argumentWords: ArgumentWords,
+  helpTopics: readonly string[] = [],
+): CompletionTree {
   const commands: CommandNode[] = [];
   const valueOptions = new Set<string>();
   const valueChoices = new Map<string, Set<string>>();
@@ -60,38 +70,40 @@ export function completionTree(root: Command, settingNames: readonly string[]): 
         takesFile: FILE_NAME.test(/<([^>]+)>|\[([^\]]+)\]/.exec(o.flags)?.slice(1).find(Boolean) ?? ''),
       }));
     for (const spec of specs) {
-      if (spec.takesValue) valueOptions.add(spec.long);
+      // Both spellings: the word after `-f` is its value, not a positional argument.
+      if (spec.takesValue) for (const flag of [spec.long, spec.short]) if (flag !== undefined) valueOptions.add(flag);
       if (spec.takesFile === true) fileOptions.add(spec.long);
       for (const choice of spec.choices ?? [])
         valueChoices.set(spec.long, (valueChoices.get(spec.long) ?? new Set()).add(choice));
     }
     return specs;
   };
+  const positionalsOf = (command: Command, path: string): Positional[] =>
+    command.registeredArguments.map((argument): Positional => {
+      const words = argumentWords[`${path} ${argument.name()}`] ?? argument.argChoices;
+      if (words !== undefined) return { kind: 'words', words };
+      if (FILE_NAME.test(argument.name())) return { kind: 'files' };
+      return { kind: argument.name() === 'profile' ? 'profiles' : 'free' };
+    });
   const walk = (command: Command, path: string) => {
     const visible = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
-    const takesSetting = command.registeredArguments.some((a) => a.name() === 'name') && path.startsWith('config ');
     const specs = path === '' ? [VERSION, HELP] : [...specsOf(command), HELP];
     const subcommands = visible.map((c) => c.name());
     commands.push({
       path,
       subcommands: path === '' ? [...subcommands, HELP_COMMAND] : subcommands,
-      arguments: [
-        ...(takesSetting ? settingNames : []),
-        ...command.registeredArguments.flatMap((a) => a.argChoices ?? []),
-      ],
+      positionals: positionalsOf(command, path),
       options: specs.flatMap((s) => (s.short === undefined ? [s.long] : [s.long, s.short])),
       optionSpecs: specs,
-      takesFile: command.registeredArguments.some((a) => FILE_NAME.test(a.name())),
     });
-    // `energy help <command>` completes the top-level commands.
+    // `energy help <command>` completes the top-level commands, and the topics `help` explains.
     if (path === '')
       commands.push({
         path: HELP_COMMAND,
         subcommands: [],
-        arguments: subcommands,
+        positionals: [{ kind: 'words', words: [...subcommands, ...helpTopics] }],
         options: [],
         optionSpecs: [],
-        takesFile: false,
       });
     for (const child of visible) walk(child, path === '' ? child.name() : `${path} ${child.name()}`);
   };

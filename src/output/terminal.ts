@@ -7,6 +7,8 @@ export interface Terminal {
   stderr: Writable & { isTTY?: boolean };
   stdin: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   env: NodeJS.ProcessEnv;
+  /** The file this run was started as (`process.argv[1]`): completion scripts call it back for profile names. */
+  program?: string | undefined;
   /** Aborted on SIGINT, SIGTERM or SIGHUP, with the signal's name as its reason (the process entry sets it up). */
   interrupt?: AbortSignal;
   /**

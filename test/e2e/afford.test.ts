@@ -70,11 +70,15 @@ describe('ensure over several short addresses on a balance that cannot pay the s
     expect(world.sandbox.orders()).toHaveLength(0);
   });
 
-  it('with --place-what-fits buys for the addresses the balance covers', async () => {
-    const result = await ensure('--place-what-fits');
+  it('with --place-what-fits buys, in the order given, for the addresses the balance covers; sends no other', async () => {
+    const result = await ensure('--place-what-fits', '--json');
     expect(result.code).toBe(9);
-    expect(orderPosts(world)).toBe(3);
-    expect(world.sandbox.orders()).toHaveLength(1);
+    expect(orderPosts(world)).toBe(1);
+    expect(world.sandbox.orders().map((order) => order.address)).toEqual([addresses[0]]);
+    const items = (JSON.parse(result.stdout) as { items: { reason: string; error: { message: string } | null }[] })
+      .items;
+    expect(items.map((item) => item.reason)).toEqual(['bought', 'failed', 'failed']);
+    expect(items[1]!.error!.message).toMatch(/more than the balance has left after the addresses listed before it/);
   });
 });
 

@@ -210,6 +210,18 @@ describe('journal records (items 7, 18, 19)', () => {
     const others = await world.run(['order', 'pending']);
     expect(others.stderr).not.toMatch(/order recover/);
     expect(others.stderr).toMatch(/all of them \(HERE no\) went to another API or key/);
+    // A stored profile with that API is named, as the command that settles it; one with another API is not.
+    for (const [profile, url] of [
+      ['elsewhere', 'https://other.example.com'],
+      ['unrelated', 'https://third.example.com'],
+    ]) {
+      const set = await world.run(['--profile', profile!, 'config', 'set', 'base-url', url!]);
+      expect(set.code, set.stderr).toBe(0);
+    }
+    const named = await world.run(['order', 'pending']);
+    expect(named.stderr).toContain(
+      'all of them (HERE no) went to another API or key: recover them with `energy --profile elsewhere order recover`\n',
+    );
     for (const name of readdirSync(pendingDir())) rmSync(join(pendingDir(), name));
   });
 

@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 
 let home: string;
 let configDir: string;
@@ -17,6 +18,10 @@ function complete(...typed: string[]): string[] {
 
 /** The same, with bash's working folder at `cwd` (file names complete relative to it). */
 function completeIn(cwd: string, ...typed: string[]): string[] {
+  return completeWith(bashScript, env, cwd, ...typed);
+}
+
+function completeWith(script: string, shellEnv: Record<string, string>, cwd: string, ...typed: string[]): string[] {
   const words = typed.map((w) => `'${w}'`).join(' ');
   const out = execFileSync(
     'bash',
@@ -26,15 +31,18 @@ function completeIn(cwd: string, ...typed: string[]): string[] {
       '-c',
       `source "$1"; COMP_WORDS=(${words}); COMP_CWORD=${typed.length - 1}; _energy_completion; printf '%s\\n' "\${COMPREPLY[@]}"`,
       'bash',
-      bashScript,
+      script,
     ],
-    { env, encoding: 'utf8', cwd },
+    { env: shellEnv, encoding: 'utf8', cwd },
   );
   return out
     .split('\n')
     .filter((line) => line !== '')
     .sort();
 }
+
+/** Where `command` is on this PATH. */
+const which = (command: string) => execFileSync('bash', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim();
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'energy-completion-'));
@@ -96,6 +104,59 @@ describe('energy completion bash, sourced in bash', () => {
     expect(completeIn(folder, 'energy', 'balance', 'pay')).toEqual([]);
   });
 
+  it('offers a file name with a space as one word', () => {
+    const folder = mkdtempSync(join(home, 'spaced-'));
+    writeFileSync(join(folder, 'my batch.csv'), 'address,energy,hours\n');
+    writeFileSync(join(folder, 'my other batch.ndjson'), '');
+    expect(completeIn(folder, 'energy', 'order', 'batch', 'my')).toEqual(['my batch.csv', 'my other batch.ndjson']);
+    expect(completeIn(folder, 'energy', 'api', 'POST', '/v1/energy/quotes', '--input', 'my b')).toEqual([
+      'my batch.csv',
+    ]);
+  });
+
+  it('offers `energy api` the methods, then the paths, never local files', () => {
+    const folder = mkdtempSync(join(home, 'api-'));
+    writeFileSync(join(folder, 'GET-notes.txt'), '');
+    mkdirSync(join(folder, 'v1'));
+    expect(completeIn(folder, 'energy', 'api', '')).toEqual(['GET', 'POST']);
+    expect(completeIn(folder, 'energy', 'api', 'G')).toEqual(['GET']);
+    expect(completeIn(folder, 'energy', 'api', 'GET', '')).toEqual([
+      '/v1/balance',
+      '/v1/energy/options',
+      '/v1/energy/orders',
+      '/v1/energy/quotes',
+      '/v1/time',
+    ]);
+    // Options and their values are not positional arguments, before or after the method.
+    expect(completeIn(folder, 'energy', 'api', '-f', 'limit=5', 'GET', '/v1/energy/o')).toEqual([
+      '/v1/energy/options',
+      '/v1/energy/orders',
+    ]);
+    expect(completeIn(folder, 'energy', '--profile', 'prod', 'api', 'POST', '--input', 'x', '/v1/t')).toEqual([
+      '/v1/time',
+    ]);
+    expect(completeIn(folder, 'energy', 'api', 'GET', '/v1/time', '')).not.toContain('GET-notes.txt');
+    expect(completeIn(folder, 'energy', 'api', 'GET', '--in')).toEqual(['--input']);
+  });
+
+  it('completes the profile names with the program that made the script, when no `energy` is on PATH', async () => {
+    // Only bash and node (which bin/energy.js starts with) on PATH: no `energy`, even on a machine that has one.
+    const bare = join(home, 'bare-bin');
+    mkdirSync(bare);
+    for (const tool of ['bash', 'node'])
+      symlinkSync(tool === 'node' ? process.execPath : which('bash'), join(bare, tool));
+    const noEnergy = { ...baseEnv(configDir), PATH: bare };
+    const script = join(home, 'invoked.bash');
+    writeFileSync(script, (await runCli(['completion', 'bash'], { env: noEnergy })).stdout);
+    expect(completeWith(script, noEnergy, home, 'energy', '--profile', '')).toEqual(['default', 'prod', 'staging']);
+    expect(completeWith(script, noEnergy, home, 'energy', 'config', 'delete-profile', 'p')).toEqual(['prod']);
+    // Once that file is gone (a checkout moved, an npx cache cleared), the `energy` on PATH answers.
+    const moved = join(home, 'moved.bash');
+    writeFileSync(moved, readFileSync(script, 'utf8').replaceAll(BIN, join(home, 'gone', 'energy.js')));
+    expect(completeWith(moved, noEnergy, home, 'energy', '--profile', '')).toEqual([]);
+    expect(completeWith(moved, env, home, 'energy', '--profile', '')).toEqual(['default', 'prod', 'staging']);
+  });
+
   it('completes the values an option accepts', () => {
     expect(complete('energy', 'order', 'batch', '--format', '')).toEqual(['csv', 'ndjson']);
     expect(complete('energy', 'order', 'batch', '--format', 'n')).toEqual(['ndjson']);
@@ -104,13 +165,12 @@ describe('energy completion bash, sourced in bash', () => {
   it('completes `help` and the commands it explains', () => {
     expect(complete('energy', 'he')).toEqual(['help']);
     expect(complete('energy', 'help', 'or')).toEqual(['order']);
+    expect(complete('energy', 'help', 'e')).toEqual(['ensure', 'estimate', 'exit-codes']);
   });
 });
 
 /** fish answers `complete -C '<command line>'` like a TAB would; not every machine has fish (or zsh). */
-const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
-
-describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () => {
+describeWhere('fish', hasCommand('fish'), 'energy completion fish, sourced in fish', () => {
   it('completes commands, subcommands, profiles and setting names', async () => {
     const script = join(home, 'energy.fish');
     writeFileSync(script, (await runCli(['completion', 'fish'], { env })).stdout);
@@ -126,30 +186,85 @@ describe.runIf(hasShell('fish'))('energy completion fish, sourced in fish', () =
     expect(fish('energy or')).toEqual(['order']);
     expect(fish('energy --profile ')).toEqual(['default', 'prod', 'staging']);
     expect(fish('energy order l')).toEqual(['list']);
-    expect(fish('energy config set api-')).toEqual(['api-key', 'api-secret']);
+    expect(fish('energy config set api-')).toEqual(['api-key', 'api-secret', 'api-secret-command']);
     expect(fish('energy order batch --format ')).toEqual(['csv', 'ndjson']);
     expect(fish('energy he')).toEqual(['help']);
+    expect(fish('energy api ')).toEqual(['GET', 'POST']);
+    expect(fish('energy api -f limit=5 GET /v1/energy/o')).toEqual(['/v1/energy/options', '/v1/energy/orders']);
+    expect(fish('energy config delete-profile st')).toEqual(['staging']);
   });
 });
 
-describe.runIf(hasShell('zsh'))('energy completion zsh', () => {
-  it('registers the completion through bashcompinit', async () => {
-    const script = join(home, 'energy.zsh');
-    writeFileSync(script, (await runCli(['completion', 'zsh'], { env })).stdout);
+describeWhere('zsh', hasCommand('zsh'), 'energy completion zsh', () => {
+  const script = () => join(home, 'energy.zsh');
+  beforeAll(async () => writeFileSync(script(), (await runCli(['completion', 'zsh'], { env })).stdout));
+
+  it('registers the completion through bashcompinit', () => {
     const out = execFileSync(
       'zsh',
-      ['-f', '-c', `autoload -U compinit && compinit -u -D; source '${script}'; print -r -- $_comps[energy]`],
+      ['-f', '-c', `autoload -U compinit && compinit -u -D; source '${script()}'; print -r -- $_comps[energy]`],
       { env, encoding: 'utf8' },
     );
     expect(out.trim()).toBe('_bash_complete -F _energy_completion');
   });
+
+  /**
+   * What zsh's `_bash_complete` collects, one match a line, from bashcompinit's `compgen -F` (the words, the
+   * cursor and zsh's PREFIX set as a TAB would set them); it then adds each line as one match.
+   */
+  function zshComplete(cwd: string, ...typed: string[]): string[] {
+    const words = typed.map((w) => `'${w}'`).join(' ');
+    const last = `'${typed.at(-1)!}'`;
+    const out = execFileSync(
+      'zsh',
+      [
+        '-f',
+        '-c',
+        `autoload -U compinit && compinit -u -D; source '${script()}'; ` +
+          `COMP_WORDS=(${words}); COMP_CWORD=${typed.length - 1}; words=(${words}); CURRENT=${typed.length}; ` +
+          `PREFIX=${last}; compgen -F _energy_completion -- ${last}`,
+      ],
+      { env, encoding: 'utf8', cwd },
+    );
+    return out
+      .split('\n')
+      .filter((line) => line !== '')
+      .sort();
+  }
+
+  it('offers a file name with a space as one word, and `energy api` its methods and paths', () => {
+    const folder = mkdtempSync(join(home, 'zsh-'));
+    writeFileSync(join(folder, 'my batch.csv'), '');
+    writeFileSync(join(folder, 'my other batch.ndjson'), '');
+    expect(zshComplete(folder, 'energy', 'order', 'batch', 'my')).toEqual(['my batch.csv', 'my other batch.ndjson']);
+    // zsh filters the words by what is typed itself; what matters is that no file name is among them.
+    expect(zshComplete(folder, 'energy', 'api', '')).toEqual(['GET', 'POST']);
+    expect(zshComplete(folder, 'energy', 'api', 'GET', '')).toContain('/v1/energy/orders');
+    expect(zshComplete(folder, 'energy', 'api', 'GET', '')).not.toContain('my batch.csv');
+  });
 });
+
+describeWhere(
+  'shellcheck',
+  hasCommand('shellcheck', ['--version']),
+  'the bash and zsh scripts under shellcheck',
+  () => {
+    it.each(['bash', 'zsh'])('finds nothing in the %s script (SC2207: no COMPREPLY=($(…)))', async (shell) => {
+      const script = join(home, `checked.${shell}`);
+      writeFileSync(script, (await runCli(['completion', shell], { env })).stdout);
+      // zsh runs the bash function through bashcompinit: bash's rules are the ones that apply.
+      const checked = spawnSync('shellcheck', ['--shell=bash', script], { encoding: 'utf8' });
+      expect(checked.stdout).toBe('');
+      expect(checked.status).toBe(0);
+    });
+  },
+);
 
 describe('energy completion', () => {
   it.each(['zsh', 'fish'])('prints a %s script', async (shell) => {
     const result = await runCli(['completion', shell], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('energy completion --profiles');
+    expect(result.stdout).toContain('completion --profiles');
     expect(result.stdout).toMatch(/complete .*energy/);
   });
 

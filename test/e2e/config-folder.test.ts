@@ -1,8 +1,9 @@
 /** A config folder that cannot be made (under /proc, Node 20's recursive mkdir spins there): exit 2, at once. */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BIN, baseEnv } from '../helpers/cli.js';
+import { describeWhere } from '../helpers/machine-needs.js';
 
 function runWithDeadline(
   args: string[],
@@ -25,7 +26,7 @@ function runWithDeadline(
   );
 }
 
-describe.skipIf(!existsSync('/proc/self'))('a config folder under /proc', () => {
+describeWhere('/proc', existsSync('/proc/self'), 'a config folder under /proc', () => {
   it('is refused with exit 2 and one line instead of spinning', async () => {
     const dir = '/proc/energy-test-no-such/config';
     const result = await runWithDeadline(

@@ -56,3 +56,46 @@ describe('help', () => {
     expect(result.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
   });
 });
+
+describe('help as people look for it', () => {
+  it('explains every exit status with `energy help exit-codes`, linked from the root help', async () => {
+    const topic = await runCli(['help', 'exit-codes'], { env });
+    expect(topic.code).toBe(0);
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143])
+      expect(topic.stdout).toMatch(new RegExp(`^ *${code}  \\S`, 'm'));
+    expect(topic.stdout).toContain('rate limited: 429 still after the retries');
+    const root = await runCli(['--help'], { env });
+    expect(root.stdout).toContain('What each exit status means: energy help exit-codes.');
+    // A topic, not a command: not in the root's list of commands.
+    expect(root.stdout).not.toMatch(/^ {2}exit-codes/m);
+    const json = await runInProcess(['exit-codes', '--json'], env);
+    const rows = (JSON.parse(json.stdout) as { exit_codes: { code: number; meaning: string }[] }).exit_codes;
+    expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143]);
+  });
+
+  it.each([
+    [['order', 'create', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', '--energy', 'x', '--hours', '1'], 'energy order create'],
+    [['--profile', 'p', 'order', 'list', '--limit', '0'], 'energy order list'],
+    [['order', 'nosuch'], 'energy order'],
+    [['nosuch'], 'energy'],
+  ])('names the help of the command a usage error is about: %j', async (args, command) => {
+    const result = await runInProcess(args, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`hint: see \`${command} --help\`\n`);
+  });
+
+  it('takes `--output json` (and --output=json) as --json, before or after the command', async () => {
+    const expected = await runInProcess(['exit-codes', '--json'], env);
+    for (const args of [
+      ['exit-codes', '--output', 'json'],
+      ['--output=json', 'exit-codes'],
+    ]) {
+      const result = await runInProcess(args, env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(expected.stdout);
+    }
+    // A usage error under --output json is a JSON line too.
+    const refused = await runInProcess(['order', 'list', '--limit', '0', '--output', 'json'], env);
+    expect(JSON.parse(refused.stderr.trim())).toMatchObject({ error: { exit_code: 2 } });
+  });
+});

@@ -7,6 +7,7 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { describeWhere } from '../helpers/machine-needs.js';
 import { jsonReply, startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { sampleOrder } from '../helpers/sample-order.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
@@ -135,7 +136,7 @@ describe('messages that say what is wrong', () => {
   });
 });
 
-describe.skipIf(!existsSync('/dev/full'))('standard output on a full disk', () => {
+describeWhere('/dev/full', existsSync('/dev/full'), 'standard output on a full disk', () => {
   function runToFull(args: string[]): Promise<{ code: number | null; stderr: string }> {
     const full = openSync('/dev/full', 'w');
     const child = spawn(process.execPath, [BIN, ...args], { env: world.env, stdio: ['ignore', full, 'pipe'] });

@@ -76,3 +76,28 @@ describe('profile selection', () => {
     expect(JSON.parse(json.stdout)).toEqual({ profiles: ['default', 'sandbox', 'stage'] });
   });
 });
+
+describe('config list and delete-profile name the profile in their hints', () => {
+  it('says how to set a missing value in the listed profile, --profile included', async () => {
+    const listed = await runInProcess(['--profile', 'stage', 'config', 'list'], env);
+    expect(listed.stdout).toContain('(not set: energy --profile stage config set base-url, or ENERGY_BASE_URL)');
+    const fromEnv = await runInProcess(['config', 'list'], { ...env, ENERGY_PROFILE: 'stage' });
+    expect(fromEnv.stdout).toContain('(not set: energy --profile stage config set api-secret, or ENERGY_API_SECRET)');
+    const byDefault = await runInProcess(['config', 'list'], env);
+    expect(byDefault.stdout).toContain('(not set: energy config set api-key, or ENERGY_API_KEY)');
+  });
+
+  it('removes a profile whole with `config delete-profile`, and says which ones exist when it is not there', async () => {
+    const made = await runInProcess(['--profile', 'scratch', 'config', 'set', 'api-key', 'scratch-key'], env);
+    expect(made.code, made.stderr).toBe(0);
+    const removed = await runInProcess(['config', 'delete-profile', 'scratch'], env);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stderr).toMatch(/^energy: profile scratch removed from .*config\.json\n$/);
+    expect((await runInProcess(['config', 'profiles'], env)).stdout).toBe('default\nsandbox\nstage\n');
+    const again = await runInProcess(['config', 'delete-profile', 'scratch'], env);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('energy: there is no profile scratch (known profiles: default, sandbox, stage)\n');
+    const bad = await runInProcess(['config', 'delete-profile', 'no good'], env);
+    expect(bad.code).toBe(2);
+  });
+});

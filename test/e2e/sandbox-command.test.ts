@@ -4,7 +4,17 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli, spawnCli, type CliResult } from '../helpers/cli.js';
+
+/**
+ * A sandbox run expected to refuse: should it serve instead, it is stopped at its first line on stdout, so
+ * that the test fails at once (code 0, stdout not empty) rather than at the timeout with a server left running.
+ */
+function refusedRun(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const run = spawnCli([...args, 'sandbox', '--port', '0'], { env });
+  run.child.stdout.once('data', () => run.child.kill('SIGTERM'));
+  return run.result;
+}
 
 const root = mkdtempSync(join(tmpdir(), 'energy-sandbox-cmd-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -100,7 +110,7 @@ describe('energy sandbox and the profile it writes', () => {
   it('refuses to overwrite a profile that points at a real server (exit 2), leaving it byte for byte', async () => {
     const dir = configWith('real', { prod: realProfile });
     const before = readFileSync(configFile(dir));
-    const result = await runCli(['sandbox', '--port', '0'], { env: { ...baseEnv(dir), ENERGY_PROFILE: 'prod' } });
+    const result = await refusedRun([], { ...baseEnv(dir), ENERGY_PROFILE: 'prod' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('profile "prod" holds the settings of https://api.energy.test');
     expect(result.stderr).toContain('--profile sandbox');
@@ -110,24 +120,90 @@ describe('energy sandbox and the profile it writes', () => {
 
   it('refuses a profile holding only some of its settings, e.g. a TRON node', async () => {
     const dir = configWith('partial', { prod: { 'tron-node': 'https://api.trongrid.io' } });
-    const result = await runCli(['--profile', 'prod', 'sandbox', '--port', '0'], { env: baseEnv(dir) });
+    const result = await refusedRun(['--profile', 'prod'], baseEnv(dir));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('profile "prod" holds tron-node');
   });
 
-  it('writes into a profile that already points at a sandbox on loopback', async () => {
-    const dir = configWith('again', {
-      sandbox: { 'base-url': 'http://127.0.0.1:1234', 'api-key': 'old', 'api-secret': 'old-secret-0123456789' },
-    });
+  const savedProfiles = (dir: string) =>
+    (JSON.parse(readFileSync(configFile(dir), 'utf8')) as { profiles: Record<string, Record<string, string>> })
+      .profiles;
+
+  async function runSandboxOnce(dir: string): Promise<Record<string, unknown>> {
     const sandbox = startSandboxCommand([], baseEnv(dir));
     const facts = await sandbox.ready;
-    expect(facts.profile).toBe('sandbox');
-    const saved = JSON.parse(readFileSync(configFile(dir), 'utf8')) as {
-      profiles: Record<string, Record<string, string>>;
-    };
-    expect(saved.profiles.sandbox?.['base-url']).toBe(facts.base_url);
     sandbox.child.kill('SIGTERM');
     expect(await sandbox.stopped).toBe(0);
+    return facts;
+  }
+
+  it.each([
+    ['a local staging server', 'http://127.0.0.1:8443'],
+    ['an SSH tunnel to the real API', 'http://localhost:9000'],
+  ])('refuses a loopback profile it did not make (%s), leaving it byte for byte', async (_label, url) => {
+    const dir = configWith(`loopback-${url.length}`, {
+      sandbox: { 'base-url': url, 'api-key': 'key_staging_01', 'api-secret': 'staging-secret-0123456789' },
+    });
+    const before = readFileSync(configFile(dir));
+    const result = await refusedRun([], baseEnv(dir));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`profile "sandbox" holds the settings of ${url}`);
+    expect(result.stderr).toContain('--profile sandbox-2');
+    expect(result.stderr).toContain('energy config delete-profile sandbox');
+    expect(readFileSync(configFile(dir))).toEqual(before);
+  });
+
+  it('marks the profile it writes, and writes into it again on the next start', async () => {
+    const dir = configWith('again', {});
+    const first = await runSandboxOnce(dir);
+    expect(savedProfiles(dir).sandbox).toEqual({
+      'base-url': first.base_url,
+      'api-key': first.api_key,
+      'api-secret': expect.any(String) as string,
+      'tron-node': first.base_url,
+      'made-by': 'energy sandbox',
+    });
+    const second = await runSandboxOnce(dir);
+    expect(second.profile).toBe('sandbox');
+    expect(savedProfiles(dir).sandbox?.['api-key']).toBe(second.api_key);
+    expect(second.api_key).not.toBe(first.api_key);
+  });
+
+  it("refuses its own profile once a setting in it was changed by hand (the profile is the user's now)", async () => {
+    const dir = configWith('taken-over', {});
+    await runSandboxOnce(dir);
+    const set = await runCli(['--profile', 'sandbox', 'config', 'set', 'api-key', 'key_staging_02'], {
+      env: baseEnv(dir),
+    });
+    expect(set.code, set.stderr).toBe(0);
+    expect(savedProfiles(dir).sandbox?.['made-by']).toBeUndefined();
+    const before = readFileSync(configFile(dir));
+    const result = await refusedRun([], baseEnv(dir));
+    expect(result.code).toBe(2);
+    expect(readFileSync(configFile(dir))).toEqual(before);
+  });
+
+  it('writes into a profile an earlier, unmarked sandbox wrote (its own sbx_ key and TRON node)', async () => {
+    const url = 'http://127.0.0.1:1234';
+    const dir = configWith('earlier', {
+      sandbox: { 'base-url': url, 'api-key': 'sbx_0123456789abcdef', 'api-secret': 'x'.repeat(43), 'tron-node': url },
+    });
+    const facts = await runSandboxOnce(dir);
+    expect(savedProfiles(dir).sandbox?.['base-url']).toBe(facts.base_url);
+  });
+
+  it('writes into a profile after `config delete-profile` removed it', async () => {
+    const dir = configWith('deleted', {
+      sandbox: { 'base-url': 'http://127.0.0.1:8443', 'api-key': 'key_staging_01', 'api-secret': 'staging-secret-01' },
+      prod: realProfile,
+    });
+    const removed = await runCli(['config', 'delete-profile', 'sandbox', '--json'], { env: baseEnv(dir) });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual({ profile: 'sandbox', removed: true });
+    expect(Object.keys(savedProfiles(dir))).toEqual(['prod']);
+    const facts = await runSandboxOnce(dir);
+    expect(savedProfiles(dir).sandbox?.['base-url']).toBe(facts.base_url);
+    expect(savedProfiles(dir).prod).toEqual(realProfile);
   });
 
   it.each([

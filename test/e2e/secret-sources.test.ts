@@ -69,8 +69,7 @@ describe('api-secret-command', () => {
     for (const args of [['balance'], ['--json', 'balance']]) {
       const result = await world.run(args, { env });
       expect(result.code).toBe(3);
-      expect(result.stderr).toContain(path);
-      expect(result.stderr).toContain('exit status 4');
+      expect(result.stderr).toContain(`api-secret-command \`${path}\` failed with exit status 4`);
       expectNoSecret(result);
     }
     const missing = join(dir, 'no-such-helper');

@@ -54,3 +54,30 @@ describe('an untrusted TLS certificate', () => {
     expect(readFileSync(join(settled, records[0]!), 'utf8')).toContain('"not-sent"');
   });
 });
+
+describe('the hint for a certificate from a private CA', () => {
+  it('names NODE_EXTRA_CA_CERTS, and following it reaches the server', async () => {
+    const refused = await world.run(['balance'], { env: { ENERGY_BASE_URL: origin } });
+    expect(refused.code).toBe(7);
+    expect(refused.stderr).toContain('(UNABLE_TO_VERIFY_LEAF_SIGNATURE)');
+    expect(refused.stderr).toMatch(/^hint: .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/m);
+    // Another CA in the file: the hint says the file lacks the one that signed it.
+    const other = makeCertificates();
+    try {
+      const wrong = await world.run(['balance'], {
+        env: { ENERGY_BASE_URL: origin, NODE_EXTRA_CA_CERTS: other.caFile },
+      });
+      expect(wrong.code).toBe(7);
+      expect(wrong.stderr).toContain(`hint: NODE_EXTRA_CA_CERTS names ${other.caFile}, which does not hold the CA`);
+    } finally {
+      other.remove();
+    }
+    const before = requests;
+    const trusted = await world.run(['balance'], {
+      env: { ENERGY_BASE_URL: origin, NODE_EXTRA_CA_CERTS: certificates.caFile },
+    });
+    // The handshake passes: the request reaches the server (whose empty answer is not a balance).
+    expect(requests).toBeGreaterThan(before);
+    expect(trusted.stderr).not.toContain('certificate was refused');
+  });
+});
