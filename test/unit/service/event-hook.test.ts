@@ -44,7 +44,10 @@ describe('EventHook', () => {
 
   it('a plain command runs without a shell: its words are arguments, not shell syntax', async () => {
     const notes: string[] = [];
-    const hook = new EventHook({ command: `${process.execPath} -e process.exitCode=3`, note: (line) => notes.push(line) });
+    const hook = new EventHook({
+      command: `${process.execPath} -e process.exitCode=3`,
+      note: (line) => notes.push(line),
+    });
     hook.emit({ event: 'cycle_failed' });
     await hook.drain();
     expect(notes).toEqual([expect.stringMatching(/for cycle_failed failed with exit status 3$/)]);
@@ -78,7 +81,9 @@ describe('EventHook', () => {
     });
     hook.emit({ event: 'low_balance' });
     await hook.drain();
-    expect(notes).toEqual([expect.stringMatching(/for low_balance failed with exit status 22: webhook said \\x1b\[2J no$/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(/for low_balance failed with exit status 22: webhook said \\x1b\[2J no$/),
+    ]);
   });
 
   it('emit does not wait for the hook, and events beyond what waits are dropped and counted', async () => {

@@ -2,7 +2,7 @@
  * The status server on 127.0.0.1: /metrics as Prometheus reads it (promtool check metrics, where it is
  * installed: CI installs Debian's prometheus package), /healthz 200 or 503, a port in use refused (exit 2).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/domain/errors.js';
@@ -11,6 +11,7 @@ import { Health } from '../../../src/service/health.js';
 import { parseListenAddress } from '../../../src/service/listen-address.js';
 import { ServiceMetrics } from '../../../src/service/service-metrics.js';
 import { startStatusServer, type StatusServer } from '../../../src/service/status-server.js';
+import { describeWhere, hasCommand } from '../../helpers/machine-needs.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 function get(url: string): Promise<{ status: number; type: string; body: string }> {
@@ -26,15 +27,6 @@ function get(url: string): Promise<{ status: number; type: string; body: string 
       .end();
   });
 }
-
-const hasPromtool = (() => {
-  try {
-    execFileSync('promtool', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** promtool's lint of an exposition: its complaints, or '' when it has none. */
 function promtoolCheck(text: string): Promise<string> {
@@ -118,6 +110,12 @@ describe('the status server', () => {
     await expect(
       startStatusServer(parseListenAddress(port)!, { metrics: () => '', health: () => new Health(1, 0).report(0) }),
     ).rejects.toMatchObject({ exitCode: ExitCode.usage, message: `--metrics 127.0.0.1:${port}: the port is in use` });
+  });
+});
+
+describeWhere('promtool', hasCommand('promtool', ['--version']), "Prometheus' own lint", () => {
+  it('promtool check metrics accepts the exposition', async () => {
+    expect(await promtoolCheck(metricsAfterACycle().render())).toBe('');
   });
 });
 
