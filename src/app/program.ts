@@ -59,7 +59,9 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .option('--tron-node <url>', 'TRON node for address, estimate and ensure (env ENERGY_TRON_NODE; default TronGrid)')
     .option('--json', 'print one JSON document on stdout')
     .option('--verbose', 'print each request and response line on stderr (credentials redacted)')
-    .addOption(new Option('--timeout <seconds>', 'time allowed for each request (default 30)').argParser(seconds))
+    .addOption(
+      new Option('--timeout <duration>', 'time allowed for each request, e.g. 10s (default 30s)').argParser(seconds),
+    )
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
     .addHelpText(
       'after',

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
 import { ContextualError, InterruptedError, SomeFailedError, UsageError } from '../domain/errors.js';
-import { addAmounts } from '../domain/money.js';
+import { addAmounts, compareAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
@@ -83,7 +83,7 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     const source = await checkBatch(input.path, input.label, rules, request.format);
     await refuseContractLines(source, deps.receiverNode, deps.note, request.concurrency);
     const plan = await planBatch(source, client, journal, request.concurrency);
-    if (request.dryRun) return await showPlan(deps, source, plan);
+    if (request.dryRun) return await showPlan(deps, request, source, plan);
     await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');
     const toSend = plan.counts.new + plan.counts.resend;
     // Only new lines: a resend of an order that was placed costs nothing more, and must stay possible.
@@ -151,9 +151,11 @@ async function place(deps: BatchDeps, request: BatchRequest, source: BatchSource
     );
   }
   if (counts.failed > 0) {
-    throw new SomeFailedError(`${counts.failed} of ${source.orderCount} lines failed (the others stand)`, {
-      hint: rerun,
-    });
+    const failed =
+      counts.failed === source.orderCount
+        ? `${counted(counts.failed, 'line')} failed: nothing was bought`
+        : `${counts.failed} of ${source.orderCount} lines failed (the others stand)`;
+    throw new SomeFailedError(failed, { hint: rerun });
   }
 }
 
@@ -169,7 +171,7 @@ function skippedNote(skipped: number, source: BatchSource): string {
   );
 }
 
-async function showPlan(deps: BatchDeps, source: BatchSource, plan: BatchPlan): Promise<void> {
+async function showPlan(deps: BatchDeps, request: BatchRequest, source: BatchSource, plan: BatchPlan): Promise<void> {
   for await (const line of batchLines(source)) {
     const linePlan = plan.lines.get(line.line)!;
     await deps.onPlannedLine({
@@ -184,8 +186,24 @@ async function showPlan(deps: BatchDeps, source: BatchSource, plan: BatchPlan): 
   }
   await deps.flush();
   deps.note(
-    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all; nothing was bought`,
+    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all${await wouldRefuse(deps, request, plan)}; nothing was bought`,
   );
+}
+
+/**
+ * What a real run would say about the money before buying: above --max-total, or more than the balance (one
+ * GET /v1/balance, read even for one line, so that a dry run never says yes where the run says no).
+ */
+async function wouldRefuse(deps: BatchDeps, request: BatchRequest, plan: BatchPlan): Promise<string> {
+  if (request.maxTotal !== undefined && compareAmounts(plan.total, request.maxTotal) > 0)
+    return `, above --max-total ${request.maxTotal}: a real run would buy nothing (exit 5)`;
+  if (plan.counts.new === 0) return '';
+  const { available_trx: available } = await deps.client.balance();
+  if (!plan.quoteRefused && compareAmounts(plan.quotedTotal, available) <= 0) return `; ${available} TRX available`;
+  const refused = `; ${available} TRX available, not enough for the ${plan.quotedTotal} TRX of new orders`;
+  return request.placeWhatFits
+    ? `${refused}: a real run would place the lines it covers, in order, and fail the rest`
+    : `${refused}: a real run would buy nothing (exit 5; --place-what-fits places the lines it covers)`;
 }
 
 /** `1 order`, `2 orders`: "1 orders" reads as a slip. */

@@ -7,6 +7,7 @@
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { CliError } from '../domain/errors.js';
+import { formatDuration } from '../domain/duration.js';
 import { proxyFor, redactProxyUrl } from './proxy-env.js';
 import { HttpFailure, toHttpFailure } from './http-failure.js';
 
@@ -89,7 +90,7 @@ export class HttpConnection {
         reject(failure);
       };
       const wholeTimer = setTimeout(
-        () => fail(new HttpFailure(`timed out after ${this.#timeouts.requestMs} ms`, 'TIMEOUT')),
+        () => fail(new HttpFailure(`timed out after ${formatDuration(this.#timeouts.requestMs)}`, 'TIMEOUT')),
         this.#timeouts.requestMs,
       );
       watchConnect(req, this.#timeouts.connectMs, fail);
@@ -131,7 +132,7 @@ function watchConnect(req: ClientRequest, connectMs: number, fail: (failure: Htt
     // A reused keep-alive socket is already connected.
     if (!socket.connecting) return;
     const timer = setTimeout(
-      () => fail(new HttpFailure(`connection timed out after ${connectMs} ms`, 'CONNECT_TIMEOUT')),
+      () => fail(new HttpFailure(`connection timed out after ${formatDuration(connectMs)}`, 'CONNECT_TIMEOUT')),
       connectMs,
     );
     socket.once('connect', () => clearTimeout(timer));

@@ -9,6 +9,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { NetworkError } from '../domain/errors.js';
+import { formatDuration } from '../domain/duration.js';
 import { HttpFailure, toHttpFailure } from './http-failure.js';
 import { redactProxyUrl, type ProxyChoice } from './proxy-env.js';
 
@@ -74,7 +75,12 @@ function openTunnel(proxy: ProxyChoice, authority: string, connectMs: number): P
     });
     const timer = setTimeout(() => {
       request.destroy();
-      reject(new HttpFailure(`the proxy ${shown} did not open a tunnel within ${connectMs} ms`, 'CONNECT_TIMEOUT'));
+      reject(
+        new HttpFailure(
+          `the proxy ${shown} did not open a tunnel within ${formatDuration(connectMs)}`,
+          'CONNECT_TIMEOUT',
+        ),
+      );
     }, connectMs);
     request.once('connect', (response, socket, head) => {
       clearTimeout(timer);

@@ -1,12 +1,18 @@
-/** Follows an order until it is final, polling at a steady interval. */
+/** Follows an order until it is final, reading it less and less often (1, 2, 4 … up to 15 s apart). */
 import { WaitTimeoutError } from '../domain/errors.js';
 import { sleep } from '../domain/sleep.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
 
+/** The longest pause between two reads: a 10-minute wait costs about 45 requests, not 600. */
+const MAX_POLL_INTERVAL_MS = 15_000;
+
 export interface WaitOptions {
+  /** The first pause between reads; each next pause is twice the one before, up to `maxIntervalMs`. */
   intervalMs: number;
   timeoutMs: number;
+  /** The longest pause between reads; default MAX_POLL_INTERVAL_MS. */
+  maxIntervalMs?: number;
   /** Called with each order read whose status differs from the one before. */
   onChange?: (order: Order) => void;
   nowMs?: () => number;
@@ -26,7 +32,11 @@ export function endedUndelivered(order: Order): boolean {
   return order.failure !== null || (order.lifecycle_final && !order.delivery_final);
 }
 
-/** Resolves with the first reading that is final (see `isFinal`). */
+/**
+ * Resolves with the first reading that is final (see `isFinal`). Most orders settle within seconds, so the
+ * first reads come quickly; one that takes minutes is read every `maxIntervalMs`. The last pause is cut to
+ * end at the deadline, so that the timeout is reported on a reading taken then, not up to 15 s later.
+ */
 export async function waitUntilFinal(
   client: Pick<EnergyClient, 'getOrder'>,
   initial: Order,
@@ -34,12 +44,14 @@ export async function waitUntilFinal(
 ): Promise<Order> {
   const now = options.nowMs ?? Date.now;
   const deadline = now() + options.timeoutMs;
+  const longest = Math.max(options.intervalMs, options.maxIntervalMs ?? MAX_POLL_INTERVAL_MS);
+  let pause = options.intervalMs;
   let order = initial;
   while (!isFinal(order)) {
-    if (now() >= deadline) {
-      throw new WaitTimeoutError(order.id, Math.round(options.timeoutMs / 1000), order.status);
-    }
-    await (options.sleepMs ?? sleep)(options.intervalMs);
+    const left = deadline - now();
+    if (left <= 0) throw new WaitTimeoutError(order.id, options.timeoutMs / 1000, order.status);
+    await (options.sleepMs ?? sleep)(Math.min(pause, left));
+    pause = Math.min(pause * 2, longest);
     const next = await client.getOrder(order.id);
     if (next.status !== order.status) options.onChange?.(next);
     order = next;

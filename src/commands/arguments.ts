@@ -4,9 +4,9 @@
  */
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { checkTronAddress } from '../domain/address.js';
-import { parseUserAmount } from '../domain/money-text.js';
+import { parseUserAmount, USER_AMOUNT_ADVICE } from '../domain/money-text.js';
+import { formatInteger } from '../output/format.js';
 import { CLIENT_REQUEST_ID_TEXT, INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
-import { printable } from '../domain/printable.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
 
@@ -17,7 +17,7 @@ export function positiveInteger(text: string): number {
     throw new InvalidArgumentError(`write it without separators, e.g. ${trimmed.replace(/\D/g, '')}`);
   if (!WHOLE_NUMBER.test(trimmed)) throw new InvalidArgumentError('must be a positive whole number (1 or more)');
   if (!Number.isSafeInteger(Number(trimmed)))
-    throw new InvalidArgumentError(`too large: at most ${Number.MAX_SAFE_INTEGER}`);
+    throw new InvalidArgumentError(`too large: at most ${formatInteger(Number.MAX_SAFE_INTEGER)}`);
   return Number(trimmed);
 }
 
@@ -72,7 +72,7 @@ export function tronAddress(text: string): string {
           : /\s/u.test(stray)
             ? 'white space'
             : 'a control character';
-    throw new InvalidArgumentError(`not a TRON address: "${printable(text, 60)}" contains ${what}`);
+    throw new InvalidArgumentError(`not a TRON address: it contains ${what}`);
   }
   const check = checkTronAddress(text);
   if (!check.ok) throw new InvalidArgumentError(`not a TRON address: ${check.reason}`);
@@ -82,8 +82,9 @@ export function tronAddress(text: string): string {
 export function trxAmount(text: string): string {
   try {
     return parseUserAmount(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
+  } catch {
+    // Commander already names the option and the value: `--max-total "abc": not a TRX amount: …`.
+    throw new InvalidArgumentError(`not a TRX amount: ${USER_AMOUNT_ADVICE}`);
   }
 }
 
@@ -118,14 +119,44 @@ export function cursor(text: string): string {
   return text;
 }
 
-/** Seconds, possibly fractional (`--timeout 2.5`), more than zero and at most a day. */
+/** Milliseconds in each unit of the one duration syntax every duration option takes. */
+const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const DAY_MS = DURATION_UNITS.d;
+const DURATION_SYNTAX = 'a duration such as 30s, 10m, 1h or 1d (also ms; a plain number is seconds)';
+
+/**
+ * The one duration syntax: `250ms`, `30s`, `10m`, `1.5h`, `1d`, or a plain number of seconds (`600`,
+ * `2.5`). Milliseconds, or undefined when the text is not a duration or rounds to less than 1 ms.
+ */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (match === null) return undefined;
+  const ms = Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? 's') as keyof typeof DURATION_UNITS]);
+  return ms >= 1 ? ms : undefined;
+}
+
+function durationWithin(text: string, maxMs: number, most: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new InvalidArgumentError(`must be ${DURATION_SYNTAX}, above 0`);
+  if (ms > maxMs) throw new InvalidArgumentError(`too long: at most ${most}`);
+  return ms;
+}
+
+/** `--timeout`, `--wait-timeout`: a duration above 0 and at most a day, in seconds (`2.5` for `2500ms`). */
 export function seconds(text: string): number {
-  const trimmed = text.trim();
-  const value = Number(trimmed);
-  if (!/^\d+(?:\.\d+)?$/.test(trimmed) || value <= 0 || value > 86_400) {
-    throw new InvalidArgumentError('must be a number of seconds above 0 and at most 86400 (a day), e.g. 30');
-  }
-  return value;
+  return durationWithin(text, DAY_MS, '1d') / 1000;
+}
+
+/** `--every`: a duration above 0 (0 would be a busy loop on the API and the node), at most 7 days, in ms. */
+export function everyDuration(text: string): number {
+  return durationWithin(text, 7 * DAY_MS, '7d');
+}
+
+/** `--wait-timeout`, the same for `order create --wait`, `order wait` and `ensure --wait`. */
+export function waitTimeoutOption(): Option {
+  return new Option('--wait-timeout <duration>', 'give up waiting after this long, e.g. 90s or 10m')
+    .argParser(seconds)
+    .default(600, '10m');
 }
 
 /** `<address> --energy <n> --hours <h>`, shared by `quote` and `order create`. */

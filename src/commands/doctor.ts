@@ -46,11 +46,11 @@ export function doctorCommand(ctx: Context): Command {
       if (ctx.printer.jsonMode) await ctx.printer.json({ checks: shown });
       else
         await ctx.printer.table({
-          // Never cut: a check's detail and hint are what the user acts on; a long one wraps.
+          // Never cut: a check's detail and hint are what the user acts on; a long one wraps on words.
           columns: [
             { head: 'CHECK', width: 11 },
             { head: 'STATUS', width: 6 },
-            { head: 'DETAIL', width: 0 },
+            { head: 'DETAIL', width: 0, wrap: 1 },
           ],
           rows: shown.flatMap(({ name, status, detail, hint }) => [
             [name, status, detail],

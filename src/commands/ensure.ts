@@ -4,17 +4,11 @@
  * already bought but not yet delivered.
  */
 import { Argument, Command, Option } from 'commander';
-import {
-  ensureTarget,
-  everyDuration,
-  tolerancePercent,
-  transferCount,
-  uniqueAddresses,
-} from '../ensure/ensure-arguments.js';
-import { ensureTable } from '../output/ensure-views.js';
+import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
+import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { positiveInteger, seconds, tronAddress, trxAmount } from './arguments.js';
+import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
 import type { Context } from './context.js';
 import { ensureLockPath } from '../journal/state-dir.js';
 
@@ -80,13 +74,11 @@ export function ensureCommand(ctx: Context): Command {
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
     .option('--place-what-fits', 'when the balance cannot pay the sum, buy for the addresses it covers (the rest fail)')
     .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
-    .addOption(
-      new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
-    )
+    .addOption(waitTimeoutOption())
     .addOption(
       new Option(
         '--every <duration>',
-        'run as a service: a cycle every duration (30s, 5m, 1h; with jitter) until SIGTERM or SIGINT',
+        'run as a service: a cycle every duration (30s, 5m, 1h, 1d; with jitter) until SIGTERM or SIGINT',
       ).argParser(everyDuration),
     )
     .action(async (addressArgs: string[], options: EnsureCommandOptions, command: Command) => {
@@ -131,8 +123,7 @@ export function ensureCommand(ctx: Context): Command {
         print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
         printCycle: async (cycle) => {
           if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
-          const failed = cycle.error ? `: failed: ${cycle.error.message}` : '';
-          await printer.write(`cycle ${cycle.cycle} at ${cycle.at}${failed}\n`);
+          await printer.write(cycleLine(cycle));
           if (!cycle.error) await printer.table(ensureTable(cycle.items));
         },
       });

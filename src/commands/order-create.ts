@@ -14,7 +14,7 @@ import type { Terminal } from '../output/terminal.js';
 import { orderRows } from '../output/views.js';
 import { refuseContractReceiver } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { clientRequestId, positiveTrxAmount, rentalArguments, seconds, trxAmount } from './arguments.js';
+import { clientRequestId, positiveTrxAmount, rentalArguments, trxAmount, waitTimeoutOption } from './arguments.js';
 import type { Context } from './context.js';
 
 export interface CreateCommandOptions {
@@ -62,9 +62,7 @@ export function orderCreateCommand(
     .addOption(new Option('--client-request-id <id>', 'idempotency key; default a new UUID').argParser(clientRequestId))
     .option('--dry-run', 'check, quote and ask as usual, then show the signed request instead of sending it')
     .option('--wait', 'follow the order until it is final (exit 8 if it fails, 10 if --wait-timeout runs out)')
-    .addOption(
-      new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
-    )
+    .addOption(waitTimeoutOption())
     .action((address: string, parsed: Parsed) =>
       run({
         request: {

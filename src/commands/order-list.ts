@@ -84,6 +84,8 @@ function listCommand(cursorText: string, options: ListOptions, globals: GlobalOp
     ...output,
     '--cursor',
     shellQuote(cursorText),
+    // Appended to the same file, the next pages must not repeat the CSV header line.
+    ...(options.output === 'csv' ? ['|', 'tail', '-n', '+2'] : []),
   ].join(' ');
 }
 

@@ -8,12 +8,12 @@ import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
 import type { Column } from '../output/fit-table.js';
-import { formatInteger, formatTimestamp } from '../output/format.js';
+import { formatInteger, formatIsoTime } from '../output/format.js';
 import { shortAddress, shortTime, shortUrl } from '../output/short-forms.js';
 
 /**
  * In a pipe every column whole; on a narrow terminal the client id goes first (`order recover` settles them
- * all), then the time takes its short form, the last error is cut, the API loses its scheme, the address
+ * all), then the time takes its short form, the last error is cut (and written whole on stderr), the API loses its scheme, the address
  * shortens, HOURS goes, and last the API is cut too.
  */
 const COLUMNS: readonly Column[] = [
@@ -22,10 +22,10 @@ const COLUMNS: readonly Column[] = [
   { head: 'ADDRESS', width: 34, short: { step: 5, form: shortAddress } },
   { head: 'ENERGY', width: 9 },
   { head: 'HOURS', width: 5, drop: 6 },
-  { head: 'TOTAL TRX', width: 14 },
+  { head: 'TOTAL_TRX', width: 14 },
   { head: 'API', width: 24, short: { step: 4, form: shortUrl }, cut: 7 },
   { head: 'HERE', width: 4 },
-  { head: 'LAST ERROR', width: 20, cut: 3 },
+  { head: 'LAST_ERROR', width: 20, cut: 3, spill: (cell, row) => `energy: ${row[0]}: last error: ${cell}` },
 ];
 
 export function orderPendingCommand(ctx: Context): Command {
@@ -71,14 +71,14 @@ export function orderPendingCommand(ctx: Context): Command {
         );
       if (items.length === 0) {
         if (unreadable.length > 0) return;
-        ctx.printer.note('energy: no order request without a known outcome');
+        ctx.printer.note('energy: nothing to settle: every order request sent from this machine has its outcome');
         return;
       }
       await ctx.printer.table({
         columns: COLUMNS,
         rows: items.map(({ record, order, here }) => [
           record.client_request_id,
-          journaledAt(record.journaled_at),
+          formatIsoTime(record.journaled_at),
           order.address,
           formatInteger(order.energy),
           String(order.duration_hours),
@@ -163,10 +163,4 @@ function recoverAdvice(
 /** true or false when the current profile's API and key are known, null when they are not. */
 function settleableHere(journal: Journal | undefined, record: JournalRecord): boolean | null {
   return journal === undefined ? null : journal.covers(record);
-}
-
-/** Local time like every other table (the record keeps UTC with milliseconds; --json shows it as kept). */
-function journaledAt(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : formatTimestamp(ms);
 }

@@ -1,10 +1,10 @@
 /** `energy order wait <id>`: parses into `WaitCommandOptions` and follows the order (ordering/follow-order.ts). */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import type { Printer } from '../output/printer.js';
 import { orderRows } from '../output/views.js';
-import { orderId, seconds } from './arguments.js';
+import { orderId, waitTimeoutOption } from './arguments.js';
 import type { Context } from './context.js';
 
 export interface WaitCommandOptions {
@@ -23,9 +23,7 @@ export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions
       'follow an order until it is final: delivered, ended or failed (exit 8 if it did not deliver, 10 if --wait-timeout runs out)',
     )
     .addArgument(new Argument('<id>', 'order id (a UUID, or its first 8 characters)').argParser(orderId))
-    .addOption(
-      new Option('--wait-timeout <seconds>', 'give up waiting after this long').argParser(seconds).default(600),
-    )
+    .addOption(waitTimeoutOption())
     .action((id: string, parsed: { waitTimeout: number }) =>
       run({
         orderId: id,

@@ -10,7 +10,12 @@ import { maskKey } from '../client/redact.js';
 import { isLoopbackHost, parseBaseUrl } from '../client/base-url.js';
 import { UsageError } from '../domain/errors.js';
 import { configDir } from '../config/paths.js';
-import { assertUsableCredentials, missingCredentialsError, requireApiKey } from '../config/credentials.js';
+import {
+  assertUsableCredentials,
+  credentialSource,
+  missingCredentialsError,
+  requireApiKey,
+} from '../config/credentials.js';
 import type { Settings } from '../config/settings.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -106,7 +111,13 @@ export async function createTronNode(run: ServiceEnv, settings: Settings): Promi
   // of 10 listeners per signal, which is not a leak here.
   if (run.terminal.interrupt !== undefined)
     process.getBuiltinModule('node:events').setMaxListeners(64, run.terminal.interrupt);
-  const node = new TronNode({ baseUrl: nodeUrl, apiKey, ...transportOptions(run), signal: run.terminal.interrupt });
+  const node = new TronNode({
+    baseUrl: nodeUrl,
+    apiKey,
+    apiKeySource: credentialSource(settings, 'tron-api-key'),
+    ...transportOptions(run),
+    signal: run.terminal.interrupt,
+  });
   if (run.verbose) {
     const source = settings.values['tron-node'].source;
     run.trace(`energy: TRON node ${named} (${source})${apiKey === undefined ? ', no API key' : ''}`);

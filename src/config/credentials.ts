@@ -11,28 +11,37 @@ import { environmentVariableFor, type Settings } from './settings.js';
 
 type CredentialName = 'api-key' | 'api-secret' | 'tron-api-key';
 
+/** Where a credential came from (a file, a command, a variable, a profile) and how to set it there again. */
+export interface CredentialSource {
+  where: string;
+  fix: string;
+}
+
+/** Where the credential `name` in `settings` came from; undefined when it is not set. */
+export function credentialSource(settings: Settings, name: CredentialName): CredentialSource | undefined {
+  const { value, source, origin } = settings.values[name];
+  if (value === undefined) return undefined;
+  if (origin !== undefined)
+    return {
+      where: describeOrigin(origin),
+      fix: `fix what the ${origin.kind} gives (one trailing line break is removed)`,
+    };
+  if (source === 'environment')
+    return { where: `the ${environmentVariableFor(name)} variable`, fix: `set ${environmentVariableFor(name)} again` };
+  return {
+    where: `profile ${settings.profile}`,
+    fix: `set it again: energy --profile ${settings.profile} config set ${name}`,
+  };
+}
+
 /** Throws when a credential in `settings` cannot be sent (a line break, a control character, non-ASCII). */
 export function assertUsableCredentials(settings: Settings, names: readonly CredentialName[]): void {
   for (const name of names) {
-    const { value, source } = settings.values[name];
+    const { value } = settings.values[name];
     const problem = value === undefined ? undefined : credentialProblem(name, value);
-    if (problem === undefined) continue;
-    const { origin } = settings.values[name];
-    const fromEnvironment = source === 'environment';
-    const where =
-      origin !== undefined
-        ? describeOrigin(origin)
-        : fromEnvironment
-          ? `the ${environmentVariableFor(name)} variable`
-          : `profile ${settings.profile}`;
-    throw new AuthError(`${problem} (from ${where})`, {
-      hint:
-        origin !== undefined
-          ? `fix what the ${origin.kind} gives (one trailing line break is removed)`
-          : fromEnvironment
-            ? `set ${environmentVariableFor(name)} again`
-            : `set it again: energy --profile ${settings.profile} config set ${name}`,
-    });
+    const from = credentialSource(settings, name);
+    if (problem === undefined || from === undefined) continue;
+    throw new AuthError(`${problem} (from ${from.where})`, { hint: from.fix });
   }
 }
 

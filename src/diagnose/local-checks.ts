@@ -12,6 +12,7 @@ import { UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { pendingRecordsIn } from '../journal/journal.js';
 import { journalDir } from '../journal/state-dir.js';
+import { formatIsoTime } from '../output/format.js';
 import { ok, warn, type CheckResult } from './check.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
@@ -80,7 +81,7 @@ export function checkJournal(stateFolder: string, orderCommand: (verb: string) =
   const requests = pending.length === 1 ? '1 order request' : `${pending.length} order requests`;
   return warn(
     'journal',
-    `${requests} sent from this machine never got an answer (oldest ${pending[0]!.journaled_at})`,
+    `${requests} sent from this machine never got an answer (oldest ${formatIsoTime(pending[0]!.journaled_at)})`,
     `see \`${orderCommand('pending')}\`, settle with \`${orderCommand('recover')}\` before ordering again`,
   );
 }

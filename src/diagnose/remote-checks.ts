@@ -6,12 +6,14 @@
 import type { EnergyClient } from '../client/client.js';
 import { SKEW_TOLERANCE_SECONDS, describeOffset } from '../client/clock.js';
 import { proxyFor, redactProxyUrl } from '../client/proxy-env.js';
-import { MissingCredentialsError } from '../domain/errors.js';
+import { AuthError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
+import { credentialSourcesNote, missingCredentialsError } from '../config/credentials.js';
 import { loadSecrets } from '../config/secret-sources.js';
+import { unreachableHint } from '../config/unreachable-hint.js';
 import type { Settings } from '../config/settings.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { failed, guarded, ok, warn, type CheckResult } from './check.js';
+import { failed, ok, warn, type CheckResult } from './check.js';
 
 export interface Remote {
   env: NodeJS.ProcessEnv;
@@ -49,7 +51,9 @@ export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL)
         : ok('clock', said),
     ];
   } catch (error) {
-    const hint = `check the base URL and the network${proxyFor(baseUrl, remote.env) === undefined ? '' : ' and the proxy'}; reached ${route(baseUrl, remote.env)}`;
+    // The commands' own hint (which URL, from where; on loopback, whether the sandbox runs), then the route.
+    const check = unreachableHint(error, [settings]) ?? 'check the base URL and the network';
+    const hint = `${check}${proxyFor(baseUrl, remote.env) === undefined ? '' : '; check the proxy'}; reached ${route(baseUrl, remote.env)}`;
     const down = failed('api', error, hint);
     return [down, { name: 'clock', status: 'warn', detail: 'not measured: the API did not answer', hint: null }];
   } finally {
@@ -57,13 +61,18 @@ export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL)
   }
 }
 
-/** A signed GET /v1/balance: the key and secret (read from where they are kept) accepted. */
-export function checkCredentials(remote: Remote, settings: Settings, baseUrl: URL): Promise<CheckResult> {
-  return guarded('credentials', async () => {
-    const loaded = await loadSecrets(settings, ['api-secret'], remote.signal);
+/**
+ * A signed GET /v1/balance: the key and secret (read from where they are kept) accepted. A failure gets
+ * the hints a command would get: which settings are missing and how to set them, a 401's note when key
+ * and secret come from different places, the URL and its source when the server is not there.
+ */
+export async function checkCredentials(remote: Remote, settings: Settings, baseUrl: URL): Promise<CheckResult> {
+  let loaded = settings;
+  try {
+    loaded = await loadSecrets(settings, ['api-secret'], remote.signal);
     remote.remember(loaded);
     if (loaded.values['api-key'].value === undefined || loaded.values['api-secret'].value === undefined)
-      throw new MissingCredentialsError();
+      throw missingCredentialsError(loaded);
     const client = await remote.apiClient(loaded, baseUrl);
     try {
       const balance = await client.balance();
@@ -71,12 +80,16 @@ export function checkCredentials(remote: Remote, settings: Settings, baseUrl: UR
     } finally {
       await client.close();
     }
-  });
+  } catch (error) {
+    const result = failed('credentials', error, unreachableHint(error, [loaded]));
+    const note = error instanceof AuthError && error.status === 401 ? credentialSourcesNote(loaded) : undefined;
+    return note === undefined ? result : { ...result, hint: result.hint === null ? note : `${note}; ${result.hint}` };
+  }
 }
 
 /** POST /wallet/getnowblock with the key, if any: the node answers, takes the key, and is not far behind. */
-export function checkTronNode(remote: Remote, settings: Settings): Promise<CheckResult> {
-  return guarded('tron-node', async () => {
+export async function checkTronNode(remote: Remote, settings: Settings): Promise<CheckResult> {
+  try {
     const loaded = await loadSecrets(settings, ['tron-api-key'], remote.signal);
     remote.remember(loaded);
     const url = new URL(loaded.values['tron-node'].value ?? '');
@@ -98,5 +111,7 @@ export function checkTronNode(remote: Remote, settings: Settings): Promise<Check
     } finally {
       await node.close();
     }
-  });
+  } catch (error) {
+    return failed('tron-node', error, unreachableHint(error, [settings]));
+  }
 }

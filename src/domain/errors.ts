@@ -3,7 +3,8 @@
  * of the contract, and only `app/main.ts` turns it into a message and an exit status. Nothing outside this
  * module builds a `CliError` with a bare exit code.
  */
-import { printable } from './printable.js';
+import { clause, printable } from './printable.js';
+import { formatDuration } from './duration.js';
 
 /** Exit codes of the `energy` command-line contract. */
 export const ExitCode = {
@@ -193,7 +194,7 @@ export class WaitTimeoutError extends CliError {
     waitCommand = `energy order wait ${orderId}`,
   ) {
     super(
-      `order ${orderId} is still ${printable(status, 40)} after ${seconds} s; \`${waitCommand}\` follows it on`,
+      `order ${orderId} is still ${printable(status, 40)} after ${formatDuration(seconds * 1000)}; \`${waitCommand}\` follows it on`,
       ExitCode.waitTimeout,
       { hint: 'the order stands: do not order again' },
     );
@@ -260,7 +261,7 @@ export class OrderOutcomeUnknownError extends CliError {
     recoverCommand: string,
   ) {
     super(
-      `${cause.message}: the order with client_request_id ${clientRequestId} may or may not have been placed (it is in the journal)`,
+      `${clause(cause.message)}: the order with client_request_id ${clientRequestId} may or may not have been placed (it is in the journal)`,
       cause.exitCode,
       { cause, hint: `settle it (this never places a second order) with: ${recoverCommand}` },
     );

@@ -3,7 +3,7 @@
  * a record that cannot be read, a journal that cannot be written before a send, and after one.
  */
 import { CliError, ExitCode } from './errors.js';
-import { printable } from './printable.js';
+import { clause, printable } from './printable.js';
 
 /**
  * The journal holds a record for this client_request_id that cannot be read (damaged, or from a newer
@@ -45,7 +45,7 @@ export class OrderUnrecordedError extends CliError {
   override name = 'OrderUnrecordedError';
   constructor(clientRequestId: string, orderId: string, cause: CliError, recoverCommand: string) {
     super(
-      `order ${printable(orderId, 80)} was placed (client_request_id ${printable(clientRequestId, 80)}), but ${cause.message}; its journal record stays pending`,
+      `order ${printable(orderId, 80)} was placed (client_request_id ${printable(clientRequestId, 80)}), but ${clause(cause.message)}; its journal record stays pending`,
       ExitCode.service,
       {
         cause,

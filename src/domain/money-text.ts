@@ -9,6 +9,8 @@ import { printable } from './printable.js';
 export const AMOUNT_PATTERN = /^\d+\.\d{6}$/;
 /** What a user may type: a plain non-negative decimal with at most six fraction digits. */
 const USER_AMOUNT_PATTERN = /^(\d+)(?:\.(\d{1,6}))?$/;
+/** How to write an amount, for a message about one that is not. */
+export const USER_AMOUNT_ADVICE = 'use digits with at most six decimals, e.g. 12.5 or 12.500000';
 
 /** True when `text` is an amount exactly as the API writes one. */
 export function isApiAmount(text: unknown): text is string {
@@ -22,9 +24,7 @@ export function isApiAmount(text: unknown): text is string {
 export function parseUserAmount(text: string): string {
   const match = USER_AMOUNT_PATTERN.exec(text.trim());
   if (match === null) {
-    throw new RangeError(
-      `"${printable(text, 40)}" is not a TRX amount: use digits with at most six decimals, e.g. 12.5 or 12.500000`,
-    );
+    throw new RangeError(`"${printable(text, 40)}" is not a TRX amount: ${USER_AMOUNT_ADVICE}`);
   }
   const whole = match[1]!.replace(/^0+(?=\d)/, '');
   return `${whole}.${(match[2] ?? '').padEnd(6, '0')}`;

@@ -53,3 +53,11 @@ export function escapeInLines(text: string): string {
 export function terminalJson(value: unknown, space?: number): string {
   return escapeInLines(JSON.stringify(value, null, space));
 }
+
+/**
+ * A message ending in a sentence's full stop (a server's detail often does) without it, for one that goes
+ * on after it: `…for this test: the order…`, not `…for this test.: the order…`. An ellipsis stays.
+ */
+export function clause(text: string): string {
+  return text.replace(/(?<!\.)[.。]\s*$/u, '');
+}

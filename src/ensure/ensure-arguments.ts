@@ -6,7 +6,6 @@ import { InvalidArgumentError } from 'commander';
 import { checkTronAddress } from '../domain/address.js';
 import { UsageError } from '../domain/errors.js';
 import type { EnsureOptions } from './ensure-types.js';
-import { parseDuration } from './service-loop.js';
 
 /** Transfers within one rental: a bound that keeps n × the energy of one transfer an exact integer. */
 const MAX_TRANSFERS = 100_000;
@@ -18,19 +17,12 @@ export function transferCount(text: string, positiveInteger: (text: string) => n
   return count;
 }
 
-/** `--tolerance 1` or `0.25` (percent, at most two decimals, below 50) as basis points: integers only. */
+/** `--tolerance 1`, `1%` or `0.25` (percent, at most two decimals, below 50) as basis points: integers only. */
 export function tolerancePercent(text: string): number {
-  const match = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  const match = /^(\d{1,2})(?:\.(\d{1,2}))?%?$/.exec(text.trim());
   const bp = match === null ? NaN : Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
   if (!(bp < 5_000)) throw new InvalidArgumentError('must be a percentage from 0 to 49.99, e.g. 1 or 0.5');
   return bp;
-}
-
-export function everyDuration(text: string): number {
-  const ms = parseDuration(text);
-  if (ms === undefined)
-    throw new InvalidArgumentError('must be a duration such as 30s, 5m or 1h (ms, s, m, h; at most 7 days)');
-  return ms;
 }
 
 /** Every address checked before anything is read; a repeated one counts once. */

@@ -78,12 +78,3 @@ export async function runService(input: ServiceInput): Promise<number> {
   input.note(`energy: stopped after cycle ${cycle}`);
   return cycle;
 }
-
-/** `30s`, `5m`, `1h`, `250ms`, `1.5h`: a duration in milliseconds, or undefined when it is not one. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  if (match === null) return undefined;
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
-  const ms = Math.round(Number(match[1]) * unit);
-  return ms >= 1 && ms <= 7 * 86_400_000 ? ms : undefined;
-}

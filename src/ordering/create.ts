@@ -11,6 +11,7 @@ import { ConflictError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
+import { formatInteger, formatIsoTime } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 import { quoteRows } from '../output/views.js';
 import { refuseUnaffordable } from './afford.js';
@@ -93,7 +94,7 @@ async function resendable(deps: CreateDeps, request: CreateRequest): Promise<Jou
   refuseOtherParameters(known, request);
   if (!hasOrder(known)) await consentToResend(deps, known, request);
   deps.note(
-    `energy: client_request_id ${known.client_request_id} was sent from this machine at ${known.journaled_at}; resending that same request (no new quote)`,
+    `energy: client_request_id ${known.client_request_id} was sent from this machine at ${formatIsoTime(known.journaled_at)}; resending that same request (no new quote)`,
   );
   return known;
 }
@@ -122,7 +123,7 @@ function refuseOtherParameters(record: JournalRecord, request: CreateRequest): v
   if (sent.address === request.address && sent.energy === request.energy && sent.duration_hours === request.hours)
     return;
   throw new ConflictError(
-    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${sent.energy} energy, ${sent.duration_hours} h: nothing was sent`,
+    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${formatInteger(sent.energy)} energy, ${sent.duration_hours} h: nothing was sent`,
     { hint: 'use a new --client-request-id for a different order' },
   );
 }
@@ -134,7 +135,9 @@ async function consentToResend(deps: CreateDeps, record: JournalRecord, request:
   await requireConsent({
     terminal: deps.terminal,
     given: request.yes || request.expectedTotal !== undefined,
-    details: [`An earlier run sent this order (${record.journaled_at}) and never learned whether it was placed.`],
+    details: [
+      `An earlier run sent this order (${formatIsoTime(record.journaled_at)}) and never learned whether it was placed.`,
+    ],
     question: `Resend it? It returns the order if it exists, or places it now for ${total} TRX.`,
     refusal: `not resending client_request_id ${record.client_request_id} (${total} TRX) without consent`,
     hint: 'add --yes to resend it',

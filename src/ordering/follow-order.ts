@@ -5,7 +5,7 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { endedUndelivered, waitUntilFinal } from '../client/wait-for-order.js';
+import { endedUndelivered, isFinal, waitUntilFinal } from '../client/wait-for-order.js';
 import { CliError, ContextualError, OrderFailedError, WaitTimeoutError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 
@@ -24,11 +24,17 @@ export interface Follower {
  * when `timeoutSeconds` ran out first.
  */
 export async function followToFinal(follower: Follower, order: Order, timeoutSeconds: number): Promise<Order> {
-  follower.progress?.(`energy: order ${order.id} is ${printable(order.status, 40)}; waiting until it is final…`);
+  const status = printable(order.status, 40);
+  follower.progress?.(
+    isFinal(order)
+      ? `energy: order ${order.id} is ${status}, final already`
+      : `energy: order ${order.id} is ${status}; waiting until it is final…`,
+  );
   let last = order;
   let final: Order;
   try {
     final = await waitUntilFinal(follower.client, order, {
+      // The first pause; the reads then back off to one every 15 s (client/wait-for-order.ts).
       intervalMs: follower.intervalMs ?? 1000,
       timeoutMs: timeoutSeconds * 1000,
       onChange: (next) => {

@@ -11,6 +11,7 @@ import { CliError, SomeFailedError } from '../domain/errors.js';
 import { sumAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
+import { formatInteger } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 import { requireConsent } from './consent.js';
 import { findRecentOrders } from './find-recent.js';
@@ -84,7 +85,7 @@ async function consentForUncommitted(deps: RecoverDeps, uncommitted: JournalReco
     given: yes,
     details: orders.map(
       ({ record, order }) =>
-        `  ${record.client_request_id}  ${order.address}  ${order.energy} energy  ${order.duration_hours} h  ${order.expected_total_trx} TRX`,
+        `  ${record.client_request_id}  ${order.address}  ${formatInteger(order.energy)} energy  ${order.duration_hours} h  ${order.expected_total_trx} TRX`,
     ),
     question: `Resend ${n}, at most ${total} TRX in all?`,
     refusal: `not resending ${n} (up to ${total} TRX) that may place orders now, without consent`,

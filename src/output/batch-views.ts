@@ -2,13 +2,15 @@
  * How `order batch` prints as it goes: with --json one NDJSON object a line, else a table printed a line
  * at a time, its widths fixed up front (a derived id's length is known, an order id is a UUID), so that
  * rows printed one by one still line up. On a narrow terminal the client id goes first, then the order id
- * (a dry run's address) takes its short form, and the detail is cut to the line.
+ * (a dry run's address) takes its short form, with the ids in a detail, and the detail is cut to the line: a
+ * detail cut short (a failure's reason) is written whole on stderr after its row.
  */
 import type { LineResult } from '../batch/execute.js';
 import type { PlannedLine } from '../batch/run-batch.js';
 import type { Printer } from './printer.js';
 import type { Column } from './fit-table.js';
-import { shortAddress, shortId } from './short-forms.js';
+import { formatInteger } from './format.js';
+import { shortAddress, shortId, shortIdsIn } from './short-forms.js';
 
 interface RowWriter<T> {
   write: (item: T) => Promise<void>;
@@ -25,7 +27,13 @@ export function batchResultWriter(printer: Printer, idWidth: number): RowWriter<
       { head: 'CLIENT_REQUEST_ID', width: idWidth, drop: 1 },
       { head: 'STATUS', width: 8 },
       { head: 'ORDER', width: 36, short: { step: 2, form: shortId } },
-      { head: 'DETAIL', width: 0, cut: 3 },
+      {
+        head: 'DETAIL',
+        width: 0,
+        short: { step: 2, form: shortIdsIn },
+        cut: 3,
+        spill: (cell, row) => `energy: line ${row[0]}: ${row[2]}: ${cell}`,
+      },
     ],
     (r) => [String(r.line), r.client_request_id, r.status, r.order_id ?? '', detail(r)],
   );
@@ -41,9 +49,19 @@ export function batchPlanWriter(printer: Printer, idWidth: number): RowWriter<Pl
       { head: 'CLIENT_REQUEST_ID', width: idWidth, drop: 1 },
       { head: 'PLAN', width: 6 },
       { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },
-      { head: 'TOTAL TRX', width: 0 },
+      { head: 'ENERGY', width: 9 },
+      { head: 'HOURS', width: 5 },
+      { head: 'TOTAL_TRX', width: 0 },
     ],
-    (p) => [String(p.line), p.client_request_id, p.plan, p.address, p.total_trx ?? ''],
+    (p) => [
+      String(p.line),
+      p.client_request_id,
+      p.plan,
+      p.address,
+      formatInteger(p.energy),
+      String(p.duration_hours),
+      p.total_trx ?? '',
+    ],
   );
 }
 

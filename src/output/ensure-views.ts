@@ -1,5 +1,5 @@
 /** The readable form of `ensure`: one row per address. */
-import { formatInteger } from './format.js';
+import { formatInteger, formatIsoTime } from './format.js';
 import type { TableSpec } from './printer.js';
 import type { Column } from './fit-table.js';
 import { shortAddress, shortIdsIn } from './short-forms.js';
@@ -27,14 +27,27 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   in_flight_elsewhere: () => 'ordered by another host at the same moment (in flight)',
   would_buy: (row) => `would buy${row.capped ? ' (capped at max_energy)' : ''}`,
   bought: (row) =>
-    `ordered ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
+    `bought ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
 };
 
+/** `ensure --every`'s line before each cycle's table, its time local like every table's. */
+export function cycleLine(cycle: { cycle: number; at: string; error?: { message: string } }): string {
+  const failed = cycle.error ? `: failed: ${cycle.error.message}` : '';
+  return `cycle ${cycle.cycle} at ${formatIsoTime(cycle.at)}${failed}\n`;
+}
+
+/** A result on a narrow terminal: its order id by 8 characters, and no status after it (the full form has it). */
+function shortResult(cell: string): string {
+  return shortIdsIn(cell).replace(/^(bought [0-9a-f]{8}) \([^)]*\)/i, '$1');
+}
+
 /**
  * With --wait, an AFTER column next to AVAILABLE: the energy before the purchase and once it arrived. On a
- * narrow terminal the order id in a result takes its short form, then the address (which the user gave), and
- * only then is the result cut.
+ * narrow terminal the order id in a result takes its short form, then the address (which the user gave);
+ * then the result is cut, and a cut result is written whole on stderr (a failure's reason is never lost);
+ * then IN_FLIGHT goes, then TARGET (the user's own figure) and BUY: 80 columns keep every column, 60 keep
+ * ADDRESS, AVAILABLE, TOTAL_TRX and RESULT.
  */
 export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
   const after = rows.some((row) => row.available_after !== undefined);
@@ -44,11 +57,17 @@ export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
       { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },
       { head: 'AVAILABLE', width: 9 },
       { head: 'AFTER', width: 9 },
-      { head: 'IN FLIGHT', width: 9 },
-      { head: 'TARGET', width: 9 },
-      { head: 'BUY', width: 9 },
-      { head: 'TOTAL TRX', width: 10 },
-      { head: 'RESULT', width: 6, short: { step: 1, form: shortIdsIn }, cut: 3 },
+      { head: 'IN_FLIGHT', width: 9, drop: 4 },
+      { head: 'TARGET', width: 9, drop: 5 },
+      { head: 'BUY', width: 9, drop: 5 },
+      { head: 'TOTAL_TRX', width: 10 },
+      {
+        head: 'RESULT',
+        width: 6,
+        short: { step: 1, form: shortResult },
+        cut: 3,
+        spill: (cell, row) => `energy: ${row[0]}: ${cell}`,
+      },
     ]),
     rows: rows.map((row) =>
       pick([
@@ -56,7 +75,8 @@ export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
         formatInteger(row.available),
         row.available_after === undefined ? '-' : formatInteger(row.available_after),
         formatInteger(row.in_flight),
-        formatInteger(row.target),
+        // A target that could not be worked out (a failed --transfers estimate) is not 0.
+        row.target === 0 && row.error !== null ? '-' : formatInteger(row.target),
         row.to_buy === 0 ? '-' : formatInteger(row.to_buy),
         row.total_trx ?? '-',
         (RESULT[row.reason] ?? (() => row.reason))(row) + (row.bandwidth_short === true ? '; bandwidth short' : ''),

@@ -8,6 +8,7 @@
  */
 import { cutToWidth, visibleWidth } from './text-width.js';
 import { GAP } from './text-table.js';
+import { wrapWords } from './wrap-text.js';
 
 export interface Column {
   head: string;
@@ -17,6 +18,13 @@ export interface Column {
   short?: { step: number; form: (cell: string, ellipsis: string) => string };
   /** Free text: from step `cut` on, its width gives way to the other columns, and a longer value is cut. */
   cut?: number;
+  /**
+   * With `cut`: a value that is cut is also written whole on stderr, one line each, as this says it (a
+   * failure's reason, gh's way): what the table leaves out is never lost.
+   */
+  spill?: (cell: string, row: readonly string[]) => string;
+  /** Free text: from step `wrap` on, its width gives way like a cut column's, and a longer value wraps on words. */
+  wrap?: number;
   /** At this step the column is left out. */
   drop?: number;
 }
@@ -49,16 +57,30 @@ export function planFit(
   sample: readonly (readonly string[])[],
   options: FitOptions,
 ): FitPlan {
-  const all = columns.map((_column, index) => index);
   if (options.available === undefined)
     return {
-      shown: all,
+      shown: columns.map((_column, index) => index),
       widths: columns.map((c) => c.width),
       cutAt: [],
       shortened: new Set(),
       ellipsis: options.ellipsis,
     };
   const available = options.available;
+  const plan = fitSteps(columns, sample, options, available, false);
+  // Too narrow for a streamed table's minimum widths (which line its pages up): size it to its first page.
+  return plan.fits || !options.streamed ? plan.plan : fitSteps(columns, sample, options, available, true).plan;
+}
+
+/** Takes the columns' steps in order until the table fits `available`, or there are none left. */
+function fitSteps(
+  columns: readonly Column[],
+  sample: readonly (readonly string[])[],
+  options: FitOptions,
+  available: number,
+  relaxed: boolean,
+): { plan: FitPlan; fits: boolean } {
+  const all = columns.map((_column, index) => index);
+  const keepMinimums = options.streamed && !relaxed;
   const shortened = new Set<number>();
   const squeezed = new Set<number>();
   const dropped = new Set<number>();
@@ -75,7 +97,7 @@ export function planFit(
       const cell = row[index] ?? '';
       width = Math.max(width, visibleWidth(short ? column.short!.form(cell, options.ellipsis) : cell));
     }
-    if (options.streamed && !short) width = Math.max(width, column.width);
+    if (keepMinimums && !short) width = Math.max(width, column.width);
     measured.set(key, width);
     return width;
   };
@@ -87,23 +109,26 @@ export function planFit(
     ) +
     GAP.length * (shown().length - 1);
 
-  const steps = [...new Set(columns.flatMap((c) => [c.short?.step, c.cut, c.drop]).filter((s) => s !== undefined))];
+  const steps = [
+    ...new Set(columns.flatMap((c) => [c.short?.step, c.cut, c.wrap, c.drop]).filter((s) => s !== undefined)),
+  ];
   for (const step of steps.sort((a, b) => a - b)) {
     if (needed() <= available) break;
     columns.forEach((column, index) => {
       if (column.short?.step === step) shortened.add(index);
-      if (column.cut === step) squeezed.add(index);
+      if (column.cut === step || column.wrap === step) squeezed.add(index);
       if (column.drop === step) dropped.add(index);
     });
   }
 
   const indexes = shown();
-  return {
+  const plan = {
     shown: indexes,
-    ...shareOut(columns, indexes, content, available, options.streamed),
+    ...shareOut(columns, indexes, content, available, keepMinimums),
     shortened,
     ellipsis: options.ellipsis,
   };
+  return { plan, fits: needed() <= available };
 }
 
 /**
@@ -119,7 +144,7 @@ function shareOut(
   streamed: boolean,
 ): { widths: number[]; cutAt: (number | undefined)[] } {
   const widths = indexes.map(content);
-  const cutColumns = indexes.filter((index) => columns[index]!.cut !== undefined);
+  const cutColumns = indexes.filter((index) => columns[index]!.cut !== undefined || columns[index]!.wrap !== undefined);
   const fixed = indexes.reduce((sum, index, at) => sum + (cutColumns.includes(index) ? 0 : widths[at]!), 0);
   let left = available - fixed - GAP.length * (indexes.length - 1);
   const cutAt: (number | undefined)[] = indexes.map(() => undefined);
@@ -135,13 +160,30 @@ function shareOut(
   return { widths, cutAt };
 }
 
-/** The cells of one row as the plan shows them. */
-export function fitRow(columns: readonly Column[], plan: FitPlan, row: readonly string[]): string[] {
-  return plan.shown.map((index, at) => {
-    const column = columns[index]!;
-    let cell = row[index] ?? '';
-    if (plan.shortened.has(index)) cell = column.short!.form(cell, plan.ellipsis);
-    const cut = plan.cutAt[at];
-    return cut === undefined ? cell : cutToWidth(cell, cut, plan.ellipsis);
+/** The cell of column `index` in its shown form (its short form if the plan says so), before any cut. */
+function shownCell(columns: readonly Column[], plan: FitPlan, row: readonly string[], index: number): string {
+  const cell = row[index] ?? '';
+  return plan.shortened.has(index) ? columns[index]!.short!.form(cell, plan.ellipsis) : cell;
+}
+
+/** The cells of one row as the plan shows them: one line, or more where a wrapping column wraps. */
+export function fitRow(columns: readonly Column[], plan: FitPlan, row: readonly string[]): string[][] {
+  const pieces = plan.shown.map((index, at) => {
+    const cell = shownCell(columns, plan, row, index);
+    const width = plan.cutAt[at];
+    if (width === undefined) return [cell];
+    return columns[index]!.wrap !== undefined ? wrapWords(cell, width) : [cutToWidth(cell, width, plan.ellipsis)];
+  });
+  const height = Math.max(1, ...pieces.map((lines) => lines.length));
+  return Array.from({ length: height }, (_line, n) => pieces.map((lines) => lines[n] ?? ''));
+}
+
+/** The stderr lines for the values of `row` that the plan cuts, in the columns that spill (see Column.spill). */
+export function spills(columns: readonly Column[], plan: FitPlan, row: readonly string[]): string[] {
+  return plan.shown.flatMap((index, at) => {
+    const { spill, wrap } = columns[index]!;
+    const width = plan.cutAt[at];
+    if (spill === undefined || wrap !== undefined || width === undefined) return [];
+    return visibleWidth(shownCell(columns, plan, row, index)) > width ? [spill(row[index] ?? '', row)] : [];
   });
 }

@@ -13,6 +13,16 @@ export function formatTimestamp(value: number, timeZoneOffsetMinutes?: number): 
 }
 
 /**
+ * A time kept as ISO 8601 UTC (a journal record, an `ensure` cycle, `spend`'s bounds) in the one form human
+ * output uses, local with the offset as formatTimestamp; text that is not a time is left as it is. JSON
+ * and CSV keep the ISO text.
+ */
+export function formatIsoTime(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : formatTimestamp(ms);
+}
+
+/**
  * 65000 → `65,000`: energy amounts are large integers people compare at a glance. Grouped by hand, not
  * with toLocaleString: its first call loads ICU's locale data, ~10 ms of a table command's start-up.
  */

@@ -1,8 +1,8 @@
 /**
  * `order list --all`: writes orders as their pages arrive, so that memory does not grow with the number of
  * orders, in both forms. The JSON form is one document, {"items":[…],"next_cursor":null}; when a page fails
- * midway, or the listing is stopped early (`stop` aborted), the document still ends validly, with the orders
- * read so far and next_cursor at the page not read.
+ * (the first one too), or the listing is stopped early (`stop` aborted), the document still ends validly,
+ * with the orders read so far and next_cursor at the page not read.
  */
 import type { OrderList } from '../client/types.js';
 import type { Printer } from './printer.js';
@@ -39,7 +39,8 @@ export async function streamOrdersJson(
       }
     }
   } catch (error) {
-    if (progress.ordersWritten > 0) await close(progress.resumeCursor);
+    // Valid JSON on stdout whatever page failed, the first too: `{"items":[],"next_cursor":null}`.
+    await close(progress.resumeCursor);
     throw error;
   }
   const stopped = stoppedEarly(progress);

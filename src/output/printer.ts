@@ -9,7 +9,7 @@ import type { Row } from './views.js';
 import { styles } from './ansi.js';
 import { colorLevel, type Terminal } from './terminal.js';
 import { renderTable } from './text-table.js';
-import { planFit, fitRow, type Column, type FitPlan } from './fit-table.js';
+import { planFit, fitRow, spills, type Column, type FitPlan } from './fit-table.js';
 import { ellipsis, inCharset, utf8Locale } from './charset.js';
 import { csvRecord } from './csv.js';
 import { escapeControls, escapeInLines, terminalJson } from '../domain/printable.js';
@@ -73,18 +73,21 @@ export class Printer {
     return {
       write: async (rows) => {
         if (rows.length === 0) return;
-        const safe = rows.map((row) => row.map((cell) => inCharset(escapeControls(cell), utf8)));
+        const available = this.#screenWidth();
+        const escaped = rows.map((row) => row.map((cell) => inCharset(escapeControls(cell), utf8)));
+        const safe = available === undefined ? escaped.map(wordPerCell) : escaped;
         const first = plan === undefined;
-        plan ??= planFit(columns, safe, { available: this.#screenWidth(), ellipsis: ellipsis(utf8), streamed });
+        plan ??= planFit(columns, safe, { available, ellipsis: ellipsis(utf8), streamed });
         const shown = plan;
         await this.#out(
           renderTable({
             head: first ? shown.shown.map((index) => escapeControls(columns[index]!.head)) : undefined,
             widths: shown.widths,
-            rows: safe.map((row) => fitRow(columns, shown, row)),
+            rows: safe.flatMap((row) => fitRow(columns, shown, row)),
             styleHead: bold,
           }),
         );
+        for (const line of safe.flatMap((row) => spills(columns, shown, row))) this.note(line);
       },
     };
   }
@@ -170,4 +173,13 @@ export class Printer {
     if (this.terminal.stdout.isTTY === true) this.clearStatus();
     if (!this.terminal.stdout.write(text)) await once(this.terminal.stdout, 'drain');
   }
+}
+
+/**
+ * A row as a pipe gets it: one word a cell, so that `awk` and `column -t` see whole values. An empty cell
+ * is `-`, and spaces inside a value (a status from the server) become `_`; the last column, free text,
+ * keeps its spaces: it is the rest of the line.
+ */
+function wordPerCell(row: readonly string[]): string[] {
+  return row.map((cell, index) => (cell === '' ? '-' : index === row.length - 1 ? cell : cell.replace(/\s+/g, '_')));
 }

@@ -10,7 +10,7 @@ export function shortId(cell: string): string {
 
 const UUIDS = /\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
-/** Free text with every order id in it shortened the same way (`ordered 2b7c1f7e (pending)`). */
+/** Free text with every order id in it shortened the same way (`bought 2b7c1f7e (pending)`). */
 export function shortIdsIn(cell: string): string {
   return cell.replace(UUIDS, '$1');
 }

@@ -1,13 +1,13 @@
 /** `energy spend` as a table, a key/value block or CSV records. Amounts as summed: six decimals, never a float. */
 import type { SpendReport } from '../reports/spend.js';
 import type { Row } from './views.js';
-import { formatInteger } from './format.js';
+import { formatInteger, formatIsoTime } from './format.js';
 import type { Column } from './fit-table.js';
 
 export function spendRows(report: SpendReport): Row[] {
   return [
-    ['Since', report.since ?? '(the first order)'],
-    ['Until', report.until ?? '(now)'],
+    ['Since', report.since === null ? '(the first order)' : formatIsoTime(report.since)],
+    ['Until', report.until === null ? '(now)' : formatIsoTime(report.until)],
     ['Orders', formatInteger(report.orders)],
     ['Total', `${report.total_trx} TRX`],
   ];
@@ -16,7 +16,7 @@ export function spendRows(report: SpendReport): Row[] {
 export const SPEND_COLUMNS: readonly Column[] = [
   { head: 'KEY', width: 34 },
   { head: 'ORDERS', width: 8 },
-  { head: 'TOTAL TRX', width: 16 },
+  { head: 'TOTAL_TRX', width: 16 },
 ];
 
 /** The groups, then a total line. */

@@ -26,7 +26,10 @@ export function renderTable(spec: TextTableSpec): string {
   const line = (cells: readonly string[], cellWidth: readonly number[], style?: (text: string) => string) => {
     let text = '';
     cells.forEach((cell, column) => {
-      const padded = cell + ' '.repeat(Math.max(0, (widths[column] ?? 0) - cellWidth[column]!));
+      // The last cell is not padded: spaces at the end of a line, inside a style's escapes, would make a
+      // long line of a short one.
+      const pad = column === cells.length - 1 ? 0 : (widths[column] ?? 0) - cellWidth[column]!;
+      const padded = cell + ' '.repeat(Math.max(0, pad));
       text += (column === 0 ? '' : GAP) + (style === undefined ? padded : style(padded));
     });
     return text.trimEnd();

@@ -3,10 +3,11 @@ import type { AddressState } from '../tron/address-state.js';
 import { formatInteger, formatYesNo } from './format.js';
 import type { Row } from './views.js';
 
-export function addressRows(state: AddressState): Row[] {
+export function addressRows(state: AddressState & { contract: boolean | null }): Row[] {
   return [
     ['Address', state.address],
     ['Activated', formatYesNo(state.activated)],
+    ['Contract', state.contract === null ? 'unknown (the node did not say)' : formatYesNo(state.contract)],
     ['Energy available', formatInteger(state.energy_available)],
     ['Energy limit', formatInteger(state.energy_limit)],
     ['Energy used', formatInteger(state.energy_used)],

@@ -58,21 +58,29 @@ export function orderRows(order: Order): Row[] {
 /**
  * `order list`'s columns. The minimum widths line up the pages of `order list --all` in a pipe; on a narrow
  * terminal the date, then the id, then the address take their short forms, a long status is cut, and HOURS
- * then FINAL are left out (80 columns keep ID, CREATED, ADDRESS, ENERGY, TOTAL TRX, STATUS, FINAL).
+ * then FINAL then CREATED are left out (80 columns keep ID, CREATED, ADDRESS, ENERGY, TOTAL_TRX, STATUS,
+ * FINAL; 60 keep ID, ADDRESS, ENERGY, TOTAL_TRX, STATUS).
  */
 export const ORDER_COLUMNS: readonly Column[] = [
   { head: 'ID', width: 36, short: { step: 2, form: shortId } },
-  { head: 'CREATED', width: 25, short: { step: 1, form: (cell) => shortTime(cell) } },
+  { head: 'CREATED', width: 25, short: { step: 1, form: (cell) => shortTime(cell) }, drop: 7 },
   { head: 'ADDRESS', width: 34, short: { step: 3, form: shortAddress } },
   { head: 'ENERGY', width: 9 },
   { head: 'HOURS', width: 5, drop: 5 },
-  { head: 'TOTAL TRX', width: 16 },
+  { head: 'TOTAL_TRX', width: 16 },
   { head: 'STATUS', width: 12, cut: 4 },
   { head: 'FINAL', width: 9, drop: 6 },
 ];
 
 export function orderCells(order: Order): string[] {
-  const final = order.lifecycle_final ? 'all' : order.delivery_final ? 'delivery' : 'no';
+  // Which of the two ends it reached: a failed order that never delivered is final in its lifecycle only.
+  const final = order.lifecycle_final
+    ? order.delivery_final
+      ? 'all'
+      : 'lifecycle'
+    : order.delivery_final
+      ? 'delivery'
+      : 'no';
   return [
     order.id,
     formatTimestamp(order.created_at),

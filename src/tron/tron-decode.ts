@@ -11,8 +11,11 @@ import { readableMessage } from './tron-schemas.js';
 
 export const TRON_KEY_HINT =
   'public nodes limit requests without a key: set one with `energy config set tron-api-key` (or ENERGY_TRON_API_KEY), or use your own node with --tron-node';
-const TRON_PLAN_HINT =
-  "the node refuses or limits this API key: check the key and its plan's request rate, or use your own node with --tron-node";
+/** Where the API key sent to the node came from, and how to set it there again (config/credentials.ts). */
+export interface TronKeySource {
+  where: string;
+  fix: string;
+}
 
 function parseJson(text: string): unknown {
   try {
@@ -53,7 +56,12 @@ export function decodeTronSuccess<T>(response: HttpResponse, check: Check<T>, la
 }
 
 /** The error for a non-2xx answer the retries did not get past. */
-export function decodeTronFailure(response: HttpResponse, label: string, sentKey: boolean): CliError {
+export function decodeTronFailure(
+  response: HttpResponse,
+  label: string,
+  sentKey: boolean,
+  keySource?: TronKeySource,
+): CliError {
   const body = parseJson(response.text);
   const said =
     errorText(body) ??
@@ -63,11 +71,18 @@ export function decodeTronFailure(response: HttpResponse, label: string, sentKey
   const message = `${label} answered HTTP ${response.status}${said === undefined ? '' : `: ${said}`}`;
   const { status } = response;
   // Hosted nodes answer 429, or 403 with a text body, when a caller without a key (or over its plan) asks too often.
+  const key = keySource === undefined ? 'the API key' : `the API key from ${keySource.where}`;
   if (status === 429 || status === 403)
-    return new RateLimitedError(message, { hint: sentKey ? TRON_PLAN_HINT : TRON_KEY_HINT });
+    return new RateLimitedError(message, {
+      hint: sentKey
+        ? `the node refuses or limits ${key}: check the key and its plan's request rate, or use your own node with --tron-node`
+        : TRON_KEY_HINT,
+    });
   if (status === 401)
     return new AuthError(message, {
-      hint: 'check the TRON node API key: energy config set tron-api-key',
+      hint: sentKey
+        ? `the node refused ${key}: ${keySource?.fix ?? 'check it'}`
+        : 'the node asks for an API key: set one with `energy config set tron-api-key` (or ENERGY_TRON_API_KEY)',
     });
   if (status === 404 || status === 405) {
     return new ResponseShapeError(message, {

@@ -14,7 +14,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../client/retry-policy.j
 import type { Check } from '../client/shape.js';
 import { retryAfterHeader } from '../client/decode.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
-import { decodeTronFailure, decodeTronSuccess } from './tron-decode.js';
+import { decodeTronFailure, decodeTronSuccess, type TronKeySource } from './tron-decode.js';
 import { constantCallResult } from './constant-call.js';
 import { accountInfo, accountResource, energyPrice, nowBlock } from './tron-schemas.js';
 import type {
@@ -31,6 +31,8 @@ export interface TronNodeOptions {
   baseUrl: URL;
   /** Sent as TRON-PRO-API-KEY (TronGrid); never logged. */
   apiKey?: string | undefined;
+  /** Where the key came from, for the hint when the node refuses it (default: a generic one). */
+  apiKeySource?: TronKeySource | undefined;
   timeouts?: Partial<HttpTimeouts>;
   retryPolicy?: Partial<RetryPolicy>;
   log?: ((line: string) => void) | undefined;
@@ -151,7 +153,7 @@ export class TronNode {
       decode: (response) => decodeTronSuccess(response, check, label),
       serverNowMs: nowMs,
       retryAfter: retryAfterHeader,
-      failure: (response) => decodeTronFailure(response, label, apiKey !== undefined),
+      failure: (response) => decodeTronFailure(response, label, apiKey !== undefined, this.#options.apiKeySource),
     });
   }
 }

@@ -46,6 +46,37 @@ describe('order batch on a balance that cannot pay the sum', () => {
     expect(world.sandbox.orders()).toHaveLength(0);
   });
 
+  it('a dry run reads the balance once and says a real run would refuse; its table shows ENERGY and HOURS', async () => {
+    const balanceReads = world.sandbox.requestCount('/v1/balance', 'GET');
+    const result = await world.run(['order', 'batch', batchFile('dry.csv', 33_000), '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /; 11\.100000 TRX in all; 5\.000000 TRX available, not enough for the 11\.100000 TRX of new orders: a real run would buy nothing \(exit 5; --place-what-fits places the lines it covers\); nothing was bought$/m,
+    );
+    expect(world.sandbox.requestCount('/v1/balance', 'GET') - balanceReads).toBe(1);
+    expect(orderPosts(world)).toBe(0);
+    const [head, row] = result.stdout.split('\n');
+    expect(head!.split(/\s+/)).toEqual([
+      'LINE',
+      'CLIENT_REQUEST_ID',
+      'PLAN',
+      'ADDRESS',
+      'ENERGY',
+      'HOURS',
+      'TOTAL_TRX',
+    ]);
+    expect(row!.split(/\s+/).slice(4)).toEqual(['65,000', '1', '3.700000']);
+
+    const fits = await world.run([
+      'order',
+      'batch',
+      batchFile('dry-fits.csv', 34_000),
+      '--dry-run',
+      '--place-what-fits',
+    ]);
+    expect(fits.stderr).toMatch(/: a real run would place the lines it covers, in order, and fail the rest; nothing/);
+  });
+
   it('with --place-what-fits places the lines the balance covers, and the rest fail (exit 9)', async () => {
     const result = await world.run(['order', 'batch', batchFile('fits.csv', 32_000), '--yes', '--place-what-fits']);
     expect(result.code).toBe(9);

@@ -14,6 +14,7 @@ const world = worldForSuite();
 const ID = '2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f';
 const quote = (...rest: string[]) => ['quote', ADDRESS, '--energy', '65000', '--hours', '1', ...rest];
 const create = (...rest: string[]) => orderCreateArgs(ADDRESS, '--yes', ...rest);
+const ensure = () => ['ensure', ADDRESS, '--energy', '65000', '--hours', '1', '--yes'];
 
 const CASES: [label: string, args: string[], reason: RegExp][] = [
   ['energy 0', ['quote', ADDRESS, '--energy', '0', '--hours', '1'], /--energy.*positive whole number/],
@@ -46,6 +47,11 @@ const CASES: [label: string, args: string[], reason: RegExp][] = [
   ['client request id with spaces', create('--client-request-id', 'a b'), /--client-request-id/],
   ['client request id too long', create('--client-request-id', 'x'.repeat(65)), /--client-request-id/],
   ['wait timeout 0', create('--wait', '--wait-timeout', '0'), /--wait-timeout/],
+  ['wait timeout over a day', create('--wait', '--wait-timeout', '2d'), /--wait-timeout "2d": too long: at most 1d/],
+  ['every 0s (a busy loop)', [...ensure(), '--every', '0s'], /--every "0s": must be a duration such as 30s, 10m/],
+  ['every over 7 days', [...ensure(), '--every', '8d'], /--every "8d": too long: at most 7d/],
+  ['every without a unit word', [...ensure(), '--every', '5x'], /--every "5x": must be a duration/],
+  ['tolerance 50%', [...ensure(), '--tolerance', '50%'], /--tolerance/],
   ['order id not a uuid', ['order', 'get', 'not-a-uuid'], /UUID/],
   ['order id truncated', ['order', 'get', ID.slice(0, 30)], /UUID/],
   ['limit 0', ['order', 'list', '--limit', '0'], /--limit/],

@@ -250,7 +250,7 @@ describe('buying', () => {
     const address = next();
     const result = await ensure(rentalArgs(address, '--yes', '--wait'));
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/ADDRESS\s+AVAILABLE\s+AFTER\s+IN FLIGHT/);
+    expect(result.stdout).toMatch(/ADDRESS\s+AVAILABLE\s+AFTER\s+IN_FLIGHT/);
     expect(result.stdout).toMatch(new RegExp(`${address}\\s+0\\s+65,000\\s`));
   });
 

@@ -147,7 +147,7 @@ describe('exit 7: service or network', () => {
       expectFailure(
         await world.run(['balance', '--retries', '0', '--timeout', '0.5']),
         7,
-        /GET \/v1\/balance to .*: timed out after 500 ms/,
+        /GET \/v1\/balance to .*: timed out after 500ms/,
       );
     } finally {
       world.sandbox.clearFaults();

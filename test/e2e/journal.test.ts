@@ -81,7 +81,7 @@ describe('the cron recipe: a fixed --client-request-id', () => {
       expect(result.code).toBe(5);
       expect(result.stderr).toMatch(
         new RegExp(
-          `client_request_id ${id} was already used from this machine for ${address}, 65000 energy, 1 h: nothing was sent`,
+          `client_request_id ${id} was already used from this machine for ${address}, 65,000 energy, 1 h: nothing was sent`,
         ),
       );
     }

@@ -73,7 +73,7 @@ describe('messages that say what is wrong', () => {
     [
       'an address from a CRLF file',
       ['quote', `${ADDRESS}\r`, '--energy', '65000', '--hours', '1'],
-      `"${ADDRESS}\\r" contains a carriage return`,
+      `<address> "${ADDRESS}\\r": not a TRON address: it contains a carriage return`,
     ],
     ['an energy beyond 2^53', ['quote', ADDRESS, '--energy', '9007199254740993', '--hours', '1'], 'too large'],
     ['--retries -1', ['--retries', '-1', 'balance'], '0 or more'],
@@ -86,7 +86,12 @@ describe('messages that say what is wrong', () => {
     [
       'a long amount',
       ['order', 'create', ADDRESS, '--energy', '1', '--hours', '1', '--expected-total', `1${'9'.repeat(300)}x`],
-      '...',
+      '...": not a TRX amount: use digits',
+    ],
+    [
+      'a word for an amount (the value said once)',
+      ['order', 'create', ADDRESS, '--energy', '1', '--hours', '1', '--max-total', 'abc'],
+      '--max-total "abc": not a TRX amount: use',
     ],
   ])('%s', async (_label, args, text) => {
     const before = world.sandbox.requestCount();
@@ -97,6 +102,14 @@ describe('messages that say what is wrong', () => {
     expect(line).not.toMatch(RAW_CONTROL);
     expect(line!.length).toBeLessThan(300);
     expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('says plainly that nothing is pending, without a double negative', async () => {
+    const result = await runInProcess(['order', 'pending'], world.env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'energy: nothing to settle: every order request sent from this machine has its outcome\n',
+    );
   });
 
   it('refuses a base URL ending in /v1 in `config set` too', async () => {

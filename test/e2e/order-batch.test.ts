@@ -112,6 +112,21 @@ describe('order batch', () => {
     expect(result.stderr).toMatch(/re-run the same file to finish/);
   });
 
+  it('every line failed: says so, without "the others stand"', async () => {
+    const rows = lines(2);
+    world.sandbox.inject({
+      kind: 'status',
+      status: 400,
+      times: 2,
+      match: { method: 'POST', path: '/v1/energy/orders' },
+    });
+    const result = await world.run(['order', 'batch', csv('all-refused.csv', rows), '--yes']);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toMatch(/^energy: error: 2 lines failed: nothing was bought$/m);
+    expect(result.stderr).not.toMatch(/the others stand/);
+    expect(ordersTo(rows)).toHaveLength(0);
+  });
+
   it('re-quotes a line refused for a changed price once, and places it', async () => {
     const rows = lines(3);
     const problem = {
@@ -239,7 +254,7 @@ describe('order batch', () => {
     const capped = await world.run(['order', 'batch', file, '--yes', '--max-total', '10']);
     expect(capped.code).toBe(5);
     expect(capped.stderr).toMatch(/the batch total 14\.800000 TRX is above --max-total 10\.000000/);
-    const dry = await world.run(['order', 'batch', file, '--dry-run', '--json']);
+    const dry = await world.run(['order', 'batch', file, '--dry-run', '--json', '--max-total', '10']);
     expect(dry.code).toBe(0);
     expect(
       dry.stdout
@@ -247,7 +262,9 @@ describe('order batch', () => {
         .split('\n')
         .map((line) => JSON.parse(line) as { plan: string; total_trx: string }),
     ).toEqual(Array(4).fill(expect.objectContaining({ plan: 'order', total_trx: '3.700000' })));
-    expect(dry.stderr).toMatch(/14\.800000 TRX in all; nothing was bought/);
+    expect(dry.stderr).toMatch(
+      /14\.800000 TRX in all, above --max-total 10\.000000: a real run would buy nothing \(exit 5\); nothing was bought/,
+    );
     expect(ordersTo(rows)).toHaveLength(0);
   });
 

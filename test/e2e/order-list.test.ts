@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order, OrderList } from '../../src/client/types.js';
+import { BIN } from '../helpers/cli.js';
 import { expectNoStackTrace } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
@@ -193,7 +195,7 @@ describe('order list --all when a page fails midway', () => {
     expect(ids.size).toBe(world.sandbox.orders().length);
   });
 
-  it('prints nothing on stdout when the first page already fails', async () => {
+  it('still writes a valid document when the first page already fails, as for a later page', async () => {
     world.sandbox.inject({
       kind: 'status',
       status: 503,
@@ -203,6 +205,22 @@ describe('order list --all when a page fails midway', () => {
     const failed = await world.run(['order', 'list', '--all', '--json', '--retries', '0']);
     world.sandbox.clearFaults();
     expect(failed.code).toBe(7);
-    expect(failed.stdout).toBe('');
+    expect(JSON.parse(failed.stdout)).toEqual({ items: [], next_cursor: null });
+  });
+
+  it('--output csv: the command that reads on does not repeat the header, and runs as printed', async () => {
+    const page = await world.run(['order', 'list', '--output', 'csv', '--limit', '2']);
+    expect(page.code).toBe(0);
+    const command = /^more: energy (.*)$/m.exec(page.stderr)?.[1];
+    expect(command).toMatch(/^order list --limit 2 --output csv --cursor \S+ \| tail -n \+2$/);
+    // Through a shell, as a user pastes it (asynchronously: the sandbox answers from this process).
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" ${command!}`], { env: world.env });
+    let stdout = '';
+    shell.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const status = await new Promise((resolve) => shell.on('close', resolve));
+    expect(status).toBe(0);
+    const records = stdout.trimEnd().split('\r\n');
+    expect(records).toHaveLength(2);
+    expect(records.map((record) => record.split(',')[0])).toEqual(orders.slice(2, 4).map((o) => o.id));
   });
 });

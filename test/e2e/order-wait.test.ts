@@ -34,6 +34,18 @@ describe('--wait and order wait end on any final state', () => {
     expect(json<Order>(result)).toMatchObject({ id: created.id, delivery_final: true, failure: null });
   });
 
+  it('order wait on an order already final says so, and does not claim to wait', async () => {
+    const created = json<Order>(await world.run([...rental(freshAddress(9003)), '--wait', '--json']));
+    expect(created.delivery_final).toBe(true);
+    const path = `/v1/energy/orders/${created.id}`;
+    const before = world.sandbox.requestCount(path, 'GET');
+    const result = await world.run(['order', 'wait', created.id]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`energy: order ${created.id} is ${created.status}, final already`);
+    expect(result.stderr).not.toContain('waiting until');
+    expect(world.sandbox.requestCount(path, 'GET') - before).toBe(1);
+  });
+
   it('order wait exits 8 for an order that failed, and prints it', async () => {
     const created = json<Order>(await world.run([...rental(SANDBOX_FAILING_ADDRESS), '--json']));
     const result = await world.run(['order', 'wait', created.id]);
@@ -91,7 +103,7 @@ describe('--wait-timeout running out (exit 10: the order stands)', () => {
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: {
         exit_code: 10,
-        message: `order ${order.id} is still pending after 1 s; \`energy --json order wait ${order.id}\` follows it on`,
+        message: `order ${order.id} is still pending after 1s; \`energy --json order wait ${order.id}\` follows it on`,
       },
     });
   });
@@ -103,7 +115,18 @@ describe('--wait-timeout running out (exit 10: the order stands)', () => {
       env: { ENERGY_PROFILE: '' },
     });
     expect(result.code, result.stderr).toBe(10);
-    expect(result.stderr).toContain(`is still pending after 1 s; \`energy --profile nosuch order wait ${created.id}\``);
+    expect(result.stderr).toContain(`is still pending after 1s; \`energy --profile nosuch order wait ${created.id}\``);
     expect(slow.sandbox.orders()).toHaveLength(before);
   });
+
+  it('backs off: fewer than 12 reads of the order in a 20 s wait (it was 21, one a second)', async () => {
+    const created = json<Order>(await slow.run([...rental(freshAddress(9103)), '--json']));
+    const path = `/v1/energy/orders/${created.id}`;
+    const result = await slow.run(['order', 'wait', created.id, '--wait-timeout', '20s']);
+    expect(result.code, result.stderr).toBe(10);
+    expect(result.stderr).toContain('is still pending after 20s');
+    // One read to start, then 1, 2, 4, 8 s apart, and the last at the deadline: 6 in all.
+    expect(slow.sandbox.requestCount(path, 'GET')).toBeLessThan(12);
+    expect(slow.sandbox.requestCount(path, 'GET')).toBeGreaterThan(2);
+  }, 45_000);
 });

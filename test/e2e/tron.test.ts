@@ -9,6 +9,7 @@ const HOLDER = freshAddress(9001);
 const RECIPIENT = freshAddress(9002);
 const EMPTY = freshAddress(9003);
 const BIG = freshAddress(9004);
+const CONTRACT = freshAddress(9005);
 const TRON_KEY = 'tron-key-Zq8vXw2LmN4pR7tY9uB3';
 
 const world = worldForSuite({
@@ -48,14 +49,15 @@ describe('energy address', () => {
       energy_limit: 65_000,
       energy_used: 20_000,
       bandwidth_available: 330,
+      contract: false,
     });
-    // getaccountresource alone: it answers {} for an account that does not exist.
+    // getaccountresource (it answers {} for an account that does not exist), then getaccount: a contract?
     expect(
       world.sandbox
         .tronRequests()
         .slice(before)
         .map((r) => r.path),
-    ).toEqual(['/wallet/getaccountresource']);
+    ).toEqual(['/wallet/getaccountresource', '/wallet/getaccount']);
   });
 
   it('prints a key/value block', async () => {
@@ -76,7 +78,20 @@ describe('energy address', () => {
       energy_limit: 0,
       energy_used: 0,
       bandwidth_available: 0,
+      contract: false,
     });
+  });
+
+  it('says a contract is one: USDT known without asking the node, another by its getaccount', async () => {
+    const before = tronCount();
+    const usdt = await run(['address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t']);
+    expect(usdt.code).toBe(0);
+    expect(usdt.stdout).toMatch(/^Contract\s+yes$/m);
+    expect(usdt.stderr).toMatch(/is a smart contract: TRON does not delegate energy to contract accounts/);
+    expect(usdt.stderr).not.toMatch(/not activated/);
+    expect(tronCount() - before).toBe(1);
+    world.sandbox.seedTronAccount(CONTRACT, { contract: true });
+    expect(json(await run(['address', CONTRACT, '--json']))).toMatchObject({ address: CONTRACT, contract: true });
   });
 
   it('shows a rental once delivered', async () => {
@@ -229,7 +244,7 @@ describe('the TRON node settings', () => {
     const result = await run(['address', HOLDER, '--verbose'], { env: { ENERGY_TRON_API_KEY: TRON_KEY } });
     expect(result.code).toBe(0);
     const sent = world.sandbox.tronRequests().slice(before);
-    expect(sent.map((r) => r.apiKey)).toEqual([TRON_KEY]);
+    expect(sent.map((r) => r.apiKey)).toEqual([TRON_KEY, TRON_KEY]);
     expect(result.stdout + result.stderr).not.toContain(TRON_KEY);
     expect(result.stderr).toContain(`TRON-PRO-API-KEY: ****${TRON_KEY.slice(-2)}`);
   });
@@ -255,7 +270,7 @@ describe('the TRON node settings', () => {
         .tronRequests()
         .slice(before)
         .map((r) => r.apiKey),
-    ).toEqual([TRON_KEY]);
+    ).toEqual([TRON_KEY, TRON_KEY]);
     expect((await run(['config', 'unset', 'tron-api-key'])).code).toBe(0);
   });
 

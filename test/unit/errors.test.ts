@@ -55,7 +55,7 @@ describe('a class per exit code', () => {
   it('exit 10 reads as the contract asks, and escapes the server-sent status', () => {
     const error = new WaitTimeoutError('o-1', 600, 'pending\u001b[2J', 'energy --profile p order wait o-1');
     expect(error.message).toBe(
-      'order o-1 is still pending\\x1b[2J after 600 s; `energy --profile p order wait o-1` follows it on',
+      'order o-1 is still pending\\x1b[2J after 10m; `energy --profile p order wait o-1` follows it on',
     );
   });
 
@@ -82,5 +82,18 @@ describe('isInterruption', () => {
     ['not an error', 'SIGINT', false],
   ])('%s: %s', (_name, error, expected) => {
     expect(isInterruption(error)).toBe(expected);
+  });
+});
+
+describe('a message that goes on after a server’s text', () => {
+  it('drops the full stop the server ended with, never doubling the punctuation', () => {
+    const cause = new ApiError(
+      500,
+      'POST /v1/energy/orders failed: INTERNAL: the ledger is down for this test.',
+      undefined,
+    );
+    const message = new OrderOutcomeUnknownError('r-1', cause, 'recover').message;
+    expect(message).toContain('down for this test: the order with client_request_id r-1 may or may not');
+    expect(message).not.toMatch(/\.[:;]/);
   });
 });

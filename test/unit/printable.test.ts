@@ -3,7 +3,7 @@
  * that can move the cursor, rewrite a line or reverse what the reader sees is escaped, and a long value is cut.
  */
 import { describe, expect, it } from 'vitest';
-import { escapeControls, printable } from '../../src/domain/printable.js';
+import { clause, escapeControls, printable } from '../../src/domain/printable.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const hex = (code: number) => code.toString(16).padStart(4, '0').toUpperCase();
@@ -90,5 +90,17 @@ describe('printable: the cut', () => {
   it('escapeControls never cuts', () => {
     const long = `${'y'.repeat(1000)}\u202e`;
     expect(escapeControls(long)).toBe(`${'y'.repeat(1000)}\\u{202e}`);
+  });
+});
+
+describe('clause', () => {
+  it.each([
+    ['for this test.', 'for this test'],
+    ['for this test. ', 'for this test'],
+    ['no stop', 'no stop'],
+    ['an ellipsis...', 'an ellipsis...'],
+    ['完了。', '完了'],
+  ])('%j → %j', (text, expected) => {
+    expect(clause(text)).toBe(expected);
   });
 });

@@ -205,7 +205,7 @@ describe('retries', () => {
       .client.balance()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toMatch(/timed out after 200 ms/);
+    expect((error as NetworkError).message).toMatch(/timed out after 200ms/);
   });
 });
 

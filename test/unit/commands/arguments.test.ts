@@ -13,7 +13,13 @@ describe('argument parsers', () => {
     ['nonNegativeInteger', parse.nonNegativeInteger, ['0', '8787'], ['-1', 'x']],
     ['signedInteger', parse.signedInteger, ['-900', '0', '900'], ['--1', '1.0', '']],
     ['retryCount', parse.retryCount, ['0', '10'], ['11', '-1']],
-    ['seconds', parse.seconds, ['30', '2.5'], ['0', '-1', 'abc', '1e2', '86401']],
+    [
+      'seconds',
+      parse.seconds,
+      ['30', '2.5', '10m', '1d', '500ms'],
+      ['0', '0s', '-1', 'abc', '1e2', '86401', '2d', '5 m'],
+    ],
+    ['everyDuration', parse.everyDuration, ['1ms', '30s', '1d', '7d', '1.5h'], ['0s', '0', '0.0001s', '8d', '5x', '']],
     ['trxAmount', parse.trxAmount, ['5', '3.7', '3.700000'], ['1e3', '-1', '1.1234567', '.5']],
     [
       'tronAddress',
@@ -38,5 +44,34 @@ describe('argument parsers', () => {
     expect(parse.positiveInteger('65000')).toBe(65000);
     expect(parse.trxAmount('3.7')).toBe('3.700000');
     expect(parse.orderId('2B7C1F7E-3F3A-4F1E-9D8C-0A5B6C7D8E9F')).toBe('2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f');
+  });
+
+  it.each([
+    ['250ms', 250],
+    ['30s', 30_000],
+    ['10m', 600_000],
+    ['1.5h', 5_400_000],
+    ['1d', 86_400_000],
+    [' 600 ', 600_000],
+    ['2.5', 2500],
+    ['0.0005s', 1],
+  ] as const)('parseDuration(%j) is %d ms', (text, ms) => {
+    expect(parse.parseDuration(text)).toBe(ms);
+  });
+
+  it.each(['0s', '0', '0ms', '0.0004s', '-1s', '1w', '1e3', 's', '1 h', '1H', ''])(
+    'parseDuration(%j) is not a duration (0 would be a busy loop for --every)',
+    (text) => {
+      expect(parse.parseDuration(text)).toBeUndefined();
+    },
+  );
+
+  it('every duration option says the one syntax, and the bound, without repeating the value', () => {
+    expect(() => parse.everyDuration('0s')).toThrow(/^must be a duration such as 30s, 10m, 1h or 1d/);
+    expect(() => parse.everyDuration('8d')).toThrow('too long: at most 7d');
+    expect(() => parse.seconds('2d')).toThrow('too long: at most 1d');
+    expect(parse.everyDuration('1d')).toBe(86_400_000);
+    expect(parse.seconds('10m')).toBe(600);
+    expect(parse.seconds('600')).toBe(600);
   });
 });

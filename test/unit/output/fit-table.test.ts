@@ -1,7 +1,7 @@
 /** Tables on a terminal: sized to content, fitted to the width step by step; in a pipe, the full form. */
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { fitRow, planFit, type Column } from '../../../src/output/fit-table.js';
+import { fitRow, planFit, spills, type Column } from '../../../src/output/fit-table.js';
 import { Printer } from '../../../src/output/printer.js';
 import { visibleWidth } from '../../../src/output/text-width.js';
 import { orderCells, ORDER_COLUMNS } from '../../../src/output/views.js';
@@ -67,13 +67,13 @@ describe('order list on a terminal', () => {
       'ADDRESS',
       'ENERGY',
       'HOURS',
-      'TOTAL TRX',
+      'TOTAL_TRX',
       'STATUS',
       'FINAL',
     ]);
     expect(at120[1]).toMatch(/^2b7c1f7e {2}11-23 09:15 {2}TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t {2}65,000/);
     const at80 = await orderTable(80, undefined, delivered);
-    expect(at80[0]!.split(/\s{2,}/)).toEqual(['ID', 'CREATED', 'ADDRESS', 'ENERGY', 'TOTAL TRX', 'STATUS', 'FINAL']);
+    expect(at80[0]!.split(/\s{2,}/)).toEqual(['ID', 'CREATED', 'ADDRESS', 'ENERGY', 'TOTAL_TRX', 'STATUS', 'FINAL']);
     expect(at80[1]).toMatch(/^2b7c1f7e {2}11-23 09:15 {2}TR7NHq…gjLj6t {2}65,000 {2}2\.600000 +delivered {2}delivery$/);
   });
 
@@ -93,7 +93,7 @@ describe('order list on a terminal', () => {
     const lines = await orderTable(undefined, { COLUMNS: '60' });
     expect(lines[1]).toContain(ID);
     expect(lines[1]).toContain(ADDRESS);
-    expect(lines[2]).toContain('failed (INSUFFICIENT_BALANCE)');
+    expect(lines[2]).toContain('failed_(INSUFFICIENT_BALANCE)');
     expect(lines[0]).toMatch(/^ID {36}CREATED {20}ADDRESS/);
   });
 });
@@ -107,7 +107,7 @@ describe('planFit', () => {
   it("gives a streamed table's free-text column the rest of the line, and cuts later rows to it", () => {
     const plan = planFit(columns, [['aaa', 'short']], { available: 20, ellipsis: '…', streamed: true });
     expect(plan.widths).toEqual([3, 15]);
-    expect(fitRow(columns, plan, ['bbb', 'a much longer note than fits'])).toEqual(['bbb', 'a much longer …']);
+    expect(fitRow(columns, plan, ['bbb', 'a much longer note than fits'])).toEqual([['bbb', 'a much longer …']]);
   });
 
   it('never shortens a column that has no short form, even past the width', () => {
@@ -116,7 +116,45 @@ describe('planFit', () => {
       ellipsis: '…',
       streamed: false,
     });
-    expect(fitRow([{ head: 'TOTAL', width: 0 }], plan, ['123456789.123456'])).toEqual(['123456789.123456']);
+    expect(fitRow([{ head: 'TOTAL', width: 0 }], plan, ['123456789.123456'])).toEqual([['123456789.123456']]);
+  });
+
+  it('sizes a streamed table to its first page when its minimum widths cannot fit the screen (60 columns)', () => {
+    const delegating = orderCells(sampleOrder({ id: ID, address: ADDRESS, created_at: CREATED, status: 'delegating' }));
+    const plan = planFit(ORDER_COLUMNS, [delegating], { available: 60, ellipsis: '…', streamed: true });
+    const [line] = fitRow(ORDER_COLUMNS, plan, delegating);
+    const width = plan.widths.reduce((sum, w) => sum + w, 0) + 2 * (plan.widths.length - 1);
+    expect(width).toBeLessThanOrEqual(60);
+    expect(line).toEqual(['2b7c1f7e', 'TR7NHq…gjLj6t', '65,000', '2.600000', 'delegating']);
+  });
+
+  it('writes a cut value of a spilling column whole on its own line, and only a cut one', () => {
+    const spilling: Column[] = [
+      { head: 'LINE', width: 0 },
+      { head: 'DETAIL', width: 0, cut: 1, spill: (cell, row) => `line ${row[0]}: ${cell}` },
+    ];
+    const rows = [
+      ['1', 'fine'],
+      ['2', 'a reason far too long for the room the screen leaves it'],
+    ];
+    const plan = planFit(spilling, rows, { available: 20, ellipsis: '…', streamed: false });
+    expect(rows.map((row) => fitRow(spilling, plan, row))).toEqual([[['1', 'fine']], [['2', 'a reason far …']]]);
+    expect(rows.flatMap((row) => spills(spilling, plan, row))).toEqual([`line 2: ${rows[1]![1]}`]);
+  });
+
+  it('wraps a wrapping column on words into more lines, the other columns blank', () => {
+    const wrapping: Column[] = [
+      { head: 'CHECK', width: 0 },
+      { head: 'DETAIL', width: 0, wrap: 1 },
+    ];
+    const row = ['api', 'http://127.0.0.1:8787 answers GET /v1/time, reached directly'];
+    const plan = planFit(wrapping, [row], { available: 30, ellipsis: '…', streamed: false });
+    expect(fitRow(wrapping, plan, row)).toEqual([
+      ['api', 'http://127.0.0.1:8787'],
+      ['', 'answers GET /v1/time,'],
+      ['', 'reached directly'],
+    ]);
+    expect(spills(wrapping, plan, row)).toEqual([]);
   });
 
   it('keeps a cut column at 10 columns at least', () => {
@@ -130,7 +168,7 @@ describe('planFit', () => {
 });
 
 describe('other tables on a narrow terminal', () => {
-  it('ensure: the order id in a result takes its short form before the result is cut', async () => {
+  it('ensure: the order id in a result takes its short form (without its status) before the result is cut', async () => {
     const { ensureTable } = await import('../../../src/output/ensure-views.js');
     const { printer, lines } = printerOn(100, { LANG: 'en_US.UTF-8' });
     const row = {
@@ -146,7 +184,7 @@ describe('other tables on a narrow terminal', () => {
       error: null,
     };
     await printer.table(ensureTable([row]));
-    expect(lines()[1]).toMatch(/^TR7NHq…gjLj6t {2}965,000 .* {2}37\.400000 {2}ordered 2b7c1f7e \(pending\)$/);
+    expect(lines()[1]).toMatch(/^TR7NHq…gjLj6t {2}965,000 .* {2}37\.400000 {2}bought 2b7c1f7e$/);
   });
 
   it('clears a progress line on the same screen before writing a row', async () => {

@@ -33,8 +33,31 @@ describe('Printer.table in a pipe', () => {
     await printer.table({ columns: ORDER_COLUMNS, rows: [orderCells(order)] });
     expect(text()).toContain('1234567890123.123456');
     expect(text()).toContain('12,000,000,000');
-    expect(text()).toContain('failed (DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON)');
+    expect(text()).toContain('failed_(DELEGATION_FAILED_BECAUSE_OF_A_LONG_REASON)');
     expect(text()).not.toContain('…');
+  });
+
+  it('keeps one word a head and a cell, for awk and column -t: empty is -, spaces inside a value _', async () => {
+    const { printer, text } = capture();
+    await printer.table({
+      columns: [
+        { head: 'ID', width: 0 },
+        { head: 'STATUS', width: 0 },
+        { head: 'TOTAL_TRX', width: 0 },
+        { head: 'DETAIL', width: 0 },
+      ],
+      rows: [
+        ['a', 'in progress', '', 'free text stays whole'],
+        ['b', 'done', '1.000000', ''],
+      ],
+    });
+    const fields = text()
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/\s+/));
+    expect(fields[0]).toEqual(['ID', 'STATUS', 'TOTAL_TRX', 'DETAIL']);
+    expect(fields[1]).toEqual(['a', 'in_progress', '-', 'free', 'text', 'stays', 'whole']);
+    expect(fields[2]).toEqual(['b', 'done', '1.000000', '-']);
   });
 
   it('lines up pages printed separately', async () => {
@@ -46,6 +69,6 @@ describe('Printer.table in a pipe', () => {
     const lines = text().trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]!.indexOf('1.000000')).toBe(lines[2]!.indexOf('1.000000'));
-    expect(lines[0]!.indexOf('TOTAL TRX')).toBe(lines[1]!.indexOf('1.000000'));
+    expect(lines[0]!.indexOf('TOTAL_TRX')).toBe(lines[1]!.indexOf('1.000000'));
   });
 });

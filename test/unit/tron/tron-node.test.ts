@@ -333,6 +333,6 @@ describe('rate limits with a key', () => {
     server.script(jsonReply(429, { Error: 'exceeds the plan' }));
     const error = await failure(makeNode({ apiKey: KEY, retries: 0 }).node.getAccount(ADDRESS));
     expect(error.exitCode).toBe(ExitCode.rateLimited);
-    expect(error.hint).toMatch(/limits this API key/);
+    expect(error.hint).toMatch(/limits the API key/);
   });
 });

@@ -1,0 +1,45 @@
+/** Cells of the readable tables that say what a value is, not what it defaults to. */
+import { describe, expect, it } from 'vitest';
+import { ensureTable, type EnsureRow } from '../../../src/output/ensure-views.js';
+import { orderCells } from '../../../src/output/views.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
+
+describe('order list FINAL', () => {
+  it.each([
+    [{ lifecycle_final: false, delivery_final: false }, 'no'],
+    [{ lifecycle_final: false, delivery_final: true }, 'delivery'],
+    [{ lifecycle_final: true, delivery_final: true }, 'all'],
+    // A failed order that never delivered: only its lifecycle is over.
+    [
+      { lifecycle_final: true, delivery_final: false, failure: { code: 'DELEGATION_FAILED', message: 'm' } },
+      'lifecycle',
+    ],
+  ])('%j is %s', (flags, final) => {
+    expect(orderCells(sampleOrder(flags)).at(-1)).toBe(final);
+  });
+});
+
+describe('ensure table', () => {
+  const row: EnsureRow = {
+    address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    available: 0,
+    in_flight: 0,
+    target: 0,
+    reason: 'failed',
+    to_buy: 0,
+    total_trx: null,
+    capped: false,
+    bought: null,
+    error: { message: 'the node could not estimate the transfer' },
+  };
+
+  it('shows the target of a failed --transfers row as -, not 0', () => {
+    expect(ensureTable([row]).rows[0]![3]).toBe('-');
+    expect(ensureTable([{ ...row, target: 65_000 }]).rows[0]![3]).toBe('65,000');
+  });
+
+  it('says bought, as the JSON reason does', () => {
+    const bought = { ...row, reason: 'bought', error: null, bought: { id: 'x', status: 'pending' } };
+    expect(ensureTable([bought]).rows[0]!.at(-1)).toBe('bought x (pending)');
+  });
+});
