@@ -4,7 +4,7 @@
  * that could not be placed; cycle_failed the cycle's error; low_balance the balance and the floor.
  */
 import { compareAmounts } from '../domain/money.js';
-import type { CycleReport } from '../ensure/service-loop.js';
+import type { CycleReport } from './service-loop.js';
 
 export type ServiceEvent =
   | { event: 'order_placed'; at: string; address: string; order: object }
