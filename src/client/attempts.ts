@@ -2,7 +2,7 @@
  * The one request loop, shared by the Energy API transport and the TRON node client: each attempt ends at
  * once on abort, waits out a 429 hold set by any call on the same client, spends one retry budget (the
  * Retrier), reads Retry-After, and, for a request that changes something, remembers whether it may have
- * arrived, so that the final error says whether its outcome is unknown.
+ * arrived, so that the final error is built saying whether its outcome is unknown.
  */
 import { CliError, NetworkError } from '../domain/errors.js';
 import { sleep } from '../domain/sleep.js';
@@ -61,15 +61,26 @@ export interface RequestSteps<T> {
   /** False for a request that changes something: a failure after it may have arrived is marked uncertain. */
   idempotent: boolean;
   exchange: () => Promise<HttpResponse>;
-  /** A 2xx answer into data; throws a CliError when it breaks the spec. */
-  decode: (response: HttpResponse) => T;
+  /**
+   * A 2xx answer into data; throws a CliError when it breaks the spec, built with `outcomeUncertain` (true
+   * for a request that changes something: it arrived, and only its answer is unreadable).
+   */
+  decode: (response: HttpResponse, outcomeUncertain: boolean) => T;
   /** A non-2xx answer worth one more attempt at once, outside the budget (the API's clock check on 401). */
   againAtOnce?: ((response: HttpResponse) => Promise<boolean>) | undefined;
   /** The server's clock now, in ms: a Retry-After HTTP-date is on it. */
   serverNowMs: () => number;
   retryAfter: (response: HttpResponse) => string | undefined;
-  /** The error for a final non-2xx answer; `tooLong` explains a Retry-After beyond what energy waits. */
-  failure: (response: HttpResponse, retryAfterMs: number | undefined, tooLong: string | undefined) => CliError;
+  /**
+   * The error for a final non-2xx answer, built with `outcomeUncertain`; `tooLong` explains a Retry-After
+   * beyond what energy waits.
+   */
+  failure: (
+    response: HttpResponse,
+    retryAfterMs: number | undefined,
+    tooLong: string | undefined,
+    outcomeUncertain: boolean,
+  ) => CliError;
 }
 
 /** "1 attempt", "4 attempts": the one wording of every "gave up" message. */
@@ -103,11 +114,9 @@ export async function runAttempts<T>(settings: AttemptSettings, steps: RequestSt
       ownHold = hold.untilMs;
     },
   });
+  /** Some attempt may have reached the server (a request that changes nothing leaves no doubt to report). */
   let uncertain = false;
-  const marked = <E extends CliError>(error: E): E => {
-    if (!steps.idempotent) error.outcomeUncertain = uncertain;
-    return error;
-  };
+  const doubt = () => !steps.idempotent && uncertain;
   for (;;) {
     throwIfAborted(signal);
     const held = hold.untilMs - nowMs();
@@ -119,23 +128,15 @@ export async function runAttempts<T>(settings: AttemptSettings, steps: RequestSt
     if (outcome instanceof HttpFailure) {
       uncertain ||= !outcome.neverSent;
       if (await retrier.afterFailure(outcome)) continue;
-      throw marked(
-        new NetworkError(`${steps.failureLabel}: ${outcome.message} (${describeAttempts(retrier.attempts)})`, {
-          cause: outcome,
-        }),
-      );
+      throw new NetworkError(`${steps.failureLabel}: ${outcome.message} (${describeAttempts(retrier.attempts)})`, {
+        cause: outcome,
+        outcomeUncertain: doubt(),
+      });
     }
     const { status } = outcome;
     if (status >= 500) uncertain = true;
-    if (status >= 200 && status < 300) {
-      try {
-        return steps.decode(outcome);
-      } catch (error) {
-        // The server accepted the request; only its answer is unreadable.
-        uncertain = true;
-        throw error instanceof CliError ? marked(error) : error;
-      }
-    }
+    // The server accepted the request; if its answer is unreadable, what it did is not known.
+    if (status >= 200 && status < 300) return steps.decode(outcome, !steps.idempotent);
     if (steps.againAtOnce !== undefined && (await steps.againAtOnce(outcome))) continue;
     const retryAfterMs = parseRetryAfter(steps.retryAfter(outcome), steps.serverNowMs());
     if (await retrier.afterStatus(status, retryAfterMs)) continue;
@@ -143,6 +144,6 @@ export async function runAttempts<T>(settings: AttemptSettings, steps: RequestSt
       isRetryableStatus(status) && retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs
         ? `the server asks to wait ${describeWait(Math.ceil(retryAfterMs / 1000))}, longer than the ${describeWait(policy.maxDelayMs / 1000)} energy waits: try again later`
         : undefined;
-    throw marked(steps.failure(outcome, retryAfterMs, tooLong));
+    throw steps.failure(outcome, retryAfterMs, tooLong, doubt());
   }
 }

@@ -124,9 +124,7 @@ export class EnergyClient {
         : await orderMismatch(data, asked);
     if (mismatch !== undefined) {
       // Something was accepted, but not what we asked for: it may be an order, so say so.
-      const error = new ResponseShapeError(`POST /v1/energy/orders answered with ${mismatch}`);
-      error.outcomeUncertain = true;
-      throw error;
+      throw new ResponseShapeError(`POST /v1/energy/orders answered with ${mismatch}`, { outcomeUncertain: true });
     }
     return { order: data, created: status === 201, text };
   }

@@ -25,12 +25,14 @@ export function retryAfterHeader(response: HttpResponse): string | undefined {
 }
 
 /** Parses and checks a 2xx body. */
-/** `label` names the exchange in messages, e.g. `GET /v1/balance`. */
-export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label: string): T {
+/** `label` names the exchange in messages, e.g. `GET /v1/balance`; `outcomeUncertain` goes on its errors. */
+export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label: string, outcomeUncertain = false): T {
+  const uncertain = { outcomeUncertain };
   const type = mediaType(response);
   if (type !== 'application/json') {
     throw new ResponseShapeError(
       `${label} answered HTTP ${response.status} with ${type === '' ? 'no content type' : type}, not application/json${sniff(response.text)}`,
+      uncertain,
     );
   }
   let data: unknown;
@@ -39,6 +41,7 @@ export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label:
   } catch {
     throw new ResponseShapeError(
       `${label} answered HTTP ${response.status} with a body that is not valid JSON (truncated?)`,
+      uncertain,
     );
   }
   try {
@@ -47,6 +50,7 @@ export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label:
     if (!(error instanceof ShapeMismatch)) throw error;
     throw new ResponseShapeError(
       `${label} answered HTTP ${response.status} with a body that breaks the spec: ${error.message}`,
+      uncertain,
     );
   }
 }
@@ -57,13 +61,15 @@ export function decodeFailure(
   label: string,
   retryAfterSeconds?: number,
   note?: string,
+  outcomeUncertain = false,
 ): ApiError | AuthError {
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
   const message = `${label} failed: ${summary}${note === undefined ? '' : `; ${note}`}`;
   if (response.status === 401)
-    return new AuthError(message, { hint: SIGNATURE_HINT, status: 401, ...(problem && { problem }) });
+    return new AuthError(message, { hint: SIGNATURE_HINT, status: 401, outcomeUncertain, ...(problem && { problem }) });
   return new ApiError(response.status, message, problem, {
+    outcomeUncertain,
     ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
   });
 }

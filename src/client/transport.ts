@@ -129,9 +129,9 @@ export class Transport {
         ? undefined
         : Buffer.from(typeof call.body === 'string' ? call.body : JSON.stringify(call.body), 'utf8');
     const label = `${call.method} ${call.path}`;
-    return this.#run(call, encodeQuery(call.query ?? {}), body, (response) => ({
+    return this.#run(call, encodeQuery(call.query ?? {}), body, (response, outcomeUncertain) => ({
       status: response.status,
-      data: decodeSuccess(response, call.check, label),
+      data: decodeSuccess(response, call.check, label, outcomeUncertain),
       text: response.text,
     }));
   }
@@ -165,7 +165,12 @@ export class Transport {
     return { method: call.method, path, body: call.body, canonical, headers };
   }
 
-  #run<R>(call: CallLine, query: string, body: Buffer | undefined, decode: (response: HttpResponse) => R): Promise<R> {
+  #run<R>(
+    call: CallLine,
+    query: string,
+    body: Buffer | undefined,
+    decode: (response: HttpResponse, outcomeUncertain: boolean) => R,
+  ): Promise<R> {
     const label = `${call.method} ${call.path}`;
     let clockChecked = false;
     /** The offset the latest attempt was signed with. */
@@ -191,12 +196,13 @@ export class Transport {
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
       serverNowMs: () => this.clock.localMs() + this.clock.offsetSeconds * 1000,
       retryAfter: retryAfterHeader,
-      failure: (response, retryAfterMs, tooLong) =>
+      failure: (response, retryAfterMs, tooLong, outcomeUncertain) =>
         decodeFailure(
           response,
           label,
           retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
           tooLong,
+          outcomeUncertain,
         ),
     });
   }

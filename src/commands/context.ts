@@ -40,7 +40,7 @@ export class Context {
   }
 
   get store(): ConfigStore {
-    this.#store ??= new ConfigStore(configDir(this.terminal.env));
+    this.#store ??= new ConfigStore(configDir(this.terminal.env), (line) => this.printer.note(line));
     return this.#store;
   }
 

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 import type { ProfileValues, SettingName } from './names.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { assertPrivate, describeFsError, ensurePrivateDir } from './permissions.js';
@@ -23,7 +24,11 @@ export type StoredProfile = ProfileValues & { [MADE_BY]?: string };
 type Profiles = Record<string, StoredProfile>;
 
 export class ConfigStore {
-  constructor(readonly dir: string) {}
+  /** `note` says on stderr that a change waits for another command's (rare, but a stalled script says why). */
+  constructor(
+    readonly dir: string,
+    private readonly note?: (line: string) => void,
+  ) {}
 
   get path(): string {
     return join(this.dir, CONFIG_FILE_NAME);
@@ -94,16 +99,25 @@ export class ConfigStore {
       import('../storage/durable-file.js'),
     ]);
     try {
-      return await withFileLock(`${this.path}.lock`, async () => {
-        const profiles = this.#readChecked();
-        if (!change(profiles)) return false;
-        try {
-          await writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`);
-        } catch (error) {
-          throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
-        }
-        return true;
-      });
+      return await withFileLock(
+        `${this.path}.lock`,
+        async () => {
+          const profiles = this.#readChecked();
+          if (!change(profiles)) return false;
+          try {
+            await writeDurably(this.path, `${JSON.stringify({ profiles }, null, '\t')}\n`);
+          } catch (error) {
+            throw new UsageError(`cannot write the config file ${this.path}: ${describeFsError(error)}`);
+          }
+          return true;
+        },
+        {
+          onWait: (holder) =>
+            this.note?.(
+              `energy: the config file is being changed by process ${holder.pid} on host ${printable(holder.host, 64)}: waiting up to 10 s for it`,
+            ),
+        },
+      );
     } catch (error) {
       if (error instanceof LockTimeoutError) {
         throw new UsageError(`cannot change the config file: ${error.message} for more than 10 s`, {

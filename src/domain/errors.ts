@@ -3,6 +3,7 @@
  * of the contract, and only `app/main.ts` turns it into a message and an exit status. Nothing outside this
  * module builds a `CliError` with a bare exit code.
  */
+import type { ProblemDetails } from './problem-details.js';
 import { clause, printable } from './printable.js';
 import { formatDuration } from './duration.js';
 
@@ -25,41 +26,30 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** One per-field problem inside a Problem Details body. */
-export interface ProblemError {
-  code: string;
-  field: string | null;
-  message: string;
-}
+// The API's error body, carried by ApiError and AuthError; its own module, said here too for importers.
+export type { ProblemDetails, ProblemError } from './problem-details.js';
 
-/** The API's error body (`application/problem+json`). */
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  field?: string | null;
-  errors?: ProblemError[] | null;
-}
+/** What an error carries besides its message and exit code (see the fields of CliError). */
+export type CliErrorOptions = { cause?: unknown; hint?: string | undefined; outcomeUncertain?: boolean | undefined };
 
 export class CliError extends Error {
   override name = 'CliError';
   constructor(
     message: string,
     readonly exitCode: ExitCode,
-    options?: { cause?: unknown; hint?: string },
+    options?: CliErrorOptions,
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = options?.hint;
+    this.outcomeUncertain = options?.outcomeUncertain ?? false;
   }
   /** A follow-up line for the user: what to run or check next. */
   readonly hint: string | undefined;
   /**
-   * Set by the transport when some attempt may have reached the server and been acted on (a reset or a timeout
-   * after sending, a 5xx, an unreadable 2xx), whatever the last attempt's failure was: an order may exist.
+   * Some attempt of a request that changes something may have reached the server and been acted on (a reset or a
+   * timeout after sending, a 5xx, an unreadable 2xx): an order may exist. Said where the error is built, kept.
    */
-  outcomeUncertain = false;
+  readonly outcomeUncertain: boolean;
 }
 
 /** Bad input caught locally: nothing was sent. */
@@ -84,7 +74,7 @@ export class UnsafeFileError extends CliError {
  */
 export class AuthError extends CliError {
   override name = 'AuthError';
-  constructor(message: string, options?: { hint?: string; problem?: ProblemDetails; status?: 401 }) {
+  constructor(message: string, options?: CliErrorOptions & { problem?: ProblemDetails; status?: 401 }) {
     super(message, ExitCode.auth, options);
     this.problem = options?.problem;
     this.status = options?.status;
@@ -128,7 +118,7 @@ export class ApiError extends CliError {
     readonly status: number,
     message: string,
     readonly problem: ProblemDetails | undefined,
-    options?: { hint?: string; retryAfterSeconds?: number },
+    options?: CliErrorOptions & { retryAfterSeconds?: number },
   ) {
     super(message, exitCodeForStatus(status), options);
     this.retryAfterSeconds = options?.retryAfterSeconds;
@@ -147,7 +137,7 @@ export class NotFoundError extends CliError {
 /** The connection failed, timed out, or the response broke the spec. */
 export class NetworkError extends CliError {
   override name = 'NetworkError';
-  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
+  constructor(message: string, options?: CliErrorOptions) {
     super(message, ExitCode.service, options);
   }
 }
@@ -155,7 +145,7 @@ export class NetworkError extends CliError {
 /** A response whose body does not have the shape the spec promises. */
 export class ResponseShapeError extends CliError {
   override name = 'ResponseShapeError';
-  constructor(message: string, options?: { hint?: string }) {
+  constructor(message: string, options?: CliErrorOptions) {
     super(message, ExitCode.service, options);
   }
 }
@@ -213,8 +203,7 @@ export class InternalError extends CliError {
 export class ContextualError extends CliError {
   override name = 'ContextualError';
   constructor(message: string, cause: CliError, options?: { hint?: string }) {
-    super(message, cause.exitCode, { cause, hint: options?.hint });
-    this.outcomeUncertain = cause.outcomeUncertain;
+    super(message, cause.exitCode, { cause, hint: options?.hint, outcomeUncertain: cause.outcomeUncertain });
   }
 }
 

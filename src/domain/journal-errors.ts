@@ -50,8 +50,8 @@ export class OrderUnrecordedError extends CliError {
       {
         cause,
         hint: `once the journal can be written, settle it (this never places a second order) with: ${recoverCommand}`,
+        outcomeUncertain: true,
       },
     );
-    this.outcomeUncertain = true;
   }
 }

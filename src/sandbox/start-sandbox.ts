@@ -46,6 +46,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     inject: (fault) => core.faults.inject(fault),
     clearFaults: () => core.faults.clear(),
     setClockOffset: (seconds) => core.clock.setOffset(seconds),
+    advance: (ms) => core.clock.advance(ms),
     setIntake: (enabled) => {
       core.intake = enabled;
     },

@@ -37,6 +37,11 @@ export interface Sandbox {
   inject(fault: Fault): void;
   clearFaults(): void;
   setClockOffset(seconds: number): void;
+  /**
+   * Moves the sandbox's clock on by `ms` (whole, ≥ 0) at once: orders deliver and expire, and the TRON node
+   * follows, as if that time had passed. The API's clock (GET /v1/time, the signature window) moves with it.
+   */
+  advance(ms: number): void;
   setIntake(enabled: boolean): void;
   /** TRX per energy unit for each duration; merged into the current rates. */
   setRates(rates: Record<number, string>): void;

@@ -9,6 +9,15 @@ import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE } from './file-modes.js';
 
+/** The file system calls a durable write makes: node:fs/promises, or a test's wrapper that watches them. */
+export interface DurableFs {
+  open: typeof open;
+  link: typeof link;
+  rename: typeof rename;
+}
+
+const NODE_FS: DurableFs = { open, link, rename };
+
 export interface DurableWriteOptions {
   /** Only create: leave an existing file as it is and return false. */
   exclusive?: boolean;
@@ -18,6 +27,8 @@ export interface DurableWriteOptions {
    * name is harmless: the caller keeps an older record that stays valid until the new one is durable.
    */
   syncFolder?: boolean;
+  /** Default node:fs/promises. */
+  fs?: DurableFs | undefined;
 }
 
 /**
@@ -30,8 +41,9 @@ export async function writeDurably(
   data: string | Buffer,
   options: DurableWriteOptions = {},
 ): Promise<boolean> {
+  const fs = options.fs ?? NODE_FS;
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const file = await open(temporary, 'wx', options.mode ?? PRIVATE_FILE_MODE);
+  const file = await fs.open(temporary, 'wx', options.mode ?? PRIVATE_FILE_MODE);
   try {
     await file.writeFile(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     await file.sync();
@@ -45,7 +57,7 @@ export async function writeDurably(
     if (options.exclusive === true) {
       // link() fails with EEXIST instead of replacing: two writers of one new name cannot both win.
       try {
-        await link(temporary, path);
+        await fs.link(temporary, path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw error;
@@ -54,13 +66,13 @@ export async function writeDurably(
         void removeQuietly(temporary);
       }
     } else {
-      await rename(temporary, path);
+      await fs.rename(temporary, path);
     }
   } catch (error) {
     unlinkQuietly(temporary);
     throw error;
   }
-  if (options.syncFolder !== false) await syncFolder(dirname(path));
+  if (options.syncFolder !== false) await syncFolder(dirname(path), fs);
   return true;
 }
 
@@ -69,28 +81,28 @@ export async function writeDurably(
  * arrives while a sync runs waits for the next one (which starts after its change, so covers it), and all
  * who arrive meanwhile share that next one. A batch's workers thus pay for a few folder syncs, not one each.
  */
-export function syncFolder(dir: string): Promise<void> {
+export function syncFolder(dir: string, fs: Pick<DurableFs, 'open'> = NODE_FS): Promise<void> {
   const state = folderSyncs.get(dir) ?? { running: undefined, next: undefined };
   folderSyncs.set(dir, state);
   if (state.running === undefined) {
-    state.running = fsyncFolder(dir).finally(() => {
+    state.running = fsyncFolder(dir, fs).finally(() => {
       state.running = undefined;
     });
     return state.running;
   }
   state.next ??= state.running.then(() => {
     state.next = undefined;
-    return syncFolder(dir);
+    return syncFolder(dir, fs);
   });
   return state.next;
 }
 
 const folderSyncs = new Map<string, { running: Promise<void> | undefined; next: Promise<void> | undefined }>();
 
-async function fsyncFolder(dir: string): Promise<void> {
+async function fsyncFolder(dir: string, fs: Pick<DurableFs, 'open'>): Promise<void> {
   let folder: FileHandle | undefined;
   try {
-    folder = await open(dir, 'r');
+    folder = await fs.open(dir, 'r');
     await folder.sync();
   } catch {
     // EINVAL/EISDIR on file systems that cannot sync a folder: the data itself is already on disk.

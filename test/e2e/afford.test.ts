@@ -133,3 +133,20 @@ describe('order create --yes with a quote above the balance', () => {
     expect(world.sandbox.orders()).toHaveLength(0);
   });
 });
+
+describe('order batch on a balance exactly the sum', () => {
+  /** Two of the standard rentals at 3.700000 TRX each (activation included): 7.400000 to the micro-TRX. */
+  const world = worldForSuite({ startingBalance: '7.400000', deliverAfterMs: 60_000 });
+
+  it('places every line: a balance equal to the total pays it', async () => {
+    const path = join(dir, 'exact.csv');
+    const addresses = [1, 2].map((n) => freshAddress(35_000 + n));
+    writeFileSync(path, `address,energy,hours\n${addresses.map((a) => `${a},65000,1`).join('\n')}\n`);
+    const result = await world.run(['order', 'batch', path, '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(orderPosts(world)).toBe(2);
+    const orders = world.sandbox.orders();
+    expect(orders.map((order) => order.address).sort()).toEqual([...addresses].sort());
+    expect(orders.map((order) => order.total_trx)).toEqual(['3.700000', '3.700000']);
+  });
+});

@@ -62,8 +62,14 @@ describe('parallel config set', () => {
     const running = spawnCli(['config', 'set', 'api-key', 'mine'], { env });
     let exited = false;
     void running.result.then(() => (exited = true));
-    await sleep(1000);
-    expect(exited).toBe(false);
+    // It has met the lock and says it waits (and has written nothing meanwhile).
+    const deadline = Date.now() + 20_000;
+    const waiting = new RegExp(`the config file is being changed by process ${process.pid} on host .*: waiting`);
+    while (!waiting.test(running.output().stderr)) {
+      if (exited || Date.now() > deadline) throw new Error(`never said it waits: ${running.output().stderr}`);
+      await sleep(20);
+    }
+    expect(profilesIn(dir)).toEqual({ other: { 'api-key': 'first' } });
     // The holder's write lands, then it lets go.
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { other: { 'api-key': 'second' } } }), {
       mode: 0o600,

@@ -3,9 +3,9 @@
  * (amounts where floats drift, text that needs CSV quoting) in pages of two, and counts the pages asked for.
  */
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
+import { until } from '../helpers/e2e.js';
 import { sampleOrder } from '../helpers/sample-order.js';
 import { startScriptedServer, type ScriptedServer, type Seen } from '../helpers/http-server.js';
 import { createWorld, OTHER_ADDRESS, type World } from '../helpers/world.js';
@@ -126,7 +126,7 @@ describe('order list --output csv', () => {
     const running = world.spawn(['order', 'list', '--all', '--output', 'csv'], {
       env: { ENERGY_BASE_URL: server.url.origin },
     });
-    while (!running.output().stdout.includes(uuid(2))) await sleep(20);
+    await until('the first page is on stdout', () => running.output().stdout.includes(uuid(2)));
     expect(running.output().stdout).not.toContain(uuid(3));
     release();
     const result = await running.result;
@@ -173,6 +173,18 @@ describe('energy spend', () => {
     });
     // Orders 1-6 are on pages 1-3; order 7, on page 4, is the first before --since.
     expect(listRequests()).toBe(4);
+  });
+
+  it('--since takes an order created at that instant, --until leaves one out', async () => {
+    // Orders 5 and 6 are created at exactly 2026-11-20T12:00:00Z, orders 1 and 2 at exactly 2026-11-22T12:00:00Z.
+    const result = await run(['spend', '--since', '2026-11-20T12:00:00Z', '--until', '2026-11-22T12:00:00Z', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      since: '2026-11-20T12:00:00.000Z',
+      until: '2026-11-22T12:00:00.000Z',
+      total_trx: '37037036703.703701',
+      orders: 3,
+    });
   });
 
   it('writes CSV by address and a table', async () => {

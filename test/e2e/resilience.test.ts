@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deadUrl, freshAddress } from '../helpers/e2e.js';
+import { deadUrl, freshAddress, until } from '../helpers/e2e.js';
 import { sampleOrder } from '../helpers/sample-order.js';
 import { ADDRESS, json } from '../helpers/world.js';
 import { worldForSuite } from '../helpers/suite-world.js';
@@ -110,7 +110,8 @@ describe('no order placed twice', () => {
     ]);
     expect(first.code).toBe(7);
     expect(first.stderr).toMatch(/timed out/);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // The sandbox commits the order when its 1.5 s delay ends, after the client gave up.
+    await until('the delayed order is committed', () => ordersWith('timeout-1').length === 1);
     const [placed] = ordersWith('timeout-1');
     const second = await world.run([
       ...ORDER,

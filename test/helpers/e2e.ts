@@ -99,3 +99,15 @@ export async function allDelivered(world: World, timeoutMs = 5000): Promise<void
     await sleep(50);
   }
 }
+
+/**
+ * Waits until `done()` holds, polling every 20 ms, or fails after `timeoutMs` naming `what`: how a test waits
+ * for another process or the sandbox's timers, never a fixed sleep.
+ */
+export async function until(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(20);
+  }
+}

@@ -24,6 +24,7 @@ import {
   WaitTimeoutError,
   isInterruption,
 } from '../../src/domain/errors.js';
+import { JournalWriteError, OrderUnrecordedError } from '../../src/domain/journal-errors.js';
 
 describe('a class per exit code', () => {
   it.each([
@@ -82,6 +83,28 @@ describe('isInterruption', () => {
     ['not an error', 'SIGINT', false],
   ])('%s: %s', (_name, error, expected) => {
     expect(isInterruption(error)).toBe(expected);
+  });
+});
+
+describe('an outcome in doubt is said where the error is built, and kept', () => {
+  it('is false unless the error is built with it', () => {
+    expect(new NetworkError('reset').outcomeUncertain).toBe(false);
+    expect(new NetworkError('reset', { outcomeUncertain: true }).outcomeUncertain).toBe(true);
+    expect(new ApiError(503, 'x', undefined, { outcomeUncertain: true }).outcomeUncertain).toBe(true);
+    expect(new AuthError('x', { status: 401, outcomeUncertain: true }).outcomeUncertain).toBe(true);
+    expect(new ResponseShapeError('x', { outcomeUncertain: true }).outcomeUncertain).toBe(true);
+  });
+
+  it("a failure said again keeps its cause's doubt, either way", () => {
+    const uncertain = new NetworkError('reset', { outcomeUncertain: true });
+    expect(new ContextualError('line 3: reset', uncertain).outcomeUncertain).toBe(true);
+    expect(new ContextualError('line 3: refused', new NetworkError('refused')).outcomeUncertain).toBe(false);
+  });
+
+  it('an order placed but not recorded is in doubt for whoever catches it', () => {
+    const error = new OrderUnrecordedError('r-1', 'o-1', new JournalWriteError('disk full'), 'recover r-1');
+    expect(error.outcomeUncertain).toBe(true);
+    expect(error.exitCode).toBe(ExitCode.service);
   });
 });
 

@@ -142,7 +142,7 @@ describe('what is on its way', () => {
 
   it("ensure's own request with an unknown outcome is sent again on the next run: placed once, then in flight", async () => {
     const { api, host } = world();
-    api.onPost = () => Object.assign(new NetworkError('socket hang up'), { outcomeUncertain: true });
+    api.onPost = () => new NetworkError('socket hang up', { outcomeUncertain: true });
     await expect(host.run({ addresses: [X] })).resolves.toMatchObject([{ reason: 'failed' }]);
     expect(host.journal.pending()).toHaveLength(1);
     api.onPost = undefined;
@@ -155,7 +155,7 @@ describe('what is on its way', () => {
 
   it('a dry run does not send that request again; it counts it in flight', async () => {
     const { api, host } = world();
-    api.onPost = () => Object.assign(new NetworkError('socket hang up'), { outcomeUncertain: true });
+    api.onPost = () => new NetworkError('socket hang up', { outcomeUncertain: true });
     await host.run({ addresses: [X] });
     api.onPost = undefined;
     const [item] = await host.run({ addresses: [X], dryRun: true });

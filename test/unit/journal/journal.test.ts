@@ -51,6 +51,30 @@ describe('Journal', () => {
     expect(journal.find('x')!.outcome).toMatchObject({ kind: 'created', order_id: 'o-1' });
   });
 
+  it('a record settled "existing" (the server already had the order) is returned to the next writer of its id', async () => {
+    const journal = new Journal(dir, scope);
+    const { record } = await journal.begin('x', body('x'));
+    await journal.settle(record, { kind: 'existing', order_id: 'o-1' });
+    const again = await journal.begin('x', body('x'));
+    expect(again.fresh).toBe(false);
+    expect(again.record.outcome).toMatchObject({ kind: 'existing', order_id: 'o-1' });
+    expect(journal.pendingCount()).toBe(0);
+    expect(journal.ordered(0).map((r) => r.client_request_id)).toEqual(['x']);
+  });
+
+  it('lists pending records oldest first, whatever order the folder lists them in', async () => {
+    let now = Date.parse('2026-11-20T12:00:00Z');
+    const journal = new Journal(dir, scope, () => now);
+    const ids = ['c', 'a', 'e', 'b', 'd', 'f'];
+    for (const id of ids) {
+      await journal.begin(id, body(id));
+      now += 1000;
+    }
+    expect(journal.pending().map((r) => r.client_request_id)).toEqual(ids);
+    expect(journal.allPending().map((r) => r.client_request_id)).toEqual(ids);
+    expect(pendingRecordsIn(dir).records.map((r) => r.client_request_id)).toEqual(ids);
+  });
+
   it('keeps scopes apart: another API or key neither sees nor counts the record', async () => {
     const journal = new Journal(dir, scope);
     await journal.begin('x', body('x'));

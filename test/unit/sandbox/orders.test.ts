@@ -3,7 +3,7 @@ import { SANDBOX_FAILING_ADDRESS, type Sandbox } from '../../../src/sandbox/inde
 import { checkTronAddress } from '../../../src/domain/address.js';
 import { testAddress } from './addresses.js';
 import { orderRequest, useSandbox } from './fixtures.js';
-import { call, pollUntil, postJson } from './signed-request.js';
+import { call, postJson } from './signed-request.js';
 
 const start = useSandbox();
 
@@ -93,23 +93,19 @@ describe('sandbox quotes and orders', () => {
   });
 
   it('holds the total at creation and spends it at delivery', async () => {
-    const s = await start({ deliverAfterMs: 500 });
+    const s = await start({ deliverAfterMs: 60_000 });
     const created = await postJson(s, '/v1/energy/orders', order());
     expect(await balance(s)).toMatchObject({ available_trx: '996.300000', held_trx: '3.700000' });
-    await pollUntil(
-      () => getOrder(s, created.json.id),
-      (o) => o.delivery_final === true,
-    );
+    s.advance(60_000);
+    expect(await getOrder(s, created.json.id)).toMatchObject({ delivery_final: true });
     expect(await balance(s)).toMatchObject({ available_trx: '996.300000', held_trx: '0.000000' });
   });
 
   it('drops the activation fee once an order to the address was delivered', async () => {
-    const s = await start({ deliverAfterMs: 50 });
+    const s = await start({ deliverAfterMs: 60_000 });
     const created = await postJson(s, '/v1/energy/orders', order());
-    await pollUntil(
-      () => getOrder(s, created.json.id),
-      (o) => o.delivery_final === true,
-    );
+    s.advance(60_000);
+    expect(await getOrder(s, created.json.id)).toMatchObject({ delivery_final: true });
     const quote = await postJson(s, '/v1/energy/quotes', {
       address: testAddress(1),
       energy: 65_000,
@@ -119,7 +115,8 @@ describe('sandbox quotes and orders', () => {
   });
 
   it('moves an order pending → delegating → active → expired with Unix-second times', async () => {
-    const s = await start({ deliverAfterMs: 400, hourMs: 300 });
+    // Each stage seen at its own sandbox time (within the 300 s signature window of the test's own clock).
+    const s = await start({ deliverAfterMs: 60_000, hourMs: 60_000 });
     const created = await postJson(s, '/v1/energy/orders', order());
     expect(created.json).toMatchObject({
       status: 'pending',
@@ -128,34 +125,25 @@ describe('sandbox quotes and orders', () => {
       failure: null,
     });
     expect(Math.abs(created.json.created_at - Date.now() / 1000)).toBeLessThan(2);
-    const seen = new Set<string>();
-    const last = await pollUntil(
-      async () => {
-        const o = await getOrder(s, created.json.id);
-        seen.add(`${o.status}/${o.delivery_final}/${o.lifecycle_final}`);
-        return o;
-      },
-      (o) => o.lifecycle_final === true,
-    );
-    expect([...seen]).toEqual([
-      'pending/false/false',
-      'delegating/false/false',
-      'active/true/false',
-      'expired/true/true',
-    ]);
+    const seen: string[] = [];
+    let last = created.json;
+    for (const step of [0, 30_000, 30_000, 60_000]) {
+      s.advance(step);
+      last = await getOrder(s, created.json.id);
+      seen.push(`${last.status}/${last.delivery_final}/${last.lifecycle_final}`);
+    }
+    expect(seen).toEqual(['pending/false/false', 'delegating/false/false', 'active/true/false', 'expired/true/true']);
     expect(last.updated_at).toBeGreaterThanOrEqual(last.created_at);
   });
 
   it('fails orders to SANDBOX_FAILING_ADDRESS and returns the held total', async () => {
-    const s = await start({ deliverAfterMs: 500 });
+    const s = await start({ deliverAfterMs: 60_000 });
     expect(checkTronAddress(SANDBOX_FAILING_ADDRESS)).toEqual({ ok: true });
     const created = await postJson(s, '/v1/energy/orders', order({ address: SANDBOX_FAILING_ADDRESS }));
     expect(created.status).toBe(201);
     expect((await balance(s)).held_trx).toBe('3.700000');
-    const done = await pollUntil(
-      () => getOrder(s, created.json.id),
-      (o) => o.delivery_final === true,
-    );
+    s.advance(60_000);
+    const done = await getOrder(s, created.json.id);
     expect(done).toMatchObject({ status: 'failed', lifecycle_final: true, failure: { code: 'DELEGATION_FAILED' } });
     expect(await balance(s)).toMatchObject({ available_trx: '1000.000000', held_trx: '0.000000' });
   });

@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { useSandbox } from './fixtures.js';
-import { call } from './signed-request.js';
+import { call, pollUntil } from './signed-request.js';
 
 const start = useSandbox();
 
@@ -71,7 +71,11 @@ describe('sandbox server', () => {
     const s = await start();
     s.inject({ kind: 'delay', ms: 10_000 });
     const pending = call(s, { path: '/v1/balance' }).catch((error: unknown) => error);
-    await new Promise((r) => setTimeout(r, 50));
+    // Closing must find the request held by the delay, so it waits until the request has arrived.
+    await pollUntil(
+      async () => s.requestCount('/v1/balance'),
+      (n) => n === 1,
+    );
     const started = performance.now();
     await s.close();
     expect(performance.now() - started).toBeLessThan(1000);
@@ -84,6 +88,15 @@ describe('sandbox server', () => {
     s.setClockOffset(0);
     const after = (await call(s, { path: '/v1/time', sign: false })).json.unix_time as number;
     expect(after - before).toBeGreaterThanOrEqual(119);
+  });
+
+  it('moves the server clock on with advance, never back, by whole ms', async () => {
+    const s = await start();
+    const before = (await call(s, { path: '/v1/time', sign: false })).json.unix_time as number;
+    s.advance(7_200_000);
+    const after = (await call(s, { path: '/v1/time', sign: false })).json.unix_time as number;
+    expect(after - before).toBeGreaterThanOrEqual(7200);
+    for (const bad of [-1, 0.5, Number.NaN]) expect(() => s.advance(bad)).toThrow(RangeError);
   });
 
   it('refuses invalid options at start', async () => {

@@ -1,5 +1,4 @@
 /** The sandbox's TRON node: java-tron's quirks, seeded accounts, and EnergyLimit following the orders. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { USDT_MAINNET } from '../../../src/tron/tokens.js';
 import { encodeTransferParameter } from '../../../src/tron/abi.js';
@@ -71,7 +70,8 @@ describe('accounts', () => {
 
 describe('coherent with the orders', () => {
   it("an order's energy appears once delivered and leaves when it expires; delivery activates the address", async () => {
-    const s = await start({ deliverAfterMs: 150, hourMs: 300 });
+    // Sandbox time moved on by the test: no real time needs to pass.
+    const s = await start({ deliverAfterMs: 60_000, hourMs: 3_600_000 });
     const address = testAddress(10);
     const created = await call(s, {
       method: 'POST',
@@ -80,20 +80,22 @@ describe('coherent with the orders', () => {
     });
     expect(created.status).toBe(201);
     expect((await resource(s, address)).json).toEqual({});
-    await sleep(200);
+    s.advance(30_000);
+    expect((await resource(s, address)).json).toEqual({});
+    s.advance(30_000);
     expect((await resource(s, address)).json).toMatchObject({ EnergyLimit: 65_000 });
     expect((await account(s, address)).json).toMatchObject({ address });
-    await sleep(350);
+    s.advance(3_600_000);
     const after = (await resource(s, address)).json;
     expect(after).not.toHaveProperty('EnergyLimit');
     expect(after).toMatchObject({ freeNetLimit: 600 });
   });
 
   it('adds delivered rentals to seeded energy', async () => {
-    const s = await start({ deliverAfterMs: 50, tronAccounts: { [testAddress(11)]: { energy: 1_000 } } });
+    const s = await start({ deliverAfterMs: 60_000, tronAccounts: { [testAddress(11)]: { energy: 1_000 } } });
     const body = orderRequest({ address: testAddress(11), expected_total_trx: '2.600000' });
     expect((await call(s, { method: 'POST', path: '/v1/energy/orders', body: JSON.stringify(body) })).status).toBe(201);
-    await sleep(100);
+    s.advance(60_000);
     expect((await resource(s, testAddress(11))).json).toMatchObject({ EnergyLimit: 66_000 });
   });
 
@@ -165,11 +167,11 @@ describe('contract accounts, bandwidth and drift', () => {
   });
 
   it('drift makes a delivered rental read short; seeded energy does not drift', async () => {
-    const s = await start({ deliverAfterMs: 50, tronAccounts: { [testAddress(43)]: { energy: 1_000 } } });
+    const s = await start({ deliverAfterMs: 60_000, tronAccounts: { [testAddress(43)]: { energy: 1_000 } } });
     s.setEnergyDrift(20);
     const body = orderRequest({ address: testAddress(43), expected_total_trx: '2.600000' });
     expect((await call(s, { method: 'POST', path: '/v1/energy/orders', body: JSON.stringify(body) })).status).toBe(201);
-    await sleep(100);
+    s.advance(60_000);
     expect((await resource(s, testAddress(43))).json).toMatchObject({ EnergyLimit: 1_000 + 65_000 - 130 });
   });
 });

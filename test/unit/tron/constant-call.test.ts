@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, ExitCode, TransferRevertedError, TronNodeError, UsageError } from '../../../src/domain/errors.js';
-import { constantCallResult } from '../../../src/tron/constant-call.js';
+import { constantCallResult, decodeRevertReason } from '../../../src/tron/constant-call.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
 import { jsonReply } from '../../helpers/http-server.js';
 import { scriptedTronForSuite } from '../../helpers/scripted-tron.js';
@@ -119,6 +119,36 @@ describe('constantCallResult', () => {
   });
 });
 
+/**
+ * OpenZeppelin Ownable's revert, whose reason is exactly one 32-byte word: the data ends where the text ends,
+ * with no padding after it. Written out word by word as every EVM trace shows it (selector, offset 0x20,
+ * length 0x20, the text), not encoded by our code.
+ */
+const OWNABLE_REVERT = [
+  '08c379a0',
+  '0000000000000000000000000000000000000000000000000000000000000020',
+  '0000000000000000000000000000000000000000000000000000000000000020',
+  '4f776e61626c653a2063616c6c6572206973206e6f7420746865206f776e6572',
+].join('');
+
+describe('decodeRevertReason', () => {
+  it('reads a reason that fills its words exactly (32 and 64 bytes), and an empty one', () => {
+    expect(decodeRevertReason(OWNABLE_REVERT)).toBe('Ownable: caller is not the owner');
+    const sixtyFour = 'x'.repeat(64);
+    const word = (n: number) => n.toString(16).padStart(64, '0');
+    expect(decodeRevertReason(`08c379a0${word(32)}${word(64)}${Buffer.from(sixtyFour).toString('hex')}`)).toBe(
+      sixtyFour,
+    );
+    expect(decodeRevertReason(`08c379a0${word(32)}${word(0)}`)).toBe('');
+  });
+
+  it('gives nothing for a length beyond the data, or data that is not Error(string)', () => {
+    expect(decodeRevertReason(OWNABLE_REVERT.slice(0, -2))).toBeUndefined();
+    expect(decodeRevertReason(`08c379a0${'0'.repeat(62)}20${'0'.repeat(62)}21${'41'.repeat(32)}`)).toBeUndefined();
+    expect(decodeRevertReason(`4e487b71${'0'.repeat(62)}11`)).toBeUndefined();
+  });
+});
+
 const tron = scriptedTronForSuite();
 afterEach(() => {
   tron.server.seen.length = 0;
@@ -154,6 +184,10 @@ describe('estimateTransfer on real answers', () => {
     expect((await failureOf(LIVE_REVERT_HEX)).message).toBe('the simulated transfer reverts: REVERT opcode executed');
     expect((await failureOf(REASON_REVERT)).message).toBe(
       'the simulated transfer reverts: REVERT opcode executed ("transfer amount exceeds balance")',
+    );
+    const ownable = { ...LIVE_REVERT, constant_result: [OWNABLE_REVERT] };
+    expect((await failureOf(ownable)).message).toBe(
+      'the simulated transfer reverts: REVERT opcode executed ("Ownable: caller is not the owner")',
     );
   });
 

@@ -43,4 +43,14 @@ describe('refuseContractReceiver', () => {
     await expect(check(ADDRESS, tron.node, notes)).resolves.toBeUndefined();
     expect(notes[0]).toMatch(/could not check whether .* is a contract account .*HTTP 503.*; going on$/);
   });
+
+  it.each([401, 403])('a node refusing the key (HTTP %i) costs a note, not the command', async (status) => {
+    tron.server.script(jsonReply(status, { Error: 'invalid API key' }));
+    const notes: string[] = [];
+    await expect(check(ADDRESS, tron.node, notes)).resolves.toBeUndefined();
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      new RegExp(`could not check whether ${ADDRESS} is a contract account .*HTTP ${status}.*; going on$`),
+    );
+  });
 });
