@@ -5,7 +5,8 @@
  */
 import type { OptionsResponse } from '../client/types.js';
 import { burnTrx } from '../domain/burn.js';
-import { CliError, ConflictError, UsageError, isInterruption } from '../domain/errors.js';
+import { ConflictError, UsageError } from '../domain/errors.js';
+import { energyPriceOrNull } from '../tron/burn-cost.js';
 import type { AddressState } from '../tron/address-state.js';
 import { mapLimit } from '../batch/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
@@ -40,17 +41,6 @@ function assertOffered(offer: OptionsResponse, hours: number): void {
     throw new ConflictError('the API takes no new orders now (its options say intake_enabled: false): nothing bought', {
       hint: '`energy options` shows when intake is on again; a service tries again next cycle',
     });
-  }
-}
-
-/** The chain's price of burning energy, for the items' burn_trx; a node that cannot say costs a note, not the run. */
-async function burnPrice(deps: EnsureDeps): Promise<number | undefined> {
-  try {
-    return (await deps.node.getEnergyPrice()).sunPerEnergy;
-  } catch (error) {
-    if (!(error instanceof CliError) || isInterruption(error)) throw error;
-    deps.note(`energy: the price of burning energy is unknown (${error.message}): burn_trx left out`);
-    return undefined;
   }
 }
 
@@ -105,11 +95,11 @@ export async function planShortfalls(
     mapLimit(toBuy, API_CONCURRENCY, (entry) =>
       api.client.quote({ address: entry.address, energy: entry.to_buy, duration_hours: options.hours }),
     ),
-    toBuy.length === 0 ? undefined : burnPrice(deps),
+    toBuy.length === 0 ? null : energyPriceOrNull(deps.node, deps.note),
   ]);
   const purchases = toBuy.map((entry, index) => {
     entry.total_trx = quotes[index]!.total_trx;
-    entry.burn_trx = burn === undefined ? null : burnTrx(entry.to_buy, burn);
+    entry.burn_trx = burn === null ? null : burnTrx(entry.to_buy, burn);
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain, clock };
