@@ -12,9 +12,9 @@ import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js'
 import { findRecentOrders } from '../ordering/find-recent.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import type { BatchLine } from './parse-line.js';
-import type { BatchPlan, LinePlan } from './plan.js';
+import { plannedId, type BatchPlan, type LinePlan } from './plan.js';
 import { runPool } from './pool.js';
-import { batchLines, lineRequestId, type BatchSource } from './source.js';
+import { batchLines, type BatchSource } from './source.js';
 
 export type LineStatus = 'created' | 'existing' | 'failed' | 'skipped';
 
@@ -86,8 +86,9 @@ async function placeLine(
   line: BatchLine,
   reprice: (from: string, to: string) => boolean,
 ): Promise<LineResult> {
-  const id = lineRequestId(run.source, line);
   const plan = run.plan.lines.get(line.line);
+  if (plan === undefined) throw new Error(`batch line ${line.line} has no plan`);
+  const id = plannedId(run.source, line, plan);
   const result = (status: LineStatus, fields: Partial<LineResult> = {}): LineResult => ({
     line: line.line,
     client_request_id: id,
@@ -96,7 +97,6 @@ async function placeLine(
     order: fields.order ?? null,
     error: fields.error ?? null,
   });
-  if (plan === undefined) throw new Error(`batch line ${line.line} has no plan`);
   if (plan.kind === 'skip') return result('skipped', { order_id: plan.orderId });
   try {
     const { order, created } = await send(run, line, id, plan, reprice);

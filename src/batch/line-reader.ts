@@ -1,8 +1,8 @@
 /**
  * The physical lines of a batch file, numbered from 1, read as a stream (memory does not grow with the
- * file). Strict on purpose: a UTF-8 byte order mark or a carriage return is an error naming its line,
- * not something to strip silently, since a file that has them came through a tool that may have changed
- * more (and `T…\r` is not an address).
+ * file). Reads what common tools write: a line may end in CRLF (Excel, Python's csv module, Windows
+ * editors), its CR taken as part of the line end, and a UTF-8 byte order mark at the very start of the file
+ * ("UTF-8 with BOM") is dropped. A CR anywhere else stays in the text, where the line's checks refuse it.
  */
 import { UsageError } from '../domain/errors.js';
 
@@ -20,23 +20,16 @@ export interface PhysicalLine {
 
 /** Yields every line with its number; a last line without a newline counts, an empty last line does not. */
 export async function* readLines(input: AsyncIterable<Uint8Array>, source: string): AsyncGenerator<PhysicalLine> {
-  // ignoreBOM keeps a byte order mark in the text, so that it can be reported rather than dropped.
+  // ignoreBOM keeps a byte order mark in the text: dropped below at the start of the file only.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let pending = '';
   let number = 0;
   let first = true;
   const take = (text: string): PhysicalLine => {
     number += 1;
-    if (text.length > MAX_LINE_LENGTH) throw tooLong(source, number);
-    if (text.endsWith('\r')) {
-      throw new UsageError(
-        `${source}, line ${number}: ends with a carriage return (Windows line endings): nothing was bought`,
-        {
-          hint: 'convert the file to plain newlines first, e.g. `dos2unix FILE` or `tr -d "\\r" < FILE > FILE.unix`',
-        },
-      );
-    }
-    return { number, text };
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (line.length > MAX_LINE_LENGTH) throw tooLong(source, number);
+    return { number, text: line };
   };
   for await (const chunk of input) {
     let text: string;
@@ -47,11 +40,7 @@ export async function* readLines(input: AsyncIterable<Uint8Array>, source: strin
     }
     if (first && text.length > 0) {
       first = false;
-      if (text.startsWith('\uFEFF')) {
-        throw new UsageError(`${source}, line 1: starts with a UTF-8 byte order mark: nothing was bought`, {
-          hint: 'save the file without a BOM (UTF-8, not "UTF-8 with BOM")',
-        });
-      }
+      if (text.startsWith('\uFEFF')) text = text.slice(1);
     }
     // Only the new text can hold a newline: `pending` has none (a 40 MB line rescanned per chunk was quadratic).
     let start = 0;
@@ -62,7 +51,8 @@ export async function* readLines(input: AsyncIterable<Uint8Array>, source: strin
       start = newline + 1;
     }
     pending = pending.slice(start);
-    if (pending.length > MAX_LINE_LENGTH) throw tooLong(source, number + 1);
+    // One more for the CR of a CRLF line end, which is not the line's.
+    if (pending.length > MAX_LINE_LENGTH + 1) throw tooLong(source, number + 1);
   }
   if (pending.length > 0) yield take(pending);
 }

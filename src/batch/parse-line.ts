@@ -1,16 +1,20 @@
 /**
  * One line of a batch file into an order to place, checked against the API's options before anything is
- * bought. CSV is parsed strictly by hand rather than with a CSV library: no valid value (a base58 address,
- * an integer, an id of `[A-Za-z0-9._:-]`) can contain a comma, a quote or a line break, so quoting could
- * only smuggle in a bad value, and we want each problem reported with its line (csv-parse: ~12 ms to load,
- * 1.7 MB, and it strips CR and BOM silently).
+ * bought. Reads what this CLI and common tools write: CSV with or without quoted fields (csv-cells.ts),
+ * NDJSON with `hours` or `duration_hours` (what every `--json` output and the API call it), and the other
+ * keys this CLI's own outputs carry beside an order's (ignored, so that a dry run's plan or an `order list`
+ * reads back). Any other unknown name is refused: a misspelt `client_request_id` must not pass unnoticed.
+ * The CSV reader is our own, not csv-parse: each problem is reported with its line, and it is ~40 lines.
  */
 import { checkTronAddress } from '../domain/address.js';
 import { UsageError } from '../domain/errors.js';
 import { CLIENT_REQUEST_ID_TEXT } from '../domain/patterns.js';
 import { printable } from '../domain/printable.js';
+import { BadLineError, header, type Fail, type Field } from './batch-fields.js';
+import { csvCells } from './csv-cells.js';
 import type { PhysicalLine } from './line-reader.js';
-import { rawTopLevelNumbers } from './raw-numbers.js';
+import { ndjsonFields } from './ndjson-fields.js';
+import { OccurrenceCounter, RepeatFilter } from './occurrences.js';
 import { contractReceiverError, isKnownContract } from '../tron/receiver.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
@@ -22,6 +26,12 @@ export interface BatchLine {
   hours: number;
   /** As written in the file; undefined when the line leaves it to be derived. */
   clientRequestId: string | undefined;
+  /**
+   * For a line without an id: the how-manieth line of the file (this one included) that asks for this
+   * address, energy and hours without an id, part of its derived id (occurrences.ts); 0 for a line with
+   * an id, and on the check pass, which counts none.
+   */
+  occurrence: number;
 }
 
 /** What the options endpoint allows. */
@@ -31,10 +41,6 @@ export interface BatchRules {
   hours: readonly number[];
 }
 
-const COLUMNS = ['address', 'energy', 'hours', 'client_request_id'] as const;
-type Column = (typeof COLUMNS)[number];
-const REQUIRED: readonly Column[] = ['address', 'energy', 'hours'];
-
 /** The format from `--format`, the file name, or the first line (`{` means NDJSON). */
 export function detectFormat(firstLine: string, fileName: string): BatchFormat {
   if (/\.(ndjson|jsonl)$/i.test(fileName)) return 'ndjson';
@@ -43,46 +49,66 @@ export function detectFormat(firstLine: string, fileName: string): BatchFormat {
 }
 
 export class LineParser {
-  #columns: Column[] | undefined;
+  /** The header's columns in order, null for one that is ignored. */
+  #columns: (Field | null)[] | undefined;
+  /** The check pass marks each line's key here (occurrences.ts)… */
+  readonly repeats: RepeatFilter | undefined;
+  /** …and every later pass counts the keys it kept. */
+  readonly #counter: OccurrenceCounter | undefined;
 
+  /** `candidates`: the check pass's `repeats.candidates`, for every later pass; none on the check pass. */
   constructor(
     readonly format: BatchFormat,
     readonly source: string,
     readonly rules: BatchRules,
-  ) {}
+    candidates?: ReadonlySet<string>,
+  ) {
+    this.repeats = candidates === undefined ? new RepeatFilter() : undefined;
+    this.#counter = candidates === undefined ? undefined : new OccurrenceCounter(candidates);
+  }
 
   /** The order on this line, or undefined for the CSV header and blank lines. Throws naming the line. */
   parse({ number, text }: PhysicalLine): BatchLine | undefined {
     if (text.trim() === '') return undefined;
-    const fail = (problem: string, hint?: string) =>
-      new UsageError(
-        `${this.source}, line ${number}: ${problem}: nothing was bought`,
-        hint === undefined ? {} : { hint },
-      );
-    const fields = this.format === 'ndjson' ? ndjsonFields(text, fail) : this.#csvFields(text, fail);
+    const fail: Fail = (problem, hint) => new BadLineError(this.source, number, problem, hint);
+    const fields = this.format === 'ndjson' ? ndjsonFields(text, fail) : this.#csvFields(text, number, fail);
     if (fields === undefined) return undefined;
-    return {
-      line: number,
-      address: this.#address(fields.address, fail),
-      energy: this.#energy(fields.energy, fail),
-      hours: this.#hours(fields.hours, fail),
-      clientRequestId: requestId(fields.client_request_id, fail),
-    };
+    const address = this.#address(fields.address, fail);
+    const energy = this.#energy(fields.energy, fail);
+    const hours = this.#hours(fields.hours, fail);
+    const clientRequestId = requestId(fields.client_request_id, fail);
+    let occurrence = 0;
+    if (clientRequestId === undefined) {
+      const key = `${address}\n${energy}\n${hours}`;
+      // The check pass knows no occurrence yet (it uses none): 0 there, as for a line with an id.
+      this.repeats?.add(key);
+      if (this.#counter !== undefined) occurrence = this.#counter.next(key);
+    }
+    return { line: number, address, energy, hours, clientRequestId, occurrence };
   }
 
-  #csvFields(text: string, fail: (problem: string) => UsageError): Partial<Record<Column, unknown>> | undefined {
-    if (text.includes('"')) throw fail('quoted CSV fields are not accepted (no valid value needs quotes)');
-    const cells = text.split(',');
+  #csvFields(text: string, number: number, fail: Fail): Partial<Record<Field, unknown>> | undefined {
+    const split = csvCells(text);
     if (this.#columns === undefined) {
-      this.#columns = header(cells, fail);
+      // The header: no line can be read without it, so its problem ends the check (a plain UsageError).
+      const headerFail = (problem: string) =>
+        new UsageError(`${this.source}, line ${number}: ${problem}: nothing was bought`);
+      if ('problem' in split) throw headerFail(split.problem);
+      this.#columns = header(split.cells, headerFail);
       return undefined;
     }
+    if ('problem' in split) throw fail(split.problem);
+    const { cells } = split;
     if (cells.length !== this.#columns.length)
       throw fail(`${cells.length} fields, but the header has ${this.#columns.length}`);
-    return Object.fromEntries(this.#columns.map((column, i) => [column, cells[i]]));
+    const fields: Partial<Record<Field, unknown>> = {};
+    this.#columns.forEach((column, i) => {
+      if (column !== null) fields[column] = cells[i];
+    });
+    return fields;
   }
 
-  #address(value: unknown, fail: (problem: string, hint?: string) => UsageError): string {
+  #address(value: unknown, fail: Fail): string {
     if (value === undefined || value === '') throw fail('the address is missing');
     if (typeof value !== 'string') throw fail('the address must be a string');
     if (/\s/u.test(value)) throw fail(`the address ${shown(value, 60)} contains white space`);
@@ -96,7 +122,7 @@ export class LineParser {
     return value;
   }
 
-  #energy(value: unknown, fail: (problem: string) => UsageError): number {
+  #energy(value: unknown, fail: Fail): number {
     const energy = positiveInteger(value);
     if (energy === undefined) throw fail(`energy must be a positive whole number in plain digits, not ${shown(value)}`);
     if (energy > this.rules.maxEnergy) throw fail(`energy ${energy} is too large: at most ${this.rules.maxEnergy}`);
@@ -105,70 +131,13 @@ export class LineParser {
     return energy;
   }
 
-  #hours(value: unknown, fail: (problem: string) => UsageError): number {
+  #hours(value: unknown, fail: Fail): number {
     const hours = positiveInteger(value);
     if (hours === undefined || !this.rules.hours.includes(hours)) {
       throw fail(`hours ${shown(value)} is not offered: use one of ${this.rules.hours.join(', ')}`);
     }
     return hours;
   }
-}
-
-function header(cells: string[], fail: (problem: string) => UsageError): Column[] {
-  const columns = cells.map((cell) => cell.trim());
-  for (const column of columns) {
-    if (!(COLUMNS as readonly string[]).includes(column))
-      throw fail(`unknown column "${printable(column, 40)}" in the header: use ${COLUMNS.join(',')}`);
-  }
-  if (new Set(columns).size !== columns.length) throw fail('a column appears twice in the header');
-  const missing = REQUIRED.filter((column) => !columns.includes(column));
-  if (missing.length > 0)
-    throw fail(`the header lacks ${missing.join(', ')} (expected address,energy,hours[,client_request_id])`);
-  return columns as Column[];
-}
-
-function ndjsonFields(text: string, fail: (problem: string) => UsageError): Partial<Record<Column, unknown>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw fail('not a JSON object');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('not a JSON object');
-  for (const key of Object.keys(value)) {
-    if (!(COLUMNS as readonly string[]).includes(key))
-      throw fail(`unknown key "${printable(key, 40)}": use ${COLUMNS.join(', ')}`);
-  }
-  return { ...value, ...numbersAsWritten(text, value as Partial<Record<Column, unknown>>, fail) };
-}
-
-/**
- * NDJSON's energy and hours as their JSON text, so that one rule holds for NDJSON, CSV and the command
- * line: plain digits. JSON.parse would take `1e5` and `65000.0` as 100000 and 65000, and a string
- * `"65000"` is not a number.
- */
-function numbersAsWritten(
-  text: string,
-  fields: Partial<Record<Column, unknown>>,
-  fail: (problem: string) => UsageError,
-): Partial<Record<Column, unknown>> {
-  const raw = rawTopLevelNumbers(text);
-  const out: Partial<Record<Column, unknown>> = {};
-  for (const key of ['energy', 'hours'] as const) {
-    const value = fields[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number')
-      throw fail(
-        `${key} must be a JSON number in plain digits (e.g. ${key === 'energy' ? 65000 : 1}), not ${shownJson(value)}`,
-      );
-    const written = raw.get(key) ?? String(value);
-    if (!/^\d+$/.test(written))
-      throw fail(
-        `${key} must be a JSON number in plain digits (no exponent, decimal point or sign), not ${printable(written, 40)}`,
-      );
-    out[key] = written;
-  }
-  return out;
 }
 
 /** A value as the user wrote it, quoted unless it is plain digits, so that a space around it shows and is named. */
@@ -182,10 +151,6 @@ function shown(value: unknown, max = 40): string {
   return `"${text}"${spaces === '' ? '' : ` (${spaces})`}`;
 }
 
-function shownJson(value: unknown): string {
-  return `${typeof value === 'string' ? 'the string ' : ''}${printable(JSON.stringify(value), 40)}`;
-}
-
 /** The decimal text of a positive integer in plain digits (CSV cells, NDJSON numbers as written). */
 function positiveInteger(value: unknown): number | undefined {
   if (typeof value !== 'string' || !/^[1-9]\d{0,15}$/.test(value)) return undefined;
@@ -193,7 +158,7 @@ function positiveInteger(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined;
 }
 
-function requestId(value: unknown, fail: (problem: string) => UsageError): string | undefined {
+function requestId(value: unknown, fail: Fail): string | undefined {
   if (value === undefined || value === '' || value === null) return undefined;
   if (typeof value !== 'string' || !CLIENT_REQUEST_ID_TEXT.test(value)) {
     throw fail(`client_request_id "${printable(String(value), 70)}" must be 1 to 64 letters, digits or ._:-`);

@@ -1,7 +1,8 @@
 /**
  * The quoting pass of a batch: what each line will cost, before any consent is asked. A line whose id the
  * journal already settled with an order is skipped (a re-run buys nothing twice); one whose outcome is
- * unknown is resent with its journaled bytes; every other line gets a quote.
+ * unknown is resent with its journaled bytes; every other line gets a quote. A line's journal record is
+ * looked for under its id, then under the id an earlier version gave it (line-identity.ts).
  */
 import type { EnergyClient } from '../client/client.js';
 import { CliError, ConflictError, ContextualError } from '../domain/errors.js';
@@ -9,13 +10,24 @@ import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { addAmounts } from '../domain/money.js';
 import type { BatchLine } from './parse-line.js';
+import { legacyRequestId, lineRequestId } from './line-identity.js';
 import { runPool } from './pool.js';
-import { batchLines, lineRequestId, type BatchSource } from './source.js';
+import { batchLines, type BatchSource } from './source.js';
 
-export type LinePlan =
+/**
+ * What to do with a line. `legacyId` when the line goes under the id an earlier version gave it; else its
+ * id is lineRequestId's (computed again where needed rather than kept: a plan holds every line of the file).
+ */
+export type LinePlan = { legacyId?: string } & (
   | { kind: 'skip'; orderId: string }
   | { kind: 'resend'; record: JournalRecord; total: string }
-  | { kind: 'new'; total: string; canAfford: boolean };
+  | { kind: 'new'; total: string; canAfford: boolean }
+);
+
+/** The client_request_id a planned line goes under. */
+export function plannedId(source: BatchSource, line: BatchLine, plan: LinePlan): string {
+  return plan.legacyId ?? lineRequestId(source, line);
+}
 
 export interface BatchPlan {
   /** By line number. */
@@ -42,8 +54,9 @@ export async function planBatch(
     quotedTotal: '0.000000',
     quoteRefused: false,
   };
+  const legacy = await legacyIdsInUse(source, journal);
   await runPool(batchLines(source), concurrency, async (line) => {
-    const linePlan = await planLine(source, client, journal, line);
+    const linePlan = await planLine(source, client, journal, line, legacy);
     plan.lines.set(line.line, linePlan);
     plan.counts[linePlan.kind] += 1;
     if (linePlan.kind !== 'skip') plan.total = addAmounts(plan.total, linePlan.total);
@@ -60,9 +73,10 @@ async function planLine(
   client: EnergyClient,
   journal: Journal,
   line: BatchLine,
+  legacy: boolean,
 ): Promise<LinePlan> {
-  const id = lineRequestId(source, line);
-  const record = journal.find(id);
+  const { id, record, legacyId } = journaled(source, journal, line, legacy);
+  const under = legacyId === undefined ? {} : { legacyId };
   if (record !== undefined && (hasOrder(record) || record.outcome === null)) {
     const sent = recordedOrder(record);
     if (sent.address !== line.address || sent.energy !== line.energy || sent.duration_hours !== line.hours) {
@@ -71,9 +85,9 @@ async function planLine(
       );
     }
     if (record.outcome !== null && (record.outcome.kind === 'created' || record.outcome.kind === 'existing')) {
-      return { kind: 'skip', orderId: record.outcome.order_id };
+      return { ...under, kind: 'skip', orderId: record.outcome.order_id };
     }
-    return { kind: 'resend', record, total: sent.expected_total_trx };
+    return { ...under, kind: 'resend', record, total: sent.expected_total_trx };
   }
   try {
     const quote = await client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
@@ -84,4 +98,40 @@ async function planLine(
       hint: error.hint,
     });
   }
+}
+
+/** The line's id and its record: under its own id, else (with an order, or pending) under its earlier one. */
+function journaled(
+  source: BatchSource,
+  journal: Journal,
+  line: BatchLine,
+  legacyInUse: boolean,
+): { id: string; record: JournalRecord | undefined; legacyId?: string } {
+  const id = lineRequestId(source, line);
+  const record = journal.find(id);
+  const legacyId = record === undefined && legacyInUse ? legacyRequestId(source, line) : undefined;
+  const legacy = legacyId === undefined ? undefined : journal.find(legacyId);
+  if (legacyId !== undefined && legacy !== undefined && (hasOrder(legacy) || legacy.outcome === null))
+    return { id: legacyId, record: legacy, legacyId };
+  return { id, record };
+}
+
+/** Lines an earlier version would have started before any later one: its pool took lines in file order. */
+const LEGACY_SAMPLE = 32;
+
+/**
+ * Whether an earlier version journaled this very file (its ids are the file's hash and a line number): it
+ * did if it journaled any of the first lines without an id, since it started them in file order, at most
+ * 32 at once. Asked once, so that a batch no earlier version ran (nearly all) looks each line up under
+ * one id only: two more files that are not there, a line, for every line of a 100,000-line batch.
+ */
+async function legacyIdsInUse(source: BatchSource, journal: Journal): Promise<boolean> {
+  let sampled = 0;
+  for await (const line of batchLines(source)) {
+    const legacyId = legacyRequestId(source, line);
+    if (legacyId === undefined) continue;
+    if (journal.find(legacyId) !== undefined) return true;
+    if ((sampled += 1) >= LEGACY_SAMPLE) return false;
+  }
+  return false;
 }

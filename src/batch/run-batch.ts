@@ -1,8 +1,10 @@
 /**
  * The whole of `energy order batch` after its options are parsed: snapshot the input, check every line,
- * quote, one consent for the sum, then order at bounded concurrency, each line journaled, so a re-run of
- * the same content buys no line twice. Printing is the caller's (results, notes, progress).
+ * quote, one consent for the sum, then order at bounded concurrency, each line journaled under its
+ * identity (line-identity.ts), so a re-run of the batch, grown or not, buys no line twice. Printing is the
+ * caller's (results, notes, progress).
  */
+import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
 import { ContextualError, InterruptedError, SomeFailedError, UsageError } from '../domain/errors.js';
@@ -12,10 +14,10 @@ import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
 import { executeBatch, type LineResult } from './execute.js';
 import type { BatchFormat } from './parse-line.js';
-import { planBatch, type BatchPlan } from './plan.js';
+import { planBatch, plannedId, type BatchPlan } from './plan.js';
 import { refuseContractLines } from './receivers.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { batchLines, checkBatch, lineRequestId, openInput, type BatchSource } from './source.js';
+import { batchLines, checkBatch, openInput, type BatchSource } from './source.js';
 
 export interface BatchRequest {
   /** A file name, or `-` for standard input. */
@@ -80,7 +82,10 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     deps.note('energy: reading order lines from standard input (the terminal) until Ctrl-D on a line of its own…');
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {
-    const source = await checkBatch(input.path, input.label, rules, request.format);
+    const name = request.file === '-' ? 'stdin' : basename(request.file);
+    const source = await checkBatch({ ...input, name }, rules, request.format, (error) =>
+      deps.note(`energy: ${error.source}, line ${error.line}: ${error.problem}`),
+    );
     await refuseContractLines(source, deps.receiverNode, deps.note, request.concurrency);
     const plan = await planBatch(source, client, journal, request.concurrency);
     if (request.dryRun) return await showPlan(deps, request, source, plan);
@@ -160,14 +165,15 @@ async function place(deps: BatchDeps, request: BatchRequest, source: BatchSource
 }
 
 /**
- * Why lines were skipped, and how to buy again: a line's id comes from the file's bytes, so the same
- * content is the same orders (that is what makes a re-run safe), and only new content or new ids buy again.
+ * Why lines were skipped, and how to buy again: a line's id comes from the batch's name (the file's base
+ * name) and the line's own content, so the same line in the same batch is the same order (that is what
+ * makes a re-run, or a grown file, safe); a new file name or a client_request_id column buys again.
  */
 function skippedNote(skipped: number, source: BatchSource): string {
   const which = skipped === source.orderCount ? `every line of ${source.label} was` : `${skipped} lines were`;
   return (
-    `energy: ${which} ordered by an earlier run of this same content (re-running a file never buys a line twice); ` +
-    'to buy again, give each line a new id in a client_request_id column, or edit the file'
+    `energy: ${which} ordered by an earlier run of this batch (the same line of a file of the same name is one order, however the file grows); ` +
+    'to buy again, give each line a new id in a client_request_id column, or use a file of another name'
   );
 }
 
@@ -176,7 +182,7 @@ async function showPlan(deps: BatchDeps, request: BatchRequest, source: BatchSou
     const linePlan = plan.lines.get(line.line)!;
     await deps.onPlannedLine({
       line: line.line,
-      client_request_id: lineRequestId(source, line),
+      client_request_id: plannedId(source, line, linePlan),
       plan: linePlan.kind === 'new' ? 'order' : linePlan.kind,
       address: line.address,
       energy: line.energy,

@@ -12,17 +12,23 @@ import { CliError, UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { MAX_LINE_LENGTH, readLines, tooLong } from './line-reader.js';
+import { BadLineError } from './batch-fields.js';
+import { BadLines } from './bad-lines.js';
 import { detectFormat, LineParser, type BatchFormat, type BatchLine, type BatchRules } from './parse-line.js';
 
 export interface BatchSource {
   path: string;
   /** How errors name it: the file name, or "stdin". */
   label: string;
+  /** The batch's name in its lines' derived ids: the file's base name, or "stdin" (see lineRequestId). */
+  name: string;
   format: BatchFormat;
-  /** SHA-256 of the whole file: what derived client_request_ids are made from. */
+  /** SHA-256 of the whole file: what earlier versions made line ids from (see legacyRequestId). */
   digest: string;
   /** Lines that are orders (not the header, not blank). */
   orderCount: number;
+  /** The keys of lines that may repeat an earlier line's order (occurrences.ts). */
+  repeats: ReadonlySet<string>;
   rules: BatchRules;
 }
 
@@ -99,58 +105,72 @@ function readFailure(error: unknown): string {
   return code === undefined ? 'not readable' : `not readable (${code})`;
 }
 
+/** Where a snapshot came from: its path, how errors name it, and the batch's name in derived ids. */
+export interface BatchInput {
+  path: string;
+  label: string;
+  name: string;
+}
+
 /**
  * Checks every line before anything is bought: the format, each field against the API's options, and
- * that no client_request_id appears twice. Throws a UsageError naming the first bad line.
+ * that no client_request_id appears twice. Every bad line is reported in one run: one alone is the
+ * error; of several, each goes to `onBadLine` as it is found (a note on stderr) and the error counts them.
+ * A problem no line can be read past (the header, a line too long, bytes that are not UTF-8) ends the
+ * check at once.
  */
 export async function checkBatch(
-  path: string,
-  label: string,
+  input: BatchInput,
   rules: BatchRules,
   format: BatchFormat | undefined,
+  onBadLine: (error: BadLineError) => void,
 ): Promise<BatchSource> {
+  const { path, label } = input;
   const hash = createHash('sha256');
   const seen = new Map<string, number>();
+  const bad = new BadLines(onBadLine);
   let parser: LineParser | undefined;
   let orderCount = 0;
   for await (const physical of readLines(hashing(createReadStream(path), hash), label)) {
     parser ??= new LineParser(format ?? detectFormat(physical.text, label === 'stdin' ? '' : label), label, rules);
-    const line = parser.parse(physical);
+    let line: BatchLine | undefined;
+    try {
+      line = parser.parse(physical);
+    } catch (error) {
+      if (!(error instanceof BadLineError)) throw error;
+      bad.add(error);
+      continue;
+    }
     if (line === undefined) continue;
     orderCount += 1;
     if (line.clientRequestId !== undefined) {
       const earlier = seen.get(line.clientRequestId);
-      if (earlier !== undefined) {
-        throw new UsageError(
-          `${label}, line ${line.line}: client_request_id ${line.clientRequestId} is already on line ${earlier}: nothing was bought`,
+      if (earlier !== undefined)
+        bad.add(
+          new BadLineError(label, line.line, `client_request_id ${line.clientRequestId} is already on line ${earlier}`),
         );
-      }
-      seen.set(line.clientRequestId, line.line);
+      else seen.set(line.clientRequestId, line.line);
     }
   }
+  bad.end(label);
   if (parser === undefined || orderCount === 0) throw new UsageError(`${label} has no orders`);
-  return { path, label, format: parser.format, digest: hash.digest('hex'), orderCount, rules };
+  return {
+    ...input,
+    format: parser.format,
+    digest: hash.digest('hex'),
+    orderCount,
+    rules,
+    repeats: parser.repeats?.candidates ?? new Set<string>(),
+  };
 }
 
 /** The orders of a checked batch, in file order, read afresh. */
 export async function* batchLines(source: BatchSource): AsyncGenerator<BatchLine> {
-  const parser = new LineParser(source.format, source.label, source.rules);
+  const parser = new LineParser(source.format, source.label, source.rules, source.repeats);
   for await (const physical of readLines(createReadStream(source.path), source.label)) {
     const line = parser.parse(physical);
     if (line !== undefined) yield line;
   }
-}
-
-/** The id of a line that names none: the same for the same file, another for any other file. */
-export function lineRequestId(source: BatchSource, line: BatchLine): string {
-  return line.clientRequestId ?? lineRequestIdFor(source.digest, line.line);
-}
-
-/** How wide a derived id is for a line up to 999,999: a readable table streamed a line at a time needs it up front. */
-export const DERIVED_ID_WIDTH = lineRequestIdFor('0'.repeat(24), 999_999).length;
-
-function lineRequestIdFor(digest: string, line: number): string {
-  return `batch-${digest.slice(0, 24)}-${line}`;
 }
 
 async function* hashing(

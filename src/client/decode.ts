@@ -24,8 +24,10 @@ export function retryAfterHeader(response: HttpResponse): string | undefined {
   return headerValue(response.headers, 'retry-after');
 }
 
-/** Parses and checks a 2xx body. */
-/** `label` names the exchange in messages, e.g. `GET /v1/balance`; `outcomeUncertain` goes on its errors. */
+/**
+ * Parses and checks a 2xx body; `label` names the exchange in messages, e.g. `GET /v1/balance`;
+ * `outcomeUncertain` goes on its errors.
+ */
 export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label: string, outcomeUncertain = false): T {
   const uncertain = { outcomeUncertain };
   const type = mediaType(response);
@@ -55,6 +57,22 @@ export function decodeSuccess<T>(response: HttpResponse, check: Check<T>, label:
   }
 }
 
+/**
+ * The body of the answer each failure error was made from, as received: `energy api` prints it on stdout,
+ * as `gh api` prints a 404's JSON. Kept beside the error rather than on it, so that no other path carries
+ * (or prints) a body it never asked for; gone with the error.
+ */
+const failureBodies = new WeakMap<object, Buffer>();
+
+/** The body of the non-2xx answer behind `error` (or behind its causes), if an answer was received. */
+export function failureBody(error: unknown): Buffer | undefined {
+  for (let at = error; typeof at === 'object' && at !== null; at = (at as { cause?: unknown }).cause) {
+    const body = failureBodies.get(at);
+    if (body !== undefined) return body;
+  }
+  return undefined;
+}
+
 /** Builds the typed error for a non-2xx response, keeping the Problem Details body when there is one. */
 export function decodeFailure(
   response: HttpResponse,
@@ -66,12 +84,15 @@ export function decodeFailure(
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
   const message = `${label} failed: ${summary}${note === undefined ? '' : `; ${note}`}`;
-  if (response.status === 401)
-    return new AuthError(message, { hint: SIGNATURE_HINT, status: 401, outcomeUncertain, ...(problem && { problem }) });
-  return new ApiError(response.status, message, problem, {
-    outcomeUncertain,
-    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
-  });
+  const error =
+    response.status === 401
+      ? new AuthError(message, { hint: SIGNATURE_HINT, status: 401, outcomeUncertain, ...(problem && { problem }) })
+      : new ApiError(response.status, message, problem, {
+          outcomeUncertain,
+          ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+        });
+  failureBodies.set(error, response.bytes ?? Buffer.from(response.text, 'utf8'));
+  return error;
 }
 
 function readProblem(response: HttpResponse): ProblemDetails | undefined {

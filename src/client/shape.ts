@@ -1,6 +1,9 @@
 /**
  * A few small validators for response bodies. Each returns the value normalised to the documented type or
- * throws a ShapeMismatch naming the path that broke the spec; unknown keys are dropped.
+ * throws a ShapeMismatch naming the path that broke the spec. Read tolerantly (the contract's Output): a
+ * value is refused only where its meaning breaks (a required key missing or mistyped, an amount off the
+ * six-decimal pattern, an id that is not a UUID), and keys the spec does not name are kept as sent, so that
+ * `--json` passes an additive v1 field on unchanged.
  */
 import { AMOUNT_PATTERN } from '../domain/money-text.js';
 import { INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
@@ -50,24 +53,6 @@ export const amount: Check<string> = (value, path) =>
 export const uuid: Check<string> = (value, path) =>
   typeof value === 'string' && UUID_TEXT.test(value) ? value : fail(path, 'a UUID', value);
 
-/**
- * A TRON address's shape: `T` and 33 base58 characters. Not the checksum: two SHA-256 and a base58 decode
- * per order cost ~50 ms on a 1,000-order listing, and an order's address is compared with the one asked for
- * where it matters (order creation); the shape is what keeps anything else off the terminal.
- */
-export const tronAddress: Check<string> = (value, path) =>
-  typeof value === 'string' && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(value) ? value : fail(path, 'a TRON address', value);
-
-/**
- * An identifier the server echoes back (`client_request_id`): the spec gives no pattern, so any visible ASCII,
- * 1 to 255 characters; never a space, a control or direction character, or anything else a terminal or a
- * shell would read as more than text.
- */
-export const identifier: Check<string> = (value, path) =>
-  typeof value === 'string' && /^[\x21-\x7e]{1,255}$/.test(value)
-    ? value
-    : fail(path, 'an identifier of 1 to 255 visible ASCII characters', value);
-
 export function nullable<T>(check: Check<T>): Check<T | null> {
   return (value, path) => (value === null ? null : check(value, path));
 }
@@ -79,12 +64,16 @@ export function arrayOf<T>(check: Check<T>): Check<T[]> {
   };
 }
 
-/** Every listed key is required (a null-able one must still be present). */
+/**
+ * Every listed key is required (a null-able one must still be present) and checked; every other key is
+ * kept with its value as sent, in the server's order (a spread defines `__proto__` as a plain own key, it
+ * never sets the prototype). The type names the documented keys only: the rest ride along for `--json`.
+ */
 export function object<T extends object>(fields: { [K in keyof T]: Check<T[K]> }): Check<T> {
   return (value, path) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
     const record = value as Record<string, unknown>;
-    const result: Partial<T> = {};
+    const result: Record<string, unknown> = { ...record };
     for (const key of Object.keys(fields) as (keyof T & string)[]) {
       const keyPath = path === '' ? key : `${path}.${key}`;
       if (!Object.hasOwn(record, key)) throw new ShapeMismatch(`${keyPath} is missing`);

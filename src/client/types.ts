@@ -1,4 +1,9 @@
-/** Shapes of the Energy API v1 as the spec defines them, after normalisation. */
+/**
+ * Shapes of the Energy API v1 as the spec defines them, after normalisation. A response object also carries,
+ * at run time, any key the spec does not name, as the server sent it (see shape.ts `object`): the types
+ * list the documented keys, which are the ones the code may rely on; the others are only passed on by
+ * `--json`.
+ */
 
 export interface TimeResponse {
   unix_time: number;

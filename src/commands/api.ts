@@ -1,7 +1,8 @@
 /**
  * `energy api <METHOD> <path>`: one signed request written by hand, like `gh api` (the flow is
- * ordering/api-request.ts). The body of the answer goes to stdout as received; a failure status exits
- * with its usual code, its Problem Details on stderr.
+ * ordering/api-request.ts). The body of the answer goes to stdout as received, an error's body too (as
+ * `gh api` prints a 404's JSON, so that `| jq .code` reads it); a failure status also says its one line
+ * on stderr and exits with its usual code.
  */
 import { Argument, Command, Option } from 'commander';
 import type { ApiField } from '../ordering/api-fields.js';
@@ -48,6 +49,7 @@ export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Pr
           client: () => ctx.client(),
           journal: () => ctx.journal(),
           stdin: ctx.terminal.stdin,
+          interrupt: ctx.terminal.interrupt,
           recoverCommand: (id) => ctx.invocation('order', 'recover', id),
         },
         printer: ctx.printer,
@@ -56,11 +58,25 @@ export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Pr
 }
 
 async function apiRun(opts: ApiCommandOptions): Promise<void> {
-  const { apiRequest } = await import('../ordering/api-request.js');
-  const answer = await apiRequest(opts.deps, opts.request);
-  const { printer } = opts;
-  // As gh api: a pipe gets the bytes untouched; a terminal gets them escaped, ending with a line break.
-  if (printer.terminal.stdout.isTTY !== true) return printer.bytes(answer.body);
-  const text = answer.body.toString('utf8');
+  const [{ apiRequest }, { failureBody }] = await Promise.all([
+    import('../ordering/api-request.js'),
+    import('../client/decode.js'),
+  ]);
+  let body: Buffer;
+  try {
+    body = (await apiRequest(opts.deps, opts.request)).body;
+  } catch (error) {
+    // The server's answer first, on stdout; the error (and its exit code) follows as for every command.
+    const answered = failureBody(error);
+    if (answered !== undefined) await writeBody(opts.printer, answered);
+    throw error;
+  }
+  await writeBody(opts.printer, body);
+}
+
+/** As gh api: a pipe gets the bytes untouched; a terminal gets them escaped, ending with a line break. */
+async function writeBody(printer: Printer, body: Buffer): Promise<void> {
+  if (printer.terminal.stdout.isTTY !== true) return printer.bytes(body);
+  const text = body.toString('utf8');
   await printer.write(text === '' || text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -58,7 +58,7 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
   const journal = await ctx.journal();
   const [{ runBatch }, { DERIVED_ID_WIDTH }, { batchPlanWriter, batchResultWriter }, os] = await Promise.all([
     import('../batch/run-batch.js'),
-    import('../batch/source.js'),
+    import('../batch/line-identity.js'),
     import('../output/batch-views.js'),
     import('node:os'),
   ]);

@@ -19,7 +19,17 @@ export function quoteCommand(ctx: Context): Command {
             : ctx.tronNode(),
         (line) => ctx.printer.note(line),
       );
-      const quote = await client.quote({ address, energy: options.energy, duration_hours: options.hours });
+      // The options beside the quote (no time added): closed intake is worth saying, even when the quote fails.
+      const [catalog, quoted] = await Promise.allSettled([
+        client.options(),
+        client.quote({ address, energy: options.energy, duration_hours: options.hours }),
+      ]);
+      if (catalog.status === 'fulfilled' && !catalog.value.intake_enabled) {
+        const { INTAKE_DISABLED } = await import('../ordering/intake.js');
+        ctx.printer.note(`energy: ${INTAKE_DISABLED}: an order now would be refused`);
+      }
+      if (quoted.status === 'rejected') throw quoted.reason;
+      const quote = quoted.value;
       await (ctx.printer.jsonMode ? ctx.printer.json(quote) : ctx.printer.keyValue(quoteRows(quote)));
     });
 }

@@ -7,7 +7,6 @@
 import { AuthError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { COMMAND_SECRETS, type CommandSecretName, type SettingName } from './names.js';
-import { describeFsError } from './permissions.js';
 import type { SecretOrigin, Settings } from './settings.js';
 
 /** Shell syntax: a value with any of these runs under /bin/sh (cmd.exe on Windows); a plain one runs directly. */
@@ -51,16 +50,29 @@ function withoutFinalNewline(text: string): string {
   return text.replace(/\r?\n$/, '');
 }
 
+/** Far above any API secret: a larger file is not one (and is not read into memory). */
+const MAX_SECRET_FILE_BYTES = 65_536;
+
+/**
+ * The secret file: a regular file (a Docker or Kubernetes secret, systemd's credential), opened so that a
+ * named pipe with no writer cannot hang the run (see storage/bounded-read.ts): a pipe or a device is
+ * refused, pointing at api-secret-command, which is how a secret comes from a program.
+ */
 async function readSecretFile(name: CommandSecretName, path: string): Promise<string> {
   const variable = COMMAND_SECRETS[name].fileVariable;
+  const { BoundedReadError, readRegularFile } = await import('../storage/bounded-read.js');
   let text: string;
   try {
-    text = await (await import('node:fs/promises')).readFile(path, 'utf8');
+    text = (await readRegularFile(path, MAX_SECRET_FILE_BYTES)).toString('utf8');
   } catch (error) {
+    if (!(error instanceof BoundedReadError)) throw error;
+    const regular = /not a regular file/.test(error.message);
     throw new AuthError(
-      `cannot read ${name} from ${describeOrigin({ kind: 'file', path })} (${variable}): ${describeFsError(error)}`,
+      `cannot read ${name} from ${describeOrigin({ kind: 'file', path })} (${variable}): ${error.message}`,
       {
-        hint: `check that ${variable} names a file this user can read`,
+        hint: regular
+          ? `${variable} must name a regular file; for a secret that a program prints, use: energy config set ${COMMAND_SECRETS[name].command} '…'`
+          : `check that ${variable} names a file this user can read`,
       },
     );
   }

@@ -23,6 +23,8 @@ export interface ApiDeps {
   client: () => Promise<EnergyClient>;
   journal: () => Promise<Journal>;
   stdin: Readable;
+  /** Ends a read of standard input at once (Ctrl-C, SIGTERM). */
+  interrupt?: AbortSignal | undefined;
   recoverCommand: (clientRequestId: string) => string;
 }
 
@@ -42,13 +44,20 @@ export const API_PATHS: readonly string[] = [
   ORDERS,
 ];
 
+/**
+ * The largest body `--input` sends: far above any request of Energy API v1 (a few hundred bytes), and
+ * enough to provoke a server's 413; `--input - < /dev/zero` stops there, with exit 2, instead of growing
+ * until the process dies.
+ */
+export const MAX_INPUT_BYTES = 1_048_576;
+
 export async function apiRequest(deps: ApiDeps, request: ApiRequest): Promise<ApiAnswer> {
   const method = request.method.toUpperCase();
   if (!isApiMethod(method))
     throw new UsageError(`the method must be GET or POST (all that Energy API v1 has), got ${request.method}`);
   checkFields(request.fields);
   const { path, query: pathQuery } = splitPath(request.path);
-  const input = request.input === undefined ? undefined : await readInput(request.input, deps.stdin);
+  const input = request.input === undefined ? undefined : await readInput(request.input, deps);
   // As gh api: fields are the JSON body of a POST, unless --input gives the body; then they go in the query.
   const fieldsInBody = method === 'POST' && input === undefined && request.fields.length > 0;
   const body = input ?? (fieldsInBody ? Buffer.from(fieldsBody(request.fields), 'utf8') : undefined);
@@ -139,17 +148,20 @@ function clientRequestIdOf(text: string): string | undefined {
   }
 }
 
-async function readInput(input: string, stdin: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  if (input === '-') {
-    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks);
-  }
-  const { readFile } = await import('node:fs/promises');
+/** --input's bytes: standard input up to the cap, or a regular file (never a pipe or device: see bounded-read). */
+async function readInput(input: string, deps: ApiDeps): Promise<Buffer> {
+  const { BoundedReadError, readCappedStream, readRegularFile } = await import('../storage/bounded-read.js');
   try {
-    return await readFile(input);
+    return input === '-'
+      ? await readCappedStream(deps.stdin, MAX_INPUT_BYTES, deps.interrupt)
+      : await readRegularFile(input, MAX_INPUT_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read --input ${JSON.stringify(input)} (${code})`);
+    // An interrupt (Ctrl-C) goes on as it is: it says which signal ended the run.
+    if (!(error instanceof BoundedReadError)) throw error;
+    if (input === '-')
+      throw new UsageError(`cannot use --input - (standard input): ${error.message}: nothing was sent`);
+    throw new UsageError(`cannot use --input ${JSON.stringify(input)}: ${error.message}: nothing was sent`, {
+      hint: 'give a regular file, or pipe the body in: `… | energy api POST <path> --input -`',
+    });
   }
 }

@@ -1,13 +1,16 @@
 /**
- * Placing one order for `energy order create`: local checks, a quote unless the price is given, consent,
- * then one request that is journaled before it leaves. A client_request_id already in the journal resends
- * the journaled bytes instead (no new quote), so that a fixed-id cron job gets the same order back on
- * every run.
+ * Placing one order for `energy order create`: local checks, a quote unless the price is given (and the
+ * options, so that closed intake stops the run before any order), consent, then one request that is
+ * journaled before it leaves. A client_request_id already in the journal resends the journaled bytes
+ * instead (no new quote), so that a fixed-id cron job gets the same order back on every run; without one,
+ * an earlier run's request for the same rental whose outcome is unknown is settled first
+ * (interrupted-run.ts), so that a re-run after an interrupt never places a second order beside it.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
-import { ConflictError } from '../domain/errors.js';
+import type { OptionsResponse } from '../client/types.js';
+import { ApiError, ConflictError, ResponseShapeError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
@@ -16,6 +19,8 @@ import type { Terminal } from '../output/terminal.js';
 import { quoteRows } from '../output/views.js';
 import { refuseUnaffordable } from './afford.js';
 import { refuseAboveMax, requireConsent } from './consent.js';
+import { INTAKE_DISABLED, intakeDisabledError } from './intake.js';
+import { interruptedRecords, settleInterrupted } from './interrupted-run.js';
 import { sendJournaled } from './send-journaled.js';
 
 /** What `order create` was asked for. */
@@ -32,8 +37,8 @@ export interface CreateRequest {
 
 /** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
 export interface CreateDeps {
-  client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance'>;
-  journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune'>;
+  client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance' | 'options'>;
+  journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune' | 'pending'>;
   terminal: Terminal;
   note: (line: string) => void;
   /** The command line that settles a request, e.g. `energy --profile prod order recover <id>`. */
@@ -44,6 +49,9 @@ export interface CreateDeps {
 /** Places the order (or gets back the one a journaled request placed); says so when the server answered 200. */
 export async function createOrder(deps: CreateDeps, request: CreateRequest): Promise<CreatedOrder> {
   await deps.journal.prune();
+  // A new --client-request-id asks for another order; none means "this rental", which an earlier run may hold.
+  const earlier = request.clientRequestId === undefined ? await settleInterrupted(deps, request) : undefined;
+  if (earlier !== undefined) return earlier;
   const record = await recordToSend(deps, request);
   const result = await sendJournaled(deps, record);
   if (!result.created)
@@ -63,7 +71,15 @@ export async function previewOrder<P>(
   preview: (body: string) => P,
 ): Promise<P> {
   const known = await resendable(deps, request);
-  return preview(known?.body ?? (await newOrder(deps, request, false)).body);
+  if (known !== undefined) return preview(known.body);
+  const earlier = request.clientRequestId === undefined ? interruptedRecords(deps.journal, request)[0] : undefined;
+  if (earlier !== undefined) {
+    deps.note(
+      `energy: an earlier run sent this same order (client_request_id ${earlier.client_request_id}) and never learned whether it was placed: a real run resends that request first, shown here`,
+    );
+    return preview(earlier.body);
+  }
+  return preview((await newOrder(deps, request, false)).body);
 }
 
 /**
@@ -149,10 +165,18 @@ async function consentToResend(deps: CreateDeps, record: JournalRecord, request:
 async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: boolean): Promise<string> {
   if (request.expectedTotal !== undefined) {
     await refuseAboveMax(request.expectedTotal, request.maxTotal);
+    openIntake(deps, placing, (await Promise.allSettled([deps.client.options()]))[0]);
     return request.expectedTotal;
   }
   const { address, energy, hours } = request;
-  const quote = await deps.client.quote({ address, energy, duration_hours: hours });
+  // Side by side: no time added. A closed intake is the answer even when the quote is refused for it.
+  const [options, quoted] = await Promise.allSettled([
+    deps.client.options(),
+    deps.client.quote({ address, energy, duration_hours: hours }),
+  ]);
+  openIntake(deps, placing, options);
+  if (quoted.status === 'rejected') throw quoted.reason;
+  const quote = quoted.value;
   await refuseAboveMax(quote.total_trx, request.maxTotal);
   // Before consent: a yes to an order the balance cannot pay would only end in the server's refusal.
   if (placing)
@@ -167,4 +191,22 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
     note: deps.note,
   });
   return quote.total_trx;
+}
+
+/**
+ * Closed intake ends a real run before any order (exit 5); a dry run, which sends none, says so. The options
+ * are read only for this: when the server answers them with an error status or a body that breaks the
+ * spec, a note says so and the order endpoint, which is the authority, decides. No answer at all (the
+ * network, TLS, an interrupt) or a 401 ends the run: the order would go the same way.
+ */
+function openIntake(deps: CreateDeps, placing: boolean, read: PromiseSettledResult<OptionsResponse>): void {
+  if (read.status === 'rejected') {
+    const answered = read.reason instanceof ApiError || read.reason instanceof ResponseShapeError;
+    if (!answered) throw read.reason;
+    deps.note(`energy: could not read the options to check intake (${read.reason.message}); going on`);
+    return;
+  }
+  if (read.value.intake_enabled) return;
+  if (placing) throw intakeDisabledError();
+  deps.note(`energy: ${INTAKE_DISABLED}: a real run would place no order now`);
 }

@@ -1,12 +1,14 @@
 /**
  * RFC 4180 CSV: fields separated by commas, records ended by CRLF, a field quoted (its quotes doubled)
- * when it holds a comma, a quote or a line break. Two safety rules on top, because these files end up
- * in spreadsheets and terminals:
+ * when it holds a comma, a quote or a line break, and also a semicolon: the many locales whose spreadsheets
+ * split on `;` (German, French, …) would otherwise cut a server-chosen `ok;@SUM(1+1)` into a cell of its own
+ * that starts a formula. Two safety rules on top, because these files end up in spreadsheets and terminals:
  * - a field starting with = + - @ TAB or CR gets a leading `'`, so a spreadsheet shows it as text instead
  *   of running it as a formula (CSV injection, OWASP's advice); our own values (ids, addresses,
- *   amounts, times, booleans) never start so, only text a server or a user chose can; a field that is
- *   wholly a decimal number is left as it is (spend's saved_trx may be negative): it is a number, never a
- *   formula, and a quote would make the spreadsheet read it as text;
+ *   amounts, times, booleans) never start so, only text a server or a user chose can (a client_request_id,
+ *   an address or a status from another client on the account, a failure code); a field that is wholly a
+ *   decimal number is left as it is (spend's saved_trx may be negative): it is a number, never a formula,
+ *   and a quote would make the spreadsheet read it as text;
  * - control characters other than the line feed are written as `\u001b`-style escapes (a CR inside a
  *   field included), as everywhere the CLI prints outside text.
  */
@@ -14,7 +16,7 @@ import { timestampMs } from '../domain/api-time.js';
 import type { Order } from '../client/types.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+const NEEDS_QUOTES = /[",;\r\n]/;
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 
 export function csvField(value: string): string {

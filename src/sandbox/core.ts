@@ -33,7 +33,10 @@ export interface SandboxCore {
 export function createCore(options: ResolvedOptions): SandboxCore {
   const clock = new SandboxClock(options.clockOffsetSeconds);
   const timing = { deliverAfterMs: options.deliverAfterMs, hourMs: options.hourMs };
-  const book = new OrderBook(timing, options.startingBalance, options.seedOrders, clock.nowMs());
+  const book = new OrderBook(timing, options.startingBalance, options.seedOrders, clock.nowMs(), {
+    foreign: options.foreignOrders,
+    extraFields: options.extraFields,
+  });
   const tron = new TronLedger(book);
   for (const [address, seed] of Object.entries(options.tronAccounts)) tron.seed(address, seed);
   return {

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxCore } from './core.js';
+import { withExtraFields } from './foreign-orders.js';
 import { readBody, type BodyOutcome } from './read-body.js';
 import { problemReply, send, tooManyRequests, type Reply } from './reply.js';
 import { matchRoute } from './routes.js';
@@ -153,5 +154,8 @@ async function answer(req: IncomingMessage, core: SandboxCore, received: Receive
   }
   const nowMs = core.clock.nowMs();
   core.book.settle(nowMs);
-  return route.handler({ core, body, query, id, nowMs, headers: req.headers });
+  return withExtraFields(
+    route.handler({ core, body, query, id, nowMs, headers: req.headers }),
+    core.options.extraFields,
+  );
 }

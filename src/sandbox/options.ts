@@ -1,6 +1,7 @@
 /** Defaults and sanity checks for SandboxOptions: a bad option fails at start, not on some later request. */
 import { randomBytes } from 'node:crypto';
 import { isApiAmount } from '../domain/money-text.js';
+import { checkExtraFields, foreignRecordFields, type ForeignRecordFields } from './foreign-orders.js';
 import type { RateLimit } from './rate-limiter.js';
 import type { TronAccountSeed } from './tron-ledger.js';
 import type { SandboxOptions } from './types.js';
@@ -18,6 +19,8 @@ export interface ResolvedOptions {
   clockOffsetSeconds: number;
   seedOrders: number;
   tronAccounts: Record<string, TronAccountSeed>;
+  foreignOrders: ForeignRecordFields[];
+  extraFields: Record<string, unknown>;
 }
 
 function count(name: string, value: number, min: number): number {
@@ -55,5 +58,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     clockOffsetSeconds: duration('clockOffsetSeconds', options.clockOffsetSeconds ?? 0, -Infinity),
     seedOrders: count('seedOrders', options.seedOrders ?? 0, 0),
     tronAccounts: options.tronAccounts ?? {},
+    foreignOrders: (options.foreignOrders ?? []).map(foreignRecordFields),
+    extraFields: checkExtraFields('extraFields', options.extraFields),
   };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateOrderRequest, Order } from '../client/types.js';
 import { addAmounts, subtractAmounts } from '../domain/money.js';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
+import type { ForeignRecordFields } from './foreign-orders.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
 import { SeededOrders } from './seeded-orders.js';
 
@@ -24,6 +25,8 @@ export class OrderBook {
   /** Orders whose held amount is not settled yet: few, so that settling on every request stays cheap. */
   private readonly unsettled = new Set<OrderRecord>();
   private readonly activated = new Set<string>();
+  /** Fields the spec does not name, on every order shown (SandboxOptions.extraFields). */
+  private readonly extraFields: Readonly<Record<string, unknown>>;
   available: string;
   held = '0.000000';
 
@@ -32,10 +35,18 @@ export class OrderBook {
     startingBalance: string,
     seedCount: number,
     nowMs: number,
+    history: { foreign?: readonly ForeignRecordFields[]; extraFields?: Readonly<Record<string, unknown>> } = {},
   ) {
     this.available = startingBalance;
     this.seeded = new SeededOrders(seedCount, timing, nowMs);
     for (const address of this.seeded.activatedAddresses) this.activated.add(address);
+    this.extraFields = history.extraFields ?? {};
+    // Other clients' orders: the newest history at start, a second apart, final as given; no money moves.
+    const foreign = history.foreign ?? [];
+    foreign.forEach((fields, index) => {
+      const createdMs = nowMs - (foreign.length - index) * 1000;
+      this.add({ ...fields, createdMs, fails: false, stage: 3 });
+    });
   }
 
   get size(): number {
@@ -116,7 +127,7 @@ export class OrderBook {
 
   view(record: OrderRecord, nowMs: number): Order {
     advance(record, this.timing, nowMs);
-    return orderView(record, this.timing);
+    return { ...orderView(record, this.timing), ...this.extraFields };
   }
 
   /** Every order, newest first. O(n): for tests, not for request handling. */

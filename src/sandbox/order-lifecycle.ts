@@ -29,6 +29,17 @@ export interface OrderRecord {
   readonly fails: 'at-delivery' | 'before-delivery' | false;
   /** The furthest stage seen; kept so that moving the sandbox clock back never moves an order back. */
   stage: Stage;
+  /** Another client's order (SandboxOptions.foreignOrders): shown as given, it never moves on. */
+  readonly fixed?: FixedView;
+}
+
+/** What a foreign order shows instead of its lifecycle, and the fields of its own the spec does not name. */
+export interface FixedView {
+  status: string;
+  lifecycleFinal: boolean;
+  deliveryFinal: boolean;
+  failure: OrderFailure | null;
+  extra: Readonly<Record<string, unknown>>;
 }
 
 const STATUS = ['pending', 'delegating', 'active', 'expired'] as const;
@@ -54,6 +65,7 @@ function stageStart(record: OrderRecord, stage: Stage, timing: Timing): number {
 
 /** Moves the record to the stage it has reached at `nowMs` and returns that stage. */
 export function advance(record: OrderRecord, timing: Timing, nowMs: number): Stage {
+  if (record.fixed !== undefined) return record.stage;
   const elapsed = nowMs - record.createdMs;
   const last: Stage = record.fails ? 2 : 3;
   let stage: Stage = record.stage;
@@ -68,6 +80,7 @@ export function advance(record: OrderRecord, timing: Timing, nowMs: number): Sta
 
 /** The API's view of a record at its current stage (call `advance` first). Times are Unix seconds. */
 export function orderView(record: OrderRecord, timing: Timing): Order {
+  if (record.fixed !== undefined) return fixedView(record, record.fixed);
   const failed = record.fails !== false && record.stage === 2;
   return {
     id: record.id,
@@ -82,5 +95,24 @@ export function orderView(record: OrderRecord, timing: Timing): Order {
     created_at: Math.floor(record.createdMs / 1000),
     updated_at: Math.floor((record.createdMs + stageStart(record, record.stage, timing)) / 1000),
     failure: failed ? { ...FAILURES[record.fails as 'at-delivery' | 'before-delivery'] } : null,
+  };
+}
+
+function fixedView(record: OrderRecord, fixed: FixedView): Order {
+  const createdAt = Math.floor(record.createdMs / 1000);
+  return {
+    id: record.id,
+    client_request_id: record.clientRequestId,
+    address: record.address,
+    energy: record.energy,
+    duration_hours: record.durationHours,
+    total_trx: record.totalTrx,
+    status: fixed.status,
+    lifecycle_final: fixed.lifecycleFinal,
+    delivery_final: fixed.deliveryFinal,
+    created_at: createdAt,
+    updated_at: createdAt,
+    failure: fixed.failure === null ? null : { ...fixed.failure },
+    ...fixed.extra,
   };
 }

@@ -1,5 +1,5 @@
 /** Public shapes of the sandbox: its options, its handle, and the faults a test can queue. */
-import type { Order } from '../client/types.js';
+import type { Order, OrderFailure } from '../client/types.js';
 import type { TronAccountSeed, TronRequestRecord } from './tron-ledger.js';
 
 export interface SandboxOptions {
@@ -27,6 +27,41 @@ export interface SandboxOptions {
   seedOrders?: number;
   /** TRON node accounts by address (see TronAccountSeed); any other address reads as not activated. */
   tronAccounts?: Record<string, TronAccountSeed>;
+  /**
+   * Orders another client placed on the same account (a web dashboard, another integration), listed as the
+   * newest history at start, one second apart, in the order given (the last one newest): what a client that
+   * reads tolerantly must take in its stride (any client_request_id, status or address string, fields of
+   * their own). They never move on and hold no money.
+   */
+  foreignOrders?: ForeignOrder[];
+  /**
+   * Fields the spec does not name, added to every success body and to every order in it (an additive v1
+   * change, e.g. `{ x_price_sun: 60 }`): a client must pass them on, and fail on none of them.
+   */
+  extraFields?: Record<string, unknown>;
+}
+
+/** One order of `foreignOrders`: only the client_request_id is needed; the rest has defaults. */
+export interface ForeignOrder {
+  client_request_id: string;
+  /** Default: the first seeded orders' address. Any string: another client may have sent anything. */
+  address?: string;
+  /** Default 65000. */
+  energy?: number;
+  /** Default 1. */
+  duration_hours?: number;
+  /** Default '2.600000'. */
+  total_trx?: string;
+  /** Default 'expired'. */
+  status?: string;
+  /** Default true. */
+  lifecycle_final?: boolean;
+  /** Default true. */
+  delivery_final?: boolean;
+  /** Default null. */
+  failure?: OrderFailure | null;
+  /** This order's own fields that the spec does not name, e.g. `{ source: 'dashboard' }`. */
+  extra?: Record<string, unknown>;
 }
 
 export interface Sandbox {

@@ -3,12 +3,15 @@
  * verifies every signature), typed fields as JSON numbers, exit codes by status, and a POST to the order
  * endpoint journaled like any order.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type CliResult } from '../helpers/cli.js';
 import { expectNoStackTrace, freshAddress } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 import { pendingIdsOf } from '../helpers/pending.js';
@@ -20,6 +23,8 @@ interface Relayed {
   method: string;
   url: string;
   body: Buffer;
+  /** The answer's body as the sandbox sent it. */
+  answer: Buffer[];
 }
 
 let world: World;
@@ -34,11 +39,13 @@ function startRelay(target: URL): Promise<void> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      relayed.push({ method: req.method ?? '', url: req.url ?? '', body });
+      const seen: Relayed = { method: req.method ?? '', url: req.url ?? '', body, answer: [] };
+      relayed.push(seen);
       const out = request(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.on('data', (chunk: Buffer) => seen.answer.push(chunk));
           answer.pipe(res);
         },
       );
@@ -87,13 +94,14 @@ describe('energy api', () => {
     expect(json(result)).toMatchObject({ address: target, energy: 65000, total_trx: '3.700000' });
   });
 
-  it('-f sends 65000 as a string, which the server refuses (exit 2, Problem Details on stderr)', async () => {
+  it('-f sends 65000 as a string, which the server refuses: exit 2, its body on stdout, one line on stderr', async () => {
     const target = address();
     const result = await viaRelay(['POST', QUOTES, ...quoteFields(target, '-f')]);
     expect(lastRelayed().body.toString('utf8')).toBe(`{"address":"${target}","energy":"65000","duration_hours":1}`);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/INVALID_INTEGER|integer/);
-    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^energy: error: POST \/v1\/energy\/quotes failed: VALIDATION_FAILED/);
+    expect(json(result)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
     expectNoStackTrace(result);
   });
 
@@ -133,15 +141,101 @@ describe('energy api', () => {
     expect(lastRelayed().body.toString('utf8')).toBe(body);
   });
 
-  it('exits by status: 404 is 4, 401 is 3, an unknown method is 2 with nothing sent', async () => {
-    expect((await viaRelay(['GET', `${ORDERS}/3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70`])).code).toBe(4);
+  it('exits by status with the error body on stdout, as gh api: 404 is 4, 401 is 3', async () => {
+    const unknown = await viaRelay(['GET', `${ORDERS}/3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70`]);
+    expect(unknown.code).toBe(4);
+    // `energy api GET …/<unknown> | jq .code` prints "ORDER_NOT_FOUND": the bytes as the server sent them.
+    expect(unknown.stdout).toBe(Buffer.concat(lastRelayed().answer).toString('utf8'));
+    expect(json(unknown)).toMatchObject({ status: 404, code: 'ORDER_NOT_FOUND' });
+    expect(unknown.stderr).toMatch(/^energy: error: GET \/v1\/energy\/orders\/\S+ failed: ORDER_NOT_FOUND/);
+    const asJson = await viaRelay(['GET', `${ORDERS}/3f0c9b1e-6a7d-4c2e-9f1a-2b3c4d5e6f70`, '--json']);
+    expect(json(asJson)).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+    expect(JSON.parse(asJson.stderr)).toMatchObject({ error: { exit_code: 4, problem: { code: 'ORDER_NOT_FOUND' } } });
     const wrong = await world.run(['api', 'GET', '/v1/balance'], {
       env: { ENERGY_BASE_URL: relayUrl, ENERGY_API_SECRET: 'not-the-secret-at-all' },
     });
     expect(wrong.code).toBe(3);
+    expect(json(wrong)).toMatchObject({ status: 401 });
     expect(wrong.stderr).not.toContain('not-the-secret-at-all');
+  });
+
+  it('an unknown method is 2 with nothing sent, and nothing on stdout', async () => {
     const before = relayed.length;
-    expect((await viaRelay(['DELETE', '/v1/balance'])).code).toBe(2);
+    const refused = await viaRelay(['DELETE', '/v1/balance']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(relayed.length).toBe(before);
+  });
+});
+
+/** The CLI with standard input from `stdinFd` (e.g. /dev/zero), killed if it is still running after 15 s. */
+function runWithStdin(args: string[], stdinFd: number | 'pipe'): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, 'api', ...args], {
+    env: { ...world.env, ENERGY_BASE_URL: relayUrl },
+    stdio: [stdinFd, 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const result = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(guard);
+      resolve({ code: code ?? (signal === 'SIGKILL' ? -9 : -1), stdout, stderr });
+    }),
+  );
+  return { child, result };
+}
+
+describe('energy api --input: inputs that never end', () => {
+  it('stdin from /dev/zero stops at the 1 MiB cap: exit 2, nothing sent', async () => {
+    const zero = openSync('/dev/zero', 'r');
+    const before = relayed.length;
+    try {
+      const result = await runWithStdin(['POST', QUOTES, '--input', '-'], zero).result;
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('cannot use --input - (standard input): larger than 1 MiB: nothing was sent');
+    } finally {
+      closeSync(zero);
+    }
+    expect(relayed.length).toBe(before);
+  });
+
+  it('a named pipe with no writer, or a device, is refused at once: exit 2, nothing sent', async () => {
+    const fifo = join(world.configDir, '..', 'input.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const before = relayed.length;
+    for (const [path, kind] of [
+      [fifo, 'a named pipe'],
+      ['/dev/zero', 'a device'],
+      [join(world.configDir, '..'), 'a folder'],
+    ] as const) {
+      const result = await runWithStdin(['POST', QUOTES, '--input', path], 'pipe').result;
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${kind}, not a regular file: nothing was sent`);
+    }
+    const large = join(world.configDir, '..', 'large.json');
+    writeFileSync(large, Buffer.alloc(1_048_577, 0x20));
+    const tooLarge = await viaRelay(['POST', QUOTES, '--input', large]);
+    expect(tooLarge.code).toBe(2);
+    expect(tooLarge.stderr).toContain('large.json": larger than 1 MiB: nothing was sent');
+    const missing = await viaRelay(['POST', QUOTES, '--input', join(world.configDir, 'absent.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('absent.json": no such file: nothing was sent');
+    expect(relayed.length).toBe(before);
+  });
+
+  it('SIGTERM ends a read of a silent stdin at once, exit 143, nothing sent', async () => {
+    const before = relayed.length;
+    const running = runWithStdin(['POST', QUOTES, '--input', '-'], 'pipe');
+    // 256 KiB is more than a pipe holds: the write completes only once the process is up and reading.
+    await new Promise((resolve) => running.child.stdin!.write(Buffer.alloc(262_144, 0x20), resolve));
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(143);
+    // Ended by the read itself, not by the 5 s backstop's forced exit.
+    expect(result.stderr).not.toContain('stopping now');
     expect(relayed.length).toBe(before);
   });
 });
@@ -201,6 +295,19 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(ordersTo(target)).toHaveLength(1);
     const pending = await world.run(['order', 'pending', '--json']);
     expect(pendingIdsOf(pending)).not.toContain(id);
+  });
+
+  it("a refused order: the server's body on stdout, exit 5, the record settled (not pending)", async () => {
+    const target = address();
+    const id = `api-refused-${target}`;
+    const args = orderArgs(target, id).map((word) =>
+      word === 'expected_total_trx=3.700000' ? 'expected_total_trx=1.000000' : word,
+    );
+    const result = await viaRelay(args);
+    expect(result.code, result.stderr).toBe(5);
+    expect(json(result)).toMatchObject({ status: 409, code: 'PRICE_CHANGED' });
+    expect(ordersTo(target)).toHaveLength(0);
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json']))).not.toContain(id);
   });
 
   it('killed in flight: the record is pending, and `order pending` shows it', async () => {

@@ -99,7 +99,7 @@ describe('readable results (item 15) and skipped lines (item 9)', () => {
     while (!/created/.test(running.output().stdout)) await sleep(20);
     const { stdout } = running.output();
     expect(stdout).toMatch(/^LINE\s+CLIENT_REQUEST_ID\s+STATUS/);
-    expect(stdout).toMatch(/\n2\s+batch-[0-9a-f]{24}-2\s+created/);
+    expect(stdout).toMatch(/\n2\s+batch-[0-9a-f]{32}\s+created/);
     // Still running: line 3's order has not been answered.
     expect(running.child.exitCode).toBe(null);
     expect(stdout).not.toMatch(/\n3\s/);
@@ -117,8 +117,8 @@ describe('readable results (item 15) and skipped lines (item 9)', () => {
     expect(first.code, first.stderr).toBe(0);
     const again = await world.run(['order', 'batch', path, '--yes']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/every line of .*again\.csv was ordered by an earlier run of this same content/);
-    expect(again.stderr).toMatch(/new id in a client_request_id column, or edit the file/);
+    expect(again.stderr).toMatch(/every line of .*again\.csv was ordered by an earlier run of this batch/);
+    expect(again.stderr).toMatch(/new id in a client_request_id column, or use a file of another name/);
     expect(ordersTo(addresses)).toHaveLength(2);
   });
 });

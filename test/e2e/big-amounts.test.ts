@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { jsonReply, startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { jsonReply, startScriptedServer, type Handler, type ScriptedServer } from '../helpers/http-server.js';
 import { sampleOrder } from '../helpers/sample-order.js';
 import { allDelivered, balanceOf, freshAddress } from '../helpers/e2e.js';
 import { ADDRESS, createWorld, type World } from '../helpers/world.js';
@@ -35,6 +35,17 @@ const quoteOf = (total: string) => ({
   total_trx: total,
   can_afford: true,
 });
+const OPTIONS = { energy_per_portion: 1000, max_energy: 5_000_000, duration_hours: [1], intake_enabled: true };
+/**
+ * `order create`'s answers by path: it reads the options beside the quote (for intake), in either order,
+ * so a sequence of answers would not do.
+ */
+const rental =
+  (quote: Handler, order: Handler): Handler =>
+  (request, response) => {
+    if (request.url === '/v1/energy/options') return jsonReply(200, OPTIONS)(request, response);
+    return (request.url === '/v1/energy/quotes' ? quote : order)(request, response);
+  };
 const orderPosts = () => server.seen.filter((s) => s.method === 'POST' && s.url === '/v1/energy/orders');
 const create = (...rest: string[]) => ['order', 'create', ADDRESS, '--energy', '65000', '--hours', '1', ...rest];
 
@@ -48,7 +59,7 @@ describe('amounts above 2^53 micro-TRX', () => {
   });
 
   it('refuses a quote one micro-TRX above --max-total, and sends no order', async () => {
-    server.script(jsonReply(200, quoteOf(BIG)));
+    server.script(rental(jsonReply(200, quoteOf(BIG)), jsonReply(500, {})));
     const before = orderPosts().length;
     const result = await runInProcess(create('--yes', '--max-total', BIG_MINUS_ONE), env);
     expect(result.code).toBe(5);
@@ -57,11 +68,13 @@ describe('amounts above 2^53 micro-TRX', () => {
   });
 
   it('places an order at exactly --max-total, sends the amount as text and prints it exactly', async () => {
-    server.script(jsonReply(200, quoteOf(BIG)), (request, response) => {
-      const body = JSON.parse(request.body.toString()) as { client_request_id: string };
-      const order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG, address: ADDRESS });
-      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(order));
-    });
+    server.script(
+      rental(jsonReply(200, quoteOf(BIG)), (request, response) => {
+        const body = JSON.parse(request.body.toString()) as { client_request_id: string };
+        const order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG, address: ADDRESS });
+        response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(order));
+      }),
+    );
     const before = orderPosts().length;
     const result = await runInProcess(create('--yes', '--max-total', BIG), env);
     expect(result.code, result.stderr).toBe(0);
@@ -71,11 +84,17 @@ describe('amounts above 2^53 micro-TRX', () => {
   });
 
   it('refuses an order whose total is one micro-TRX above the expected total', async () => {
-    server.script((request, response) => {
-      const body = JSON.parse(request.body.toString()) as { client_request_id: string };
-      const order: Order = sampleOrder({ client_request_id: body.client_request_id, total_trx: BIG, address: ADDRESS });
-      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(order));
-    });
+    server.script(
+      rental(jsonReply(500, {}), (request, response) => {
+        const body = JSON.parse(request.body.toString()) as { client_request_id: string };
+        const order: Order = sampleOrder({
+          client_request_id: body.client_request_id,
+          total_trx: BIG,
+          address: ADDRESS,
+        });
+        response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(order));
+      }),
+    );
     const result = await runInProcess(create('--expected-total', BIG_MINUS_ONE), env);
     expect(result.code).toBe(7);
     expect(result.stderr).toContain(`total_trx ${BIG} is above the expected ${BIG_MINUS_ONE}`);

@@ -1,8 +1,8 @@
 /**
  * A hostile server: ESC[2J, a C1 CSI and a right-to-left override in every text field it sends. Whatever
  * the command (order get, list, recover, batch, ensure) and the form (table or --json), nothing of it
- * reaches the terminal raw; --json keeps the data exact. An address or client_request_id that is not one
- * is refused as an answer that breaks the spec (exit 7).
+ * reaches the terminal raw; --json keeps the data exact. An address or client_request_id of any string is
+ * read (the spec types both as plain strings) and shown escaped.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -187,17 +187,19 @@ describe('a hostile server: nothing raw reaches the terminal', () => {
     ['address with a letter base58 leaves out', { address: ADDRESS.replace(/.$/, 'O') }],
     ['client_request_id', { client_request_id: `req-1${HOSTILE}` }],
     ['client_request_id with a space', { client_request_id: 'req 1' }],
-  ])('refuses an order whose %s is not one: exit 7, escaped', async (_name, fields) => {
+  ])('reads an order whose %s is any string (the spec types it so): exit 0, escaped', async (_name, fields) => {
     mode.order = fields;
+    const [key, value] = Object.entries(fields)[0]!;
     for (const args of [
       ['order', 'get', ORDER_ID],
+      ['order', 'list'],
       ['order', 'list', '--json'],
     ]) {
       const result = await run(args);
-      expect(result.code).toBe(7);
-      expect(result.stdout).toBe('');
+      expect(result.code, result.stderr).toBe(0);
       expectEscaped(result);
-      expect(result.stderr).toMatch(/breaks the spec: (items\[0\]\.)?(address|client_request_id) should be/);
+      if (args.includes('--json'))
+        expect((JSON.parse(result.stdout) as { items: Record<string, unknown>[] }).items[0]![key]).toBe(value);
     }
   });
 

@@ -107,18 +107,25 @@ describe('proxies from the environment', () => {
   it('an order stopped by a 407 is journaled as never sent (not "refused, 401"), and nothing stays pending', async () => {
     const address = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
     const before = world.sandbox.orders().length;
+    const proxied = { env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` } };
+    // order create meets the 407 on its options read (for intake), before anything is journaled or sent.
     const order = ['order', 'create', address, '--energy', '65000', '--hours', '1', '--expected-total', '3.700000'];
-    const result = await world.run([...order, '--client-request-id', 'proxy-407-1'], {
-      env: { ...env, HTTPS_PROXY: `http://127.0.0.1:${strictProxy.port}` },
-    });
+    const result = await world.run([...order, '--client-request-id', 'proxy-407-0'], proxied);
     expect(result.code, result.stderr).toBe(7);
     expect(result.stderr).toContain('(HTTP 407)');
+    // An order request that does leave (energy api journals it first) is settled as never sent.
+    const fields = ['-f', `address=${address}`, '-F', 'energy=65000', '-F', 'duration_hours=1'];
+    const api = ['api', 'POST', '/v1/energy/orders', '-f', 'client_request_id=proxy-407-1', ...fields];
+    const raw = await world.run([...api, '-f', 'expected_total_trx=3.700000'], proxied);
+    expect(raw.code, raw.stderr).toBe(7);
+    expect(raw.stderr).toContain('(HTTP 407)');
     expect(world.sandbox.orders()).toHaveLength(before);
     const pending = await world.run(['order', 'pending', '--json'], { env });
     expect(JSON.parse(pending.stdout)).toEqual({ items: [], unreadable: [] });
     const settled = readdirSync(join(world.stateDir, 'journal', 'settled')).map((name) =>
       JSON.parse(readFileSync(join(world.stateDir, 'journal', 'settled', name), 'utf8')),
     );
+    expect(settled.find((record) => record.client_request_id === 'proxy-407-0')).toBeUndefined();
     expect(settled.find((record) => record.client_request_id === 'proxy-407-1')?.outcome).toMatchObject({
       kind: 'not-sent',
     });

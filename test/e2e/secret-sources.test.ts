@@ -2,6 +2,7 @@
  * The API secret from a helper command (`api-secret-command`) or a file (ENERGY_API_SECRET_FILE): signed
  * requests work, a failing helper is exit 3 naming it without its output, and the secret never shows.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,11 +117,32 @@ describe('ENERGY_API_SECRET_FILE', () => {
     ).toMatchObject({ from: 'file', file, source: 'environment' });
   });
 
-  it('a missing file is exit 3 naming it', async () => {
+  it('a missing file is exit 3 naming it: "no such file"', async () => {
     const file = join(dir, 'absent');
     const result = await world.run(['balance'], { env: { ...env, ENERGY_API_SECRET_FILE: file } });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(file);
+    expect(result.stderr).toContain(`${file} (ENERGY_API_SECRET_FILE): no such file`);
+    expect(result.stderr).not.toContain('folder');
+  });
+
+  it('a named pipe with no writer, or a device, is refused at once (exit 3), nothing sent', async () => {
+    const fifo = join(dir, 'secret.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const before = world.sandbox.requestCount();
+    for (const [file, kind] of [
+      [fifo, 'a named pipe'],
+      ['/dev/zero', 'a device'],
+    ] as const) {
+      // Before the fix this run never ended (open() on the pipe), and no signal could stop it.
+      const running = world.spawn(['balance'], { env: { ...env, ENERGY_API_SECRET_FILE: file } });
+      const guard = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
+      const result = await running.result;
+      clearTimeout(guard);
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr).toContain(`${kind}, not a regular file`);
+      expect(result.stderr).toContain('api-secret-command');
+    }
+    expect(world.sandbox.requestCount()).toBe(before);
   });
 
   it('a second line break is refused (exit 3), not sent', async () => {

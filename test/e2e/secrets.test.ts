@@ -111,7 +111,8 @@ describe('the --verbose request log', () => {
     expect(result.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/energy\/quotes$/m);
     expect(result.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/v1\/energy\/orders$/m);
     const authorizations = result.stderr.split('\n').filter((line) => /^> authorization:/i.test(line));
-    expect(authorizations).toHaveLength(2);
+    // The options (read beside the quote for intake), the quote and the order.
+    expect(authorizations).toHaveLength(3);
     for (const line of authorizations) expect(line).toMatch(/:\[REDACTED\]$/);
   });
 });

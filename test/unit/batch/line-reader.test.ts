@@ -37,4 +37,16 @@ describe('readLines', () => {
       }
     }
   });
+
+  it('reads CRLF line ends (Excel, Python csv) and drops a UTF-8 byte order mark at the start', async () => {
+    for (const size of [1, 2, 5, 64])
+      expect(await collect('\uFEFFaddress,energy\r\nT1,2\r\n\r\nlast\r\n', size)).toEqual([
+        '1:address,energy',
+        '2:T1,2',
+        '3:',
+        '4:last',
+      ]);
+    // A CR inside a line, or a second one, is the line's own text: its checks refuse it.
+    expect(await collect('a\rb\r\r\n\uFEFFx\n', 3)).toEqual(['1:a\rb\r', '2:\uFEFFx']);
+  });
 });

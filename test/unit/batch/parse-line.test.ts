@@ -11,6 +11,15 @@ describe('LineParser', () => {
     ['hours,address,energy', `3,${A},2000`, undefined],
     ['address,energy,hours,client_request_id', `${A},65000,24,pay-1`, 'pay-1'],
     ['address,energy,hours,client_request_id', `${A},65000,24,`, undefined],
+    // What Excel and Python's csv module write: quoted fields, a doubled quote inside one.
+    ['"address","energy","hours"', `"${A}","65000","24"`, undefined],
+    ['address,energy,hours,client_request_id', `${A},65000,24,"pay-1"`, 'pay-1'],
+    // `order list --output csv` and --json name the hours duration_hours; the other columns are ignored.
+    [
+      'id,client_request_id,address,energy,duration_hours,total_trx,status,lifecycle_final,delivery_final,created_at,updated_at,failure_code',
+      `2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f,pay-2,${A},65000,24,2.600000,"a,b",true,true,2026-11-20T12:00:00.000Z,2026-11-20T12:00:00.000Z,`,
+      'pay-2',
+    ],
   ])('reads a CSV line under the header %s', (head, line, id) => {
     const parser = new LineParser('csv', 'f.csv', RULES);
     expect(parse(parser, head, 1)).toBeUndefined();
@@ -21,13 +30,18 @@ describe('LineParser', () => {
     ['address,energy', 'the header lacks hours'],
     ['address,energy,hours,notes', 'unknown column "notes"'],
     ['address,energy,hours,hours', 'a column appears twice'],
+    ['address,energy,hours,duration_hours', 'a column appears twice in the header (hours and duration_hours are one)'],
+    ['"address,energy,hours', 'a quoted field is not closed'],
   ])('refuses the header %s', (head, message) => {
     expect(() => parse(new LineParser('csv', 'f.csv', RULES), head, 1)).toThrow(message);
   });
 
   it.each([
     [`${A},65000`, '2 fields, but the header has 3'],
-    [`"${A}",65000,1`, 'quoted CSV fields are not accepted'],
+    [`"${A}"x,65000,1`, 'text after a closing quote'],
+    [`${A}",65000,1`, 'a quote inside a field that does not start with one'],
+    [`"${A},65000,1`, 'a quoted field is not closed'],
+    [`"${A},65000",1`, '2 fields, but the header has 3'],
     [`,65000,1`, 'the address is missing'],
     [`${A},0,1`, 'energy must be a positive whole number'],
     [`${A},6000000,1`, 'energy 6000000 is too large: at most 5000000'],
@@ -50,6 +64,23 @@ describe('LineParser', () => {
     });
     expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000, hours: 1, memo: 'x' }))).toThrow(
       'unknown key "memo"',
+    );
+    // What every --json output writes: duration_hours, and beside it keys that are not the order's input.
+    const plan = {
+      line: 2,
+      client_request_id: 'p-1',
+      plan: 'order',
+      address: A,
+      energy: 2000,
+      duration_hours: 24,
+      total_trx: null,
+    };
+    expect(parse(parser, JSON.stringify(plan))).toMatchObject({ hours: 24, clientRequestId: 'p-1' });
+    expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000, hours: 1, duration_hours: 1 }))).toThrow(
+      'hours and duration_hours are one field',
+    );
+    expect(() => parse(parser, `{"address":"${A}","energy":2000,"duration_hours":1e0}`)).toThrow(
+      'duration_hours must be a JSON number in plain digits',
     );
     expect(() => parse(parser, '[1,2]')).toThrow('not a JSON object');
     expect(() => parse(parser, JSON.stringify({ address: A, energy: 2000.5, hours: 1 }))).toThrow(
@@ -113,6 +144,23 @@ describe('LineParser', () => {
         hint: expect.stringContaining('not for the token contract'),
       }),
     );
+  });
+
+  it('counts each line without an id that asks for the same thing: its occurrence, from the second pass', () => {
+    const texts = [
+      'address,energy,hours,client_request_id',
+      `${A},65000,1,`,
+      `${A},2000,1,`,
+      `${A},65000,1,own-id`,
+      `${A},65000,1,`,
+    ];
+    const check = new LineParser('csv', 'f.csv', RULES);
+    const first = texts.map((text, i) => parse(check, text, i + 1));
+    expect(first.slice(1).map((line) => line!.occurrence)).toEqual([0, 0, 0, 0]);
+    expect([...check.repeats!.candidates]).toEqual([`${A}\n65000\n1`]);
+    const again = new LineParser('csv', 'f.csv', RULES, check.repeats!.candidates);
+    const lines = texts.map((text, i) => parse(again, text, i + 1));
+    expect(lines.slice(1).map((line) => line!.occurrence)).toEqual([1, 1, 0, 2]);
   });
 
   it('skips blank lines', () => {

@@ -202,3 +202,149 @@ describe('createOrder', () => {
     expect(journal.pruned).toBe(1);
   });
 });
+
+describe('createOrder run again after an interrupt (no --client-request-id)', () => {
+  const EARLIER = '11111111-1111-4111-8111-111111111111';
+  const setUp = (
+    script: ConstructorParameters<typeof FakeClient>[0] = {},
+    earlier = { id: EARLIER, body: body(EARLIER) },
+  ) => {
+    const client = new FakeClient(script);
+    const journal = new MemoryJournal();
+    journal.records.set(earlier.id, journalRecord(earlier.id, earlier.body));
+    const notes: string[] = [];
+    const deps = {
+      client,
+      journal,
+      terminal: scriptTerminal(),
+      note: (line: string) => notes.push(line),
+      recoverCommand: (id: string) => `energy order recover ${id}`,
+      newRequestId: () => 'new-id',
+    };
+    return { client, journal, notes, deps };
+  };
+
+  it.each([
+    ['answered 200 with its running order', 'existing'],
+    ['placed by the resend (201)', 'created'],
+  ] as const)(
+    'settles the earlier request first; %s, that order is this run’s: no quote, no second order',
+    async (_name, answer) => {
+      const { client, journal, notes, deps } = setUp({ answers: [answer] });
+      const result = await createOrder(deps, { ...base, yes: true });
+      expect(client.posted).toEqual([body(EARLIER)]);
+      expect(client.quotes).toHaveLength(0);
+      expect(result.order.client_request_id).toBe(EARLIER);
+      expect(journal.find(EARLIER)?.outcome?.kind).toBe(answer);
+      expect(journal.find('new-id')).toBeUndefined();
+      expect(notes.join('\n')).toContain(`client_request_id ${EARLIER}`);
+    },
+  );
+
+  it('the earlier order has ended: settled, then this run places its own', async () => {
+    const { client, journal, deps } = setUp({ answers: ['existing', 'created'], order: { lifecycle_final: true } });
+    await createOrder(deps, { ...base, yes: true });
+    expect(client.posted).toEqual([body(EARLIER), body('new-id')]);
+    expect(journal.find(EARLIER)?.outcome?.kind).toBe('existing');
+    expect(journal.find('new-id')?.outcome?.kind).toBe('created');
+  });
+
+  it('the earlier request is refused (it placed nothing): this run places its own', async () => {
+    const { client, journal, deps } = setUp({ answers: [new ApiError(409, 'price changed', undefined), 'created'] });
+    await createOrder(deps, { ...base, yes: true });
+    expect(client.posted).toEqual([body(EARLIER), body('new-id')]);
+    expect(journal.find(EARLIER)?.outcome?.kind).toBe('refused');
+  });
+
+  it('its outcome is still unknown: stops naming order recover, no second order', async () => {
+    const { client, journal, deps } = setUp({ answers: [uncertain] });
+    const run = createOrder(deps, { ...base, yes: true });
+    await expect(run).rejects.toSatisfy((e) => e instanceof CliError && e.hint!.includes(`order recover ${EARLIER}`));
+    expect(client.posted).toEqual([body(EARLIER)]);
+    expect(journal.find(EARLIER)?.outcome).toBeNull();
+  });
+
+  it('without consent in a script: exit 2 naming order recover, nothing sent', async () => {
+    const { client, deps } = setUp();
+    const run = createOrder(deps, base);
+    await expect(run).rejects.toSatisfy(
+      (e) => e instanceof CliError && e.exitCode === ExitCode.usage && e.hint!.includes(`order recover ${EARLIER}`),
+    );
+    expect(client.posted).toEqual([]);
+  });
+
+  it('--expected-total below the journaled total is no consent to it: exit 5, nothing sent', async () => {
+    const { client, deps } = setUp();
+    const run = createOrder(deps, { ...base, expectedTotal: '3.000000' });
+    await expect(run).rejects.toSatisfy((e) => e instanceof CliError && e.exitCode === ExitCode.conflict);
+    expect(client.posted).toEqual([]);
+  });
+
+  it.each([
+    ['another rental', { id: EARLIER, body: body(EARLIER, '3.700000', OTHER) }, {}],
+    ['an id order create did not choose (ensure, a script)', { id: 'ensure-abc', body: body('ensure-abc') }, {}],
+    ['a new --client-request-id', { id: EARLIER, body: body(EARLIER) }, { clientRequestId: 'another-order' }],
+  ])('%s: not this run’s; a new order beside it', async (_name, earlier, request) => {
+    const { client, deps } = setUp({}, earlier);
+    await createOrder(deps, { ...base, yes: true, ...request });
+    expect(client.posted).toHaveLength(1);
+    expect(JSON.parse(client.posted[0]!)).toMatchObject({ address: ADDRESS });
+    expect(client.posted[0]).not.toBe(earlier.body);
+  });
+});
+
+describe('createOrder when the options say intake_enabled: false', () => {
+  it.each([
+    ['after a quote', { yes: true }, 1],
+    ['with --expected-total (no quote)', { expectedTotal: '3.700000' }, 0],
+  ])('%s: exit 5 before any order, nothing journaled', async (_name, request, quotes) => {
+    const client = new FakeClient({ intake: false });
+    const journal = new MemoryJournal();
+    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    const run = createOrder(deps, { ...base, ...request });
+    await expect(run).rejects.toSatisfy(
+      (e) => e instanceof CliError && e.exitCode === ExitCode.conflict && /intake_enabled: false/.test(e.message),
+    );
+    expect(client.optionsRead).toBe(1);
+    expect(client.quotes).toHaveLength(quotes);
+    expect(client.posted).toEqual([]);
+    expect(journal.records.size).toBe(0);
+  });
+
+  it('options that cannot be read: a note, and the order endpoint decides', async () => {
+    const client = new FakeClient({
+      optionsError: new ApiError(503, 'GET /v1/energy/options failed: HTTP 503', undefined),
+    });
+    const notes: string[] = [];
+    const deps = {
+      client,
+      journal: new MemoryJournal(),
+      terminal: scriptTerminal(),
+      note: (line: string) => notes.push(line),
+      recoverCommand: (id: string) => id,
+    };
+    await createOrder(deps, { ...base, yes: true });
+    expect(client.posted).toHaveLength(1);
+    expect(notes.join('\n')).toMatch(
+      /could not read the options to check intake \(GET \/v1\/energy\/options failed: HTTP 503\)/,
+    );
+  });
+
+  it('options that get no answer (the network, TLS): the run ends there, nothing journaled or sent', async () => {
+    const client = new FakeClient({ optionsError: new NetworkError('GET /v1/energy/options: connection refused') });
+    const journal = new MemoryJournal();
+    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    await expect(createOrder(deps, { ...base, expectedTotal: '3.700000' })).rejects.toBeInstanceOf(NetworkError);
+    expect(client.posted).toEqual([]);
+    expect(journal.records.size).toBe(0);
+  });
+
+  it('a fixed --client-request-id already journaled still gets its order back (the contract’s cron promise)', async () => {
+    const client = new FakeClient({ intake: false, answers: ['existing'] });
+    const journal = new MemoryJournal();
+    journal.records.set('cron-1', journalRecord('cron-1', body('cron-1'), created('o-1')));
+    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    await createOrder(deps, { ...base, clientRequestId: 'cron-1' });
+    expect(client.posted).toEqual([body('cron-1')]);
+  });
+});

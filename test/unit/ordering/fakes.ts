@@ -1,7 +1,14 @@
 /** A fake API client and an in-memory order journal, for the ordering flows' unit tests. */
 import { PassThrough } from 'node:stream';
 import type { CreatedOrder } from '../../../src/client/client.js';
-import type { BalanceResponse, Order, OrderList, QuoteRequest, QuoteResponse } from '../../../src/client/types.js';
+import type {
+  BalanceResponse,
+  Order,
+  OrderList,
+  OptionsResponse,
+  QuoteRequest,
+  QuoteResponse,
+} from '../../../src/client/types.js';
 import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
 import type { Terminal } from '../../../src/output/terminal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
@@ -13,9 +20,32 @@ export class FakeClient {
   readonly quotes: QuoteRequest[] = [];
   readonly posted: string[] = [];
   listed = 0;
+  optionsRead = 0;
   constructor(
-    readonly script: { totalTrx?: string; answers?: PostAnswer[]; recent?: Order[]; pageError?: Error } = {},
+    readonly script: {
+      totalTrx?: string;
+      answers?: PostAnswer[];
+      recent?: Order[];
+      pageError?: Error;
+      /** Default true. */
+      intake?: boolean;
+      /** The options read fails with this. */
+      optionsError?: Error;
+      /** What the server's order (200 or 201) looks like beyond what was sent, e.g. final. */
+      order?: Partial<Order>;
+    } = {},
   ) {}
+
+  async options(): Promise<OptionsResponse> {
+    this.optionsRead += 1;
+    if (this.script.optionsError !== undefined) throw this.script.optionsError;
+    return {
+      energy_per_portion: 1000,
+      max_energy: 5_000_000,
+      duration_hours: [1],
+      intake_enabled: this.script.intake ?? true,
+    };
+  }
 
   async quote(request: QuoteRequest): Promise<QuoteResponse> {
     this.quotes.push(request);
@@ -39,6 +69,7 @@ export class FakeClient {
       energy: sent.energy as number,
       duration_hours: sent.duration_hours as number,
       total_trx: sent.expected_total_trx as string,
+      ...this.script.order,
     });
     return { order, created: answer === 'created' };
   }
@@ -61,6 +92,11 @@ export class MemoryJournal {
 
   find(id: string): JournalRecord | undefined {
     return this.records.get(id);
+  }
+
+  /** Records with no known outcome, in the order they were journaled. */
+  pending(): JournalRecord[] {
+    return [...this.records.values()].filter((record) => record.outcome === null);
   }
 
   /** Ids whose pending file is damaged: path and reason, as the disk journal reports them. */

@@ -1,0 +1,110 @@
+/**
+ * Reading what a user points the tool at (`energy api --input`, ENERGY_API_SECRET_FILE, standard input)
+ * with bounds, so that no input can hang the process or grow its memory without end:
+ * - a named file is opened with O_NONBLOCK: a named pipe with no writer would otherwise hang open() in
+ *   libuv's thread pool, where neither SIGTERM nor process.exit() can end it (only SIGKILL could). Then
+ *   fstat decides before a byte is read: anything but a regular file (a pipe, a device such as /dev/zero,
+ *   a folder, a socket) is refused, and so is a file above the cap;
+ * - a stream (standard input) is read up to the cap and no further, and ends at once when `signal` aborts.
+ */
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { addAbortSignal, type Readable } from 'node:stream';
+
+/** Why the input cannot be read, in words to put after its name: "no such file", "a named pipe, …". */
+export class BoundedReadError extends Error {
+  override name = 'BoundedReadError';
+}
+
+/** 1024 → "1 KiB", 1048576 → "1 MiB". */
+export function describeBytes(bytes: number): string {
+  if (bytes % 1_048_576 === 0) return `${bytes / 1_048_576} MiB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+
+/** O_NONBLOCK where the platform has it (not on Windows, which has no named pipes in the file system). */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** The whole of a regular file of at most `maxBytes`; throws a BoundedReadError for anything else. */
+export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NONBLOCK);
+  } catch (error) {
+    throw new BoundedReadError(openFailure(error));
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new BoundedReadError(`${kindOf(stat)}, not a regular file`);
+    if (stat.size > maxBytes) throw new BoundedReadError(`larger than ${describeBytes(maxBytes)}`);
+    // Read to the end, but never past the cap: the file may grow between fstat and the last read.
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) throw new BoundedReadError(`larger than ${describeBytes(maxBytes)}`);
+    }
+    return Buffer.from(buffer.subarray(0, length));
+  } catch (error) {
+    if (error instanceof BoundedReadError) throw error;
+    throw new BoundedReadError(openFailure(error));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A stream read to its end, at most `maxBytes`; stops reading (and destroys the stream) the moment the
+ * cap is passed or `signal` aborts. Rejects with a BoundedReadError for the cap, with the signal's reason
+ * when aborted.
+ */
+export async function readCappedStream(stream: Readable, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  if (signal !== undefined) {
+    if (signal.aborted) throw signal.reason;
+    addAbortSignal(signal, stream);
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of stream) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      length += bytes.length;
+      // Leaving the loop destroys the stream: nothing more is read from an endless input.
+      if (length > maxBytes) throw new BoundedReadError(`larger than ${describeBytes(maxBytes)}`);
+      chunks.push(bytes);
+    }
+  } catch (error) {
+    if (signal?.aborted === true) throw signal.reason;
+    throw error;
+  }
+  return Buffer.concat(chunks);
+}
+
+function kindOf(stat: Awaited<ReturnType<FileHandle['stat']>>): string {
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return stat.isSocket() ? 'a socket' : 'not a file';
+}
+
+/** The error's code in words, never its message (which may quote the path's contents on some systems). */
+function openFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'a folder, not a regular file';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'ENXIO':
+      return 'a device or socket that cannot be opened, not a regular file';
+    default:
+      return code === undefined ? 'unreadable' : `unreadable (${code})`;
+  }
+}
