@@ -55,6 +55,25 @@ function promtoolCheck(text: string): Promise<string> {
   });
 }
 
+/**
+ * The Dockerfile's HEALTHCHECK command, run here against the service at `url` (its port in place of the
+ * image's 9464): its exit status, as Docker reads it.
+ */
+function dockerHealthcheck(url: string): Promise<number> {
+  const dockerfile = readFileSync(fileURLToPath(new URL('../../Dockerfile', import.meta.url)), 'utf8');
+  const cmd = /^\s*CMD (\[.*\])$/m.exec(dockerfile.slice(dockerfile.indexOf('HEALTHCHECK')));
+  const [program, ...args] = JSON.parse(cmd![1]!) as string[];
+  expect(program).toBe('node');
+  const port = new URL(url).port;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      args.map((arg) => arg.replace('127.0.0.1:9464', `127.0.0.1:${port}`)),
+      (error) => resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : -1),
+    );
+  });
+}
+
 /** Whether something accepts a TCP connection at host:port. */
 function accepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -123,6 +142,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     // Where promtool is missing this check is left out, except in CI, which installs it (and requires it).
     if (PROMTOOL) expect(await promtoolCheck(scrape)).toBe('');
     expect((await get(`${url}/healthz`)).status).toBe(200);
+    expect(await dockerHealthcheck(url)).toBe(0);
 
     // From now on every request fails (the API's balance read, the node's): three cycles in a row, and the
     // health check says so.
@@ -132,6 +152,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
       return answer.status === 503 ? answer : undefined;
     });
     expect(JSON.parse(down.body)).toMatchObject({ status: 'unhealthy', reason: 'the last 3 cycles failed' });
+    expect(await dockerHealthcheck(url)).toBe(1);
     world.sandbox.clearFaults();
 
     running.child.kill('SIGTERM');
