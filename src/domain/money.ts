@@ -32,12 +32,6 @@ export function multiplyAmount(unitPrice: string, units: bigint | number): strin
   return new Decimal(unitPrice).times(units.toString()).toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(6);
 }
 
-/** `sun` (1 TRX is 1,000,000 sun) as a six-decimal TRX amount, exactly. */
-export function sunToTrx(sun: bigint): string {
-  const size = sun < 0n ? -sun : sun;
-  return `${sun < 0n ? '-' : ''}${size / 1_000_000n}.${(size % 1_000_000n).toString().padStart(6, '0')}`;
-}
-
 /** The exact sum of two decimal numbers (any number of fraction digits), written without an exponent. */
 export function addDecimals(a: string, b: string): string {
   return new Decimal(a).plus(b).toFixed();

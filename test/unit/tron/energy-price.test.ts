@@ -5,8 +5,7 @@
  * whose value is 0 has no `value` (as GetBlock's published sample and Tangem's `value: Int?` decoder show).
  */
 import { describe, expect, it } from 'vitest';
-import { burnTrx } from '../../../src/domain/burn.js';
-import { sunToTrx } from '../../../src/domain/money.js';
+import { burnTrx, sunToTrx } from '../../../src/domain/burn.js';
 import { ExitCode } from '../../../src/domain/errors.js';
 import { jsonReply } from '../../helpers/http-server.js';
 import { scriptedTronForSuite } from '../../helpers/scripted-tron.js';
