@@ -319,8 +319,13 @@ describe('clocks', () => {
 describe('rent or burn', () => {
   it('an item shows what burning the energy it buys would cost, at the chain price read once', async () => {
     const { node, host } = world();
+    node.set(X, 30_000);
     const items = await host.run({ addresses: [X, freshAddress(22_030)] });
-    expect(items.map((item) => item.burn_trx)).toEqual(['13.650000', '13.650000']);
+    // 35,000 and 65,000 energy bought, at 210 sun.
+    expect(items.map((item) => [item.to_buy, item.burn_trx])).toEqual([
+      [35_000, '7.350000'],
+      [65_000, '13.650000'],
+    ]);
     expect(node.priceReads).toBe(1);
   });
 
