@@ -20,31 +20,34 @@ const LAYERS = {
     'signing',
     'storage',
     'tron',
+    'service',
   ],
-  signing: ['client', 'config', 'commands', 'output', 'sandbox', 'domain/errors\\.ts'],
-  client: ['config', 'commands', 'output', 'sandbox'],
-  config: ['commands', 'output', 'sandbox'],
+  signing: ['client', 'config', 'commands', 'output', 'sandbox', 'domain/errors\\.ts', 'service'],
+  client: ['config', 'commands', 'output', 'sandbox', 'service'],
+  config: ['commands', 'output', 'sandbox', 'service'],
   // Output takes the plain shapes the flows hand it: it imports none of them (batch, ordering).
-  output: ['commands', 'config', 'sandbox', 'batch', 'ordering'],
+  output: ['commands', 'config', 'sandbox', 'service', 'batch', 'ordering'],
   // The sandbox checks signatures with its own canonical string: a second opinion on src/signing, not a mirror.
-  sandbox: ['commands', 'output', 'config', 'signing'],
+  sandbox: ['commands', 'output', 'config', 'signing', 'service'],
   // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
-  storage: ['client', 'config', 'commands', 'output', 'sandbox', 'journal', 'ordering'],
+  storage: ['client', 'config', 'commands', 'output', 'sandbox', 'journal', 'ordering', 'service'],
   // The journal is local state: it never talks to the network and never prints.
-  journal: ['client', 'commands', 'output', 'sandbox', 'ordering'],
+  journal: ['client', 'commands', 'output', 'sandbox', 'ordering', 'service'],
   // Batches: reading, planning and placing many orders; printing is the command's.
-  batch: ['commands', 'output', 'sandbox', 'config'],
+  batch: ['commands', 'output', 'sandbox', 'config', 'service'],
   // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
   // It asks for consent through a `confirm` function it is given: no terminal, no output/.
-  ordering: ['commands', 'sandbox', 'config', 'output'],
+  ordering: ['commands', 'sandbox', 'config', 'service', 'output'],
   // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
-  tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure'],
+  tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure', 'service'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
-  ensure: ['commands', 'sandbox', 'config'],
+  ensure: ['commands', 'sandbox', 'config', 'service'],
+  // The long-running service around ensure: metrics, health, event hooks; printing is the command's.
+  service: ['commands', 'sandbox', 'config', 'output'],
   // doctor's checks: read config, call the API and the node through factories the command passes in.
-  diagnose: ['commands', 'sandbox'],
+  diagnose: ['commands', 'sandbox', 'service'],
   // Reports (spend): sums over the order list; printing is the command's.
-  reports: ['commands', 'output', 'sandbox', 'config', 'journal', 'ordering'],
+  reports: ['commands', 'output', 'sandbox', 'config', 'journal', 'ordering', 'service'],
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */

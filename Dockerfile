@@ -1,7 +1,9 @@
 # energy as a container service: `energy ensure --every 1m --json` keeps the addresses given to `docker run`
-# supplied (README, "As a service"). Build: docker build -t energy-ensure .
+# supplied, and serves /metrics and /healthz on port 9464 (README, "As a service"). Build:
+#   docker build -t energy-ensure .
 #   docker run -d --restart on-failure:5 --env-file energy.env -v energy-state:/state \
 #     energy-ensure "$ADDR" --energy 65000 --hours 1 --max-total 20 --yes
+# Add -p 127.0.0.1:9464:9464 to scrape it from the host (nothing is published unless asked).
 
 # Build stage: the dev dependencies build dist/, and npm pack makes the package users install.
 FROM node:22-alpine AS build
@@ -27,7 +29,12 @@ ENV ENERGY_STATE_DIR=/state
 VOLUME /state
 USER node
 WORKDIR /home/node
-# No HEALTHCHECK yet: the service has no health endpoint to ask until `ensure --metrics` serves /healthz
-# (issue 26); add one then, e.g. HEALTHCHECK CMD wget -qO- http://127.0.0.1:<port>/healthz.
+# Metrics on every interface of the container (so that a Prometheus on its network can scrape them; the
+# port is published only with -p): addresses, energy, balance and counts, no credentials.
+EXPOSE 9464
+# Unhealthy once 3 cycles in a row failed, or none ended for 3 intervals and a minute (README, "Watching the
+# service"); Node's own fetch, so the image needs no curl or wget.
+HEALTHCHECK --interval=1m --timeout=10s --start-period=2m \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM (docker stop) ends the service after the cycle in flight, exit 0; exec form, so energy gets it.
-ENTRYPOINT ["energy", "ensure", "--every", "1m", "--json"]
+ENTRYPOINT ["energy", "ensure", "--every", "1m", "--json", "--metrics", "0.0.0.0:9464"]

@@ -15,7 +15,8 @@ import tseslint from 'typescript-eslint';
 const PACKAGE_OWNERS = {
   'decimal.js': ['src/domain/money.ts'],
   // The one module that does network I/O, with its proxy tunnel (the sandbox is a server, not a client).
-  'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/'],
+  // The service's status server answers scrapes (a server, like the sandbox).
+  'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/', 'src/service/status-server.ts'],
   'node:https': ['src/client/http.ts', 'src/client/proxy-tunnel.ts'],
   'node:tls': ['src/client/proxy-tunnel.ts'],
   'node:net': ['src/client/proxy-tunnel.ts', 'src/sandbox/'],
@@ -31,6 +32,7 @@ const AREAS = [
   'src/client/http.ts',
   'src/client/proxy-tunnel.ts',
   'src/sandbox/',
+  'src/service/status-server.ts',
   'src/app/cli.ts',
 ];
 const glob = (area) => (area.endsWith('/') ? `${area}**/*.ts` : area);

@@ -13,10 +13,30 @@ function rssMb(pid) {
   return Number(spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim()) / 1024;
 }
 
-/** Runs the service until `cycles` cycles, noting RSS at each of `marks`; returns { mark: MB }, and the time. */
-export async function measureServiceRss({ node, bin, env, addresses, cycles = 1000, marks = [10, 1000] }) {
-  const args = [bin, 'ensure', ...addresses, '--energy', '65000', '--hours', '1', '--yes', '--json', '--every', '1ms'];
-  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Runs the service until `cycles` cycles, noting RSS at each of `marks`; returns { mark: MB }, and the time.
+ * `extra` adds options (--metrics …): with `scrape`, /metrics is read at each mark, as Prometheus would.
+ */
+export async function measureServiceRss({ node, bin, env, addresses, cycles = 1000, marks = [10, 1000], extra = [] }) {
+  const args = [
+    bin,
+    'ensure',
+    ...addresses,
+    '--energy',
+    '65000',
+    '--hours',
+    '1',
+    '--yes',
+    '--json',
+    '--every',
+    '1ms',
+    ...extra,
+  ];
+  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let metricsUrl;
+  child.stderr.on('data', (chunk) => {
+    metricsUrl ??= /metrics at (http:\/\/[^\s/]+\/metrics)/.exec(chunk.toString())?.[1];
+  });
   const rss = {};
   const started = Date.now();
   let pending = '';
@@ -30,7 +50,10 @@ export async function measureServiceRss({ node, bin, env, addresses, cycles = 10
       pending = lines.pop();
       for (const line of lines) {
         const { cycle } = JSON.parse(line);
-        if (marks.includes(cycle)) rss[cycle] = rssMb(child.pid);
+        if (marks.includes(cycle)) {
+          rss[cycle] = rssMb(child.pid);
+          if (metricsUrl !== undefined) void fetch(metricsUrl).then((response) => response.text());
+        }
         if (cycle >= cycles) child.kill('SIGTERM');
       }
     });

@@ -138,10 +138,7 @@ export function invokedPath(program: Command, argv: readonly string[]): string {
     const word = argv[i]!;
     if (word === '--') break;
     if (word.startsWith('-')) {
-      const option = [command, ...ancestors(command)]
-        .flatMap((c) => c.options)
-        .find((o) => o.long === word || o.short === word);
-      if (option?.required === true || option?.optional === true) i += 1;
+      if (takesValue(command, word)) i += 1;
       continue;
     }
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -165,10 +162,7 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     const word = words[i]!;
     if (word === '--') break;
     if (word.startsWith('-')) {
-      const option = [command, ...ancestors(command)]
-        .flatMap((c) => c.options)
-        .find((o) => o.long === word || o.short === word);
-      if (option?.required === true || option?.optional === true) i += 1;
+      if (takesValue(command, word)) i += 1;
       continue;
     }
     if (command.commands.length === 0) break;
@@ -187,6 +181,14 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     command = next;
   }
   return words;
+}
+
+/** True when `flag` is an option of `command` or an ancestor that takes a value (the next word is it). */
+function takesValue(command: Command, flag: string): boolean {
+  const option = [command, ...ancestors(command)]
+    .flatMap((c) => c.options)
+    .find((o) => o.long === flag || o.short === flag);
+  return option?.required === true || option?.optional === true;
 }
 
 function ancestors(command: Command): Command[] {

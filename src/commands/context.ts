@@ -87,6 +87,16 @@ export class Context {
     return this.#tronNode;
   }
 
+  /**
+   * The TRON node when one is configured (option, environment or profile), else undefined: what commands use
+   * whose answer the node only adds to (the contract check, rent or burn), so that they never reach the
+   * default public node unasked.
+   */
+  async configuredTronNode(): Promise<TronNode | undefined> {
+    const settings = await this.settings(TRON_SETTING_NAMES);
+    return settings.values['tron-node'].source === 'default' ? undefined : this.tronNode();
+  }
+
   /** The order journal for this API and key (see `openJournal`). */
   journal(): Promise<Journal> {
     this.#journal ??= this.#apiSettings().then(({ settings, baseUrl }) =>

@@ -1,18 +1,44 @@
 /**
  * `energy ensure <address…> --energy <n> | --transfers <n> --hours <h>`: buy only the shortfall, so that each
  * address has at least n energy (or enough for n token transfers), counting what it has on chain and what is
- * already bought but not yet delivered.
+ * already bought but not yet delivered. As `order create`: the command line parses into
+ * `EnsureCommandOptions` and runs them (`ensureRun`: the flow is ensure/ and service/); tests pass their own
+ * `run` to see what a command line parses into.
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import type { EnergyClient } from '../client/client.js';
+import { UsageError } from '../domain/errors.js';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import { cycleLine, ensureTable } from '../output/ensure-views.js';
+import type { EnsureOptions } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
+import type { Journal } from '../journal/journal.js';
+import { ensureLockPath } from '../journal/state-dir.js';
+import { cycleLine, ensureTable } from '../output/ensure-views.js';
+import type { Printer } from '../output/printer.js';
+import type { Terminal } from '../output/terminal.js';
+import { parseListenAddress } from '../service/listen-address.js';
+import type { WatchOptions } from '../service/observer.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
 import type { Context } from './context.js';
-import { ensureLockPath } from '../journal/state-dir.js';
 
-interface EnsureCommandOptions {
+export interface EnsureCommandOptions {
+  run: EnsureOptions;
+  /** --every: milliseconds between cycles; undefined for one run. */
+  everyMs: number | undefined;
+  /** --metrics, --min-balance, --on-event: only with --every. */
+  watch: WatchOptions;
+  tronNode: () => Promise<TronNode>;
+  client: () => Promise<EnergyClient>;
+  journal: () => Promise<Journal>;
+  terminal: Terminal;
+  printer: Printer;
+  verbose: boolean;
+  invocation: (...words: string[]) => string;
+}
+
+interface Parsed {
   energy?: number;
   transfers?: number;
   to?: string;
@@ -26,9 +52,32 @@ interface EnsureCommandOptions {
   dryRun?: boolean;
   placeWhatFits?: boolean;
   every?: number;
+  metrics?: WatchOptions['metrics'];
+  minBalance?: string;
+  onEvent?: string;
 }
 
-export function ensureCommand(ctx: Context): Command {
+function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
+  const address = parseListenAddress(text);
+  if (address === undefined) throw new InvalidArgumentError('must be a port, or host:port (e.g. 9464, 0.0.0.0:9464)');
+  return address;
+}
+
+/** The service's watchers, which need the service: refused with one run (exit 2). */
+function watchOptions(parsed: Parsed): WatchOptions {
+  const watch = { metrics: parsed.metrics, minBalance: parsed.minBalance, onEvent: parsed.onEvent };
+  const given = (['metrics', 'minBalance', 'onEvent'] as const).find((key) => watch[key] !== undefined);
+  if (given !== undefined && parsed.every === undefined) {
+    const flag = { metrics: '--metrics', minBalance: '--min-balance', onEvent: '--on-event' }[given];
+    throw new UsageError(`${flag} goes with --every: it watches a running service`);
+  }
+  return watch;
+}
+
+export function ensureCommand(
+  ctx: Context,
+  run: (options: EnsureCommandOptions) => Promise<void> = ensureRun,
+): Command {
   return new Command('ensure')
     .summary('buy only the shortfall so that each address has at least --energy, or enough for --transfers')
     .description(
@@ -81,51 +130,80 @@ export function ensureCommand(ctx: Context): Command {
         'run as a service: a cycle every duration (30s, 5m, 1h, 1d; with jitter) until SIGTERM or SIGINT',
       ).argParser(everyDuration),
     )
-    .action(async (addressArgs: string[], options: EnsureCommandOptions, command: Command) => {
+    .addOption(
+      new Option(
+        '--metrics <[host:]port>',
+        'with --every: serve /metrics (Prometheus) and /healthz there (a port alone: loopback only)',
+      ).argParser(listenAddress),
+    )
+    .addOption(
+      new Option(
+        '--min-balance <trx>',
+        'with --every: raise a low_balance event when the balance is below this',
+      ).argParser(trxAmount),
+    )
+    .option('--on-event <command>', 'with --every: run the command with each event as JSON on its stdin')
+    .action(async (addressArgs: string[], parsed: Parsed, command: Command) => {
       const addresses = uniqueAddresses(addressArgs);
-      const target = ensureTarget(options, (name) => command.getOptionValueSource(name) === 'cli');
-      const lockPath = await ensureLockPath(ctx.terminal.env);
-      const node = await ctx.tronNode();
-      const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
-        import('../ensure/run-or-serve.js'),
-        import('../ensure/ensure-lock.js'),
-      ]);
-      const note = (line: string) => ctx.printer.note(line);
-      const printer = ctx.printer;
-      await runOrServe({
-        deps: {
-          node,
-          api: async () => ({
-            client: await ctx.client(),
-            journal: await ctx.journal(),
-            recoverCommand: (id) =>
-              id === undefined ? ctx.invocation('order', 'recover') : ctx.invocation('order', 'recover', id),
-            waitCommand: (id) => ctx.invocation('order', 'wait', id),
-          }),
-          exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
-          terminal: ctx.terminal,
-          note,
-          progress: printer.jsonMode && ctx.globals.verbose !== true ? undefined : note,
-          trace: ctx.globals.verbose === true ? (line) => printer.verbose(line) : undefined,
-        },
+      const target = ensureTarget(parsed, (name) => command.getOptionValueSource(name) === 'cli');
+      await run({
         run: {
           addresses,
           ...target,
-          toleranceBp: options.tolerance,
-          hours: options.hours,
-          maxTotal: options.maxTotal,
-          yes: options.yes === true,
-          dryRun: options.dryRun === true,
-          placeWhatFits: options.placeWhatFits === true,
-          waitSeconds: options.wait === true ? options.waitTimeout : undefined,
+          toleranceBp: parsed.tolerance,
+          hours: parsed.hours,
+          maxTotal: parsed.maxTotal,
+          yes: parsed.yes === true,
+          dryRun: parsed.dryRun === true,
+          placeWhatFits: parsed.placeWhatFits === true,
+          waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         },
-        everyMs: options.every,
-        print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
-        printCycle: async (cycle) => {
-          if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
-          await printer.write(cycleLine(cycle));
-          if (!cycle.error) await printer.table(ensureTable(cycle.items));
-        },
+        everyMs: parsed.every,
+        watch: watchOptions(parsed),
+        tronNode: () => ctx.tronNode(),
+        client: () => ctx.client(),
+        journal: () => ctx.journal(),
+        terminal: ctx.terminal,
+        printer: ctx.printer,
+        verbose: ctx.globals.verbose === true,
+        invocation: (...words) => ctx.invocation(...words),
       });
     });
+}
+
+async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
+  const lockPath = await ensureLockPath(opts.terminal.env);
+  const node = await opts.tronNode();
+  const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
+    import('../service/run-or-serve.js'),
+    import('../ensure/ensure-lock.js'),
+  ]);
+  const { printer } = opts;
+  const note = (line: string) => printer.note(line);
+  await runOrServe({
+    deps: {
+      node,
+      api: async () => ({
+        client: await opts.client(),
+        journal: await opts.journal(),
+        recoverCommand: (id) =>
+          id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
+        waitCommand: (id) => opts.invocation('order', 'wait', id),
+      }),
+      exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
+      terminal: opts.terminal,
+      note,
+      progress: printer.jsonMode && !opts.verbose ? undefined : note,
+      trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
+    },
+    run: opts.run,
+    everyMs: opts.everyMs,
+    watch: opts.watch,
+    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
+    printCycle: async (cycle) => {
+      if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
+      await printer.write(cycleLine(cycle));
+      if (!cycle.error) await printer.table(ensureTable(cycle.items));
+    },
+  });
 }

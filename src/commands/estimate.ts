@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { roundUpToPortion } from '../domain/portions.js';
 import { estimateRows, type EstimateView } from '../output/tron-views.js';
+import { burnCost } from '../tron/burn-cost.js';
 import { estimateTransfer } from '../tron/estimate-transfer.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { tokenUnits, tronAddress } from './arguments.js';
@@ -40,7 +41,10 @@ export function estimateCommand(ctx: Context): Command {
     )
     .action(async (options: TransferOptions) => {
       const node = await ctx.tronNode();
+      const note = (line: string) => ctx.printer.note(line);
       const [result, portion] = await Promise.all([estimateTransfer(node, options), portionSize(ctx)]);
+      // Read after the simulation: a transfer that would revert says so without a second request.
+      const burn = await burnCost(node, result.energyUsed, note);
       const view: EstimateView = {
         from: options.from,
         to: options.to,
@@ -50,6 +54,7 @@ export function estimateCommand(ctx: Context): Command {
         energy_penalty: result.energyPenalty,
         energy_to_rent: portion === null ? result.energyUsed : roundUpToPortion(result.energyUsed, portion),
         energy_per_portion: portion,
+        burn_trx: burn,
       };
       await (ctx.printer.jsonMode ? ctx.printer.json(view) : ctx.printer.keyValue(estimateRows(view)));
     });

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../domain/errors.js';
-import { SPEND_COLUMNS, spendCells, spendCsv, spendRows } from '../output/spend-views.js';
+import { energyPriceOrNull } from '../tron/burn-cost.js';
+import { spendCells, spendColumns, spendCsv, spendRows } from '../output/spend-views.js';
 import type { Context } from './context.js';
 
 /** As `order list --all`: large pages first, stepping down when the server refuses a size (400). */
@@ -38,14 +39,23 @@ export function spendCommand(ctx: Context): Command {
       if (csv && ctx.printer.jsonMode) throw new UsageError('--json and --output csv cannot be used together');
       if (options.since !== undefined && options.until !== undefined && options.since >= options.until)
         throw new UsageError('--since must be before --until');
-      const [client, { spendReport }] = await Promise.all([ctx.client(), import('../reports/spend.js')]);
+      const [client, node, { spendReport, withBurn }] = await Promise.all([
+        ctx.client(),
+        ctx.configuredTronNode(),
+        import('../reports/spend.js'),
+      ]);
       const stop = ctx.terminal.interrupt ?? new AbortController().signal;
       const pages = client.orderPages({ pageSizes: PAGE_SIZES, signal: stop });
-      const report = await spendReport(pages, { sinceMs: options.since, untilMs: options.until, by: options.by });
+      // Rent or burn only where a TRON node is configured: without one, nothing is asked and nothing added.
+      const [summed, price] = await Promise.all([
+        spendReport(pages, { sinceMs: options.since, untilMs: options.until, by: options.by }),
+        node === undefined ? undefined : energyPriceOrNull(node, (line) => ctx.printer.note(line)),
+      ]);
       stop.throwIfAborted();
+      const report = price === undefined ? summed : withBurn(summed, price);
       if (ctx.printer.jsonMode) await ctx.printer.json(report);
       else if (csv) await ctx.printer.csv(spendCsv(report, options.by !== undefined));
       else if (options.by === undefined) await ctx.printer.keyValue(spendRows(report));
-      else await ctx.printer.table({ columns: SPEND_COLUMNS, rows: spendCells(report) });
+      else await ctx.printer.table({ columns: spendColumns(report), rows: spendCells(report) });
     });
 }

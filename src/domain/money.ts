@@ -31,3 +31,8 @@ export function subtractAmounts(a: string, b: string): string {
 export function multiplyAmount(unitPrice: string, units: bigint | number): string {
   return new Decimal(unitPrice).times(units.toString()).toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(6);
 }
+
+/** The exact sum of two decimal numbers (any number of fraction digits), written without an exponent. */
+export function addDecimals(a: string, b: string): string {
+  return new Decimal(a).plus(b).toFixed();
+}

@@ -31,6 +31,8 @@ export interface EnsureItem {
   to_buy: number;
   /** The quoted total for `to_buy`, or null. */
   total_trx: string | null;
+  /** What burning `to_buy` energy would cost at the chain's price instead (rent or burn), when it could be read. */
+  burn_trx?: string | null;
   /** True when `to_buy` was cut to the API's max_energy. */
   capped: boolean;
   error: { exit_code: number; message: string } | null;
@@ -75,7 +77,10 @@ export type EnsureClient = Pick<
 export type EnsureJournal = Pick<Journal, 'begin' | 'settle' | 'markUncertain' | 'pending' | 'ordered' | 'prune'>;
 
 /** What `ensure` asks of the TRON node. */
-export type EnsureNode = Pick<TronNode, 'getAccountResource' | 'getAccount' | 'simulateTransfer' | 'url'>;
+export type EnsureNode = Pick<
+  TronNode,
+  'getAccountResource' | 'getAccount' | 'simulateTransfer' | 'getEnergyPrice' | 'url'
+>;
 
 /** The API side, opened only when some address is short: a run with enough energy never touches it. */
 export interface EnsureApi {

@@ -4,8 +4,10 @@
  * Nothing is bought here, but for those earlier requests (own-pending.ts).
  */
 import type { OptionsResponse } from '../client/types.js';
+import { burnTrx } from '../domain/burn.js';
 import { UsageError } from '../domain/errors.js';
 import { intakeDisabledError } from '../ordering/intake.js';
+import { energyPriceOrNull } from '../tron/burn-cost.js';
 import type { AddressState } from '../tron/address-state.js';
 import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
@@ -86,11 +88,15 @@ export async function planShortfalls(
     entry.capped = plan.capped;
     toBuy.push(entry);
   }
-  const quotes = await mapLimit(toBuy, API_CONCURRENCY, (entry) =>
-    api.client.quote({ address: entry.address, energy: entry.to_buy, duration_hours: options.hours }),
-  );
+  const [quotes, burn] = await Promise.all([
+    mapLimit(toBuy, API_CONCURRENCY, (entry) =>
+      api.client.quote({ address: entry.address, energy: entry.to_buy, duration_hours: options.hours }),
+    ),
+    toBuy.length === 0 ? null : energyPriceOrNull(deps.node, deps.note),
+  ]);
   const purchases = toBuy.map((entry, index) => {
     entry.total_trx = quotes[index]!.total_trx;
+    entry.burn_trx = burn === null ? null : burnTrx(entry.to_buy, burn);
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain, clock };

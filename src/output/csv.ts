@@ -6,7 +6,9 @@
  * - a field starting with = + - @ TAB or CR gets a leading `'`, so a spreadsheet shows it as text instead
  *   of running it as a formula (CSV injection, OWASP's advice); our own values (ids, addresses,
  *   amounts, times, booleans) never start so, only text a server or a user chose can (a client_request_id,
- *   an address or a status from another client on the account, a failure code);
+ *   an address or a status from another client on the account, a failure code); a field that is wholly a
+ *   decimal number is left as it is (spend's saved_trx may be negative): it is a number, never a formula,
+ *   and a quote would make the spreadsheet read it as text;
  * - control characters other than the line feed are written as `\u001b`-style escapes (a CR inside a
  *   field included), as everywhere the CLI prints outside text.
  */
@@ -15,9 +17,10 @@ import type { Order } from '../client/types.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",;\r\n]/;
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 
 export function csvField(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

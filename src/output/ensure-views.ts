@@ -13,6 +13,7 @@ export interface EnsureRow {
   reason: string;
   to_buy: number;
   total_trx: string | null;
+  burn_trx?: string | null;
   capped: boolean;
   bought: { id: string; status: string } | null;
   error: { message: string } | null;
@@ -47,11 +48,13 @@ function shortResult(cell: string): string {
  * narrow terminal the order id in a result takes its short form, then the address (which the user gave);
  * then the result is cut, and a cut result is written whole on stderr (a failure's reason is never lost);
  * then IN_FLIGHT goes, then TARGET (the user's own figure) and BUY: 80 columns keep every column, 60 keep
- * ADDRESS, AVAILABLE, TOTAL_TRX and RESULT.
+ * ADDRESS, AVAILABLE, TOTAL_TRX and RESULT. When something is bought and the chain's price is known, a
+ * BURN_TRX column beside TOTAL_TRX says what burning that energy would cost instead (it goes first).
  */
 export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
   const after = rows.some((row) => row.available_after !== undefined);
-  const pick = <T>(cells: T[]): T[] => (after ? cells : cells.filter((_cell, i) => i !== 2));
+  const burn = rows.some((row) => typeof row.burn_trx === 'string');
+  const pick = <T>(cells: T[]): T[] => cells.filter((_cell, i) => (i !== 2 || after) && (i !== 7 || burn));
   return {
     columns: pick<Column>([
       { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },
@@ -61,6 +64,7 @@ export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
       { head: 'TARGET', width: 9, drop: 5 },
       { head: 'BUY', width: 9, drop: 5 },
       { head: 'TOTAL_TRX', width: 10 },
+      { head: 'BURN_TRX', width: 10, drop: 1 },
       {
         head: 'RESULT',
         width: 6,
@@ -79,6 +83,7 @@ export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
         row.target === 0 && row.error !== null ? '-' : formatInteger(row.target),
         row.to_buy === 0 ? '-' : formatInteger(row.to_buy),
         row.total_trx ?? '-',
+        row.burn_trx ?? '-',
         (RESULT[row.reason] ?? (() => row.reason))(row) + (row.bandwidth_short === true ? '; bandwidth short' : ''),
       ]),
     ),

@@ -24,6 +24,8 @@ export interface EstimateView {
   energy_penalty: number;
   energy_to_rent: number;
   energy_per_portion: number | null;
+  /** What burning energy_used would cost at the chain's price; null when the node could not say. */
+  burn_trx: string | null;
 }
 
 export function estimateRows(estimate: EstimateView): Row[] {
@@ -39,5 +41,6 @@ export function estimateRows(estimate: EstimateView): Row[] {
     ['Energy used', formatInteger(estimate.energy_used)],
     ...(estimate.energy_penalty > 0 ? [['Of which penalty', formatInteger(estimate.energy_penalty)] as const] : []),
     ['Energy to rent', `${formatInteger(estimate.energy_to_rent)} ${rounded}`],
+    ...(estimate.burn_trx === null ? [] : [['Burn instead', `${estimate.burn_trx} TRX`] as const]),
   ];
 }

@@ -24,7 +24,12 @@ export function optionsRows(options: OptionsResponse): Row[] {
   ];
 }
 
-export function quoteRows(quote: QuoteResponse): Row[] {
+/** A quote, and where a TRON node is configured what burning the same energy would cost (rent or burn). */
+export function quoteRows(quote: QuoteResponse & { burn_trx?: string | null }): Row[] {
+  const burn: Row[] =
+    quote.burn_trx === undefined
+      ? []
+      : [['Burn instead', quote.burn_trx === null ? 'unknown (no price from the TRON node)' : `${quote.burn_trx} TRX`]];
   return [
     ['Address', quote.address],
     ['Energy', formatInteger(quote.energy)],
@@ -33,6 +38,7 @@ export function quoteRows(quote: QuoteResponse): Row[] {
     ['Activation', quote.activation_trx === null ? 'none' : `${quote.activation_trx} TRX`],
     ['Total', `${quote.total_trx} TRX`],
     ['Can afford', formatYesNo(quote.can_afford)],
+    ...burn,
   ];
 }
 

@@ -6,7 +6,8 @@
  */
 import type { Order, OrderList } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
-import { addAmounts } from '../domain/money.js';
+import { burnTrx } from '../domain/burn.js';
+import { addAmounts, subtractAmounts } from '../domain/money.js';
 
 export type SpendGrouping = 'day' | 'address' | 'status';
 
@@ -18,18 +19,48 @@ export interface SpendQuery {
   by?: SpendGrouping | undefined;
 }
 
-export interface SpendGroup {
+/** Rent or burn, where a TRON node says the price: burning the same energy, and what renting saved. */
+export interface BurnFields {
+  /** What burning the orders' energy would have cost at the chain's price now; null if it could not be read. */
+  burn_trx?: string | null;
+  /** burn_trx − total_trx (negative when renting cost more); null with burn_trx. */
+  saved_trx?: string | null;
+}
+
+export interface SpendGroup extends BurnFields {
   key: string;
   orders: number;
+  /** The orders' energy, summed. */
+  energy: number;
   total_trx: string;
 }
 
-export interface SpendReport {
+export interface SpendReport extends BurnFields {
   since: string | null;
   until: string | null;
   total_trx: string;
   orders: number;
+  energy: number;
   groups: SpendGroup[];
+}
+
+function burnFields(energy: number, total: string, sunPerEnergy: number | null): BurnFields {
+  if (sunPerEnergy === null) return { burn_trx: null, saved_trx: null };
+  const burn = burnTrx(energy, sunPerEnergy);
+  return { burn_trx: burn, saved_trx: subtractAmounts(burn, total) };
+}
+
+/**
+ * The report with burn_trx and saved_trx, on it and on each group, at `sunPerEnergy` sun a unit of energy
+ * (null: the price could not be read, so both are null).
+ */
+export function withBurn(report: SpendReport, sunPerEnergy: number | null): SpendReport {
+  const { groups, ...sums } = report;
+  return {
+    ...sums,
+    ...burnFields(report.energy, report.total_trx, sunPerEnergy),
+    groups: groups.map((group) => ({ ...group, ...burnFields(group.energy, group.total_trx, sunPerEnergy) })),
+  };
 }
 
 /** The key of an order's group: its UTC date, its address or its status. */
@@ -56,16 +87,19 @@ class Sum {
   readonly #groups = new Map<string, SpendGroup>();
   #total = '0.000000';
   #orders = 0;
+  #energy = 0;
 
   constructor(readonly by: SpendGrouping | undefined) {}
 
   add(order: Order): void {
     this.#total = addAmounts(this.#total, order.total_trx);
     this.#orders += 1;
+    this.#energy += order.energy;
     if (this.by === undefined) return;
     const key = groupKey(order, this.by);
-    const group = this.#groups.get(key) ?? { key, orders: 0, total_trx: '0.000000' };
+    const group = this.#groups.get(key) ?? { key, orders: 0, energy: 0, total_trx: '0.000000' };
     group.orders += 1;
+    group.energy += order.energy;
     group.total_trx = addAmounts(group.total_trx, order.total_trx);
     this.#groups.set(key, group);
   }
@@ -76,6 +110,7 @@ class Sum {
       until: query.untilMs === undefined ? null : new Date(query.untilMs).toISOString(),
       total_trx: this.#total,
       orders: this.#orders,
+      energy: this.#energy,
       groups: [...this.#groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
     };
   }

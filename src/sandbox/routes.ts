@@ -3,7 +3,13 @@ import { getBalance, getOptions, getTime, postQuote } from './account-handlers.j
 import { getOrder, listOrders, postOrder } from './order-handlers.js';
 import type { Reply } from './reply.js';
 import type { RouteContext } from './route-context.js';
-import { getAccount, getAccountResource, getNowBlock, triggerConstantContract } from './tron-handlers.js';
+import {
+  getAccount,
+  getAccountResource,
+  getChainParameters,
+  getNowBlock,
+  triggerConstantContract,
+} from './tron-handlers.js';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -33,6 +39,7 @@ const STATIC_ROUTES = new Map<string, Route[]>([
   ['/wallet/getaccountresource', [tronPost(getAccountResource)]],
   ['/wallet/getaccount', [tronPost(getAccount)]],
   ['/wallet/getnowblock', [tronPost(getNowBlock)]],
+  ['/wallet/getchainparameters', [tronPost(getChainParameters)]],
   ['/wallet/triggerconstantcontract', [tronPost(triggerConstantContract)]],
 ]);
 const ORDER_ROUTES = [get(getOrder)];

@@ -66,6 +66,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new RangeError(`drift must be 0 to 9999 bp, got ${bp}`);
       core.tron.energyDriftBp = bp;
     },
+    setEnergyFee: (sun) => {
+      if (!(Number.isSafeInteger(sun) && sun >= 0))
+        throw new RangeError(`energy fee must be whole sun ≥ 0, got ${sun}`);
+      core.tron.energyFeeSun = sun;
+    },
     setTronLag: (ms) => {
       if (!(Number.isSafeInteger(ms) && ms >= 0))
         throw new RangeError(`lag must be a whole number of ms ≥ 0, got ${ms}`);

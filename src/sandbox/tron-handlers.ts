@@ -64,6 +64,24 @@ export function getNowBlock(context: RouteContext): Reply {
   return jsonReply(200, { blockID: randomBytes(32).toString('hex'), block_header: { raw_data } });
 }
 
+/**
+ * The chain's parameters, as java-tron prints them (protobuf JSON: a parameter whose value is 0 has no
+ * `value`): the energy fee the sandbox is set to, among a few of mainnet's others.
+ */
+export function getChainParameters(context: RouteContext): Reply {
+  record(context, '/wallet/getchainparameters');
+  const fee = context.core.tron.energyFeeSun;
+  return jsonReply(200, {
+    chainParameter: [
+      { key: 'getMaintenanceTimeInterval', value: 21_600_000 },
+      { key: 'getTransactionFee', value: 1000 },
+      { key: 'getCreateAccountFee', value: 100_000 },
+      fee === 0 ? { key: 'getEnergyFee' } : { key: 'getEnergyFee', value: fee },
+      { key: 'getAllowTvmTransferTrc10' },
+    ],
+  });
+}
+
 export function triggerConstantContract(context: RouteContext): Reply {
   record(context, '/wallet/triggerconstantcontract');
   const owner = addressIn(context.body, 'owner_address');

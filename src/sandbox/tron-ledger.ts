@@ -73,6 +73,8 @@ export class TronLedger {
    * only this long after the API has them, as on a load-balanced replica a few blocks behind. Default 0.
    */
   lagMs = 0;
+  /** getEnergyFee: sun burnt per unit of energy (mainnet's since 2024; it has been 420, 280 and 210). */
+  energyFeeSun = 100;
 
   constructor(private readonly book: OrderBook) {
     // The token the sandbox simulates is a contract account, as on mainnet. The order book is left alone: no

@@ -87,6 +87,8 @@ export interface Sandbox {
   seedTronAccount(address: string, seed: TronAccountSeed): void;
   /** Delivered rentals read this many basis points short on the TRON node (drift); 0 by default. */
   setEnergyDrift(bp: number): void;
+  /** getEnergyFee of the TRON node's getchainparameters, in sun per energy; 100 by default. */
+  setEnergyFee(sun: number): void;
   /** The TRON node shows deliveries (and its head block) this many ms after the API does; 0 by default. */
   setTronLag(ms: number): void;
   /** The largest `limit` the order list takes (a larger one is a 400, as on a server with a cap); default 100. */

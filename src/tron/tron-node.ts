@@ -1,5 +1,5 @@
 /**
- * TronNode: the three read-only calls of a TRON full node's HTTP API that `energy` uses
+ * TronNode: the read-only calls of a TRON full node's HTTP API that `energy` uses
  * (../shared/spec/tron-node-subset.md). Same transport qualities as the Energy API client, from the same
  * parts: client/http.ts for the exchange, client/attempts.ts for the request loop (abort, the shared 429
  * hold, retries with backoff or Retry-After), the http-only-on-loopback rule, and `--verbose` lines with
@@ -16,8 +16,15 @@ import { retryAfterHeader } from '../client/decode.js';
 import { TRANSFER_SELECTOR, encodeTransferParameter } from './abi.js';
 import { decodeTronFailure, decodeTronSuccess, type TronKeySource } from './tron-decode.js';
 import { constantCallResult } from './constant-call.js';
-import { accountInfo, accountResource, nowBlock } from './tron-schemas.js';
-import type { AccountInfo, AccountResource, ConstantCallResult, NowBlock, TransferSimulation } from './tron-types.js';
+import { accountInfo, accountResource, energyPrice, nowBlock } from './tron-schemas.js';
+import type {
+  AccountInfo,
+  AccountResource,
+  ConstantCallResult,
+  EnergyPrice,
+  NowBlock,
+  TransferSimulation,
+} from './tron-types.js';
 
 export interface TronNodeOptions {
   /** e.g. https://api.trongrid.io; `/wallet/...` paths are appended. */
@@ -48,6 +55,7 @@ export class TronNode {
   readonly #http: HttpConnection;
   readonly #basePath: string;
   readonly #attempts: AttemptSettings;
+  #energyPrice: Promise<EnergyPrice> | undefined;
 
   constructor(options: TronNodeOptions) {
     parseBaseUrl(options.baseUrl.href, 'TRON node URL');
@@ -85,6 +93,17 @@ export class TronNode {
   /** POST /wallet/getnowblock: the head block, a cheap check that the node answers and takes the key. */
   getNowBlock(): Promise<NowBlock> {
     return this.#call('/wallet/getnowblock', {}, nowBlock);
+  }
+
+  /**
+   * POST /wallet/getchainparameters, read once per client (one run): the price of burning energy, which the
+   * network's committee changes from time to time (420, 280, 210, 100 sun so far), so it is never assumed.
+   */
+  getEnergyPrice(): Promise<EnergyPrice> {
+    this.#energyPrice ??= this.#call('/wallet/getchainparameters', {}, energyPrice);
+    // A failed read is not kept: the next asker tries again.
+    this.#energyPrice.catch(() => (this.#energyPrice = undefined));
+    return this.#energyPrice;
   }
 
   /** POST /wallet/getaccount: activated or not (`{}`). */

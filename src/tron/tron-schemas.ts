@@ -5,7 +5,7 @@
  */
 import { ShapeMismatch, type Check } from '../client/shape.js';
 import { printable } from '../domain/printable.js';
-import type { AccountInfo, AccountResource, NowBlock } from './tron-types.js';
+import type { AccountInfo, AccountResource, EnergyPrice, NowBlock } from './tron-types.js';
 
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -62,6 +62,22 @@ export const accountInfo: Check<AccountInfo> = (value, path) => {
   optionalString(body, 'address', '');
   // protobuf prints the enum by name and leaves the default (Normal) out.
   return { activated: Object.keys(body).length > 0, contract: optionalString(body, 'type', '') === 'Contract' };
+};
+
+/**
+ * POST /wallet/getchainparameters: `{"chainParameter":[{"key":…,"value":…},…]}`, java-tron's
+ * GetChainParametersServlet printing Wallet.getChainParameters() as protobuf JSON, so a parameter whose value
+ * is 0 comes without `value`. Only getEnergyFee is read; the others are not checked.
+ */
+export const energyPrice: Check<EnergyPrice> = (value, path) => {
+  const list = record(value, path).chainParameter;
+  if (!Array.isArray(list)) throw new ShapeMismatch(`chainParameter should be an array, got ${describe(list)}`);
+  for (const [index, item] of list.entries()) {
+    const parameter = record(item, `chainParameter[${index}]`);
+    if (parameter.key === 'getEnergyFee')
+      return { sunPerEnergy: counter(parameter, 'value', `chainParameter[${index}].`) };
+  }
+  throw new ShapeMismatch('chainParameter has no getEnergyFee');
 };
 
 /** A node's message, hex-encoded when `visible` was false (and by some nodes anyway), as readable text. */

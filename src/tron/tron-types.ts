@@ -48,6 +48,11 @@ export interface TransferSimulation {
   amount: bigint;
 }
 
+/** From POST /wallet/getchainparameters: the sun burnt for each unit of energy an account lacks. */
+export interface EnergyPrice {
+  sunPerEnergy: number;
+}
+
 /** POST /wallet/getnowblock: the head block's number and time (ms), for `doctor`. */
 export interface NowBlock {
   number: number;

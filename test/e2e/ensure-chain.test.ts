@@ -267,13 +267,13 @@ describe('quote and order create refuse a contract receiver before any quote', (
     expect(tronPaths(tron)).toEqual(['/wallet/getaccount', '/wallet/getaccount']);
   });
 
-  it('an ordinary address is quoted after one getaccount; without a configured node, nothing is asked', async () => {
+  it('an ordinary address is quoted after one getaccount (and the price of burning); without a configured node, nothing is asked', async () => {
     const tron = world.sandbox.tronRequests().length;
     const checked = await world.run(['quote', RECIPIENT, '--energy', '65000', '--hours', '1', '--json'], withNode());
     expect(checked.code).toBe(0);
-    expect(tronPaths(tron)).toEqual(['/wallet/getaccount']);
+    expect(tronPaths(tron)).toEqual(['/wallet/getaccount', '/wallet/getchainparameters']);
     const unchecked = await world.run(['quote', RECIPIENT, '--energy', '65000', '--hours', '1', '--json']);
     expect(unchecked.code).toBe(0);
-    expect(tronPaths(tron)).toHaveLength(1);
+    expect(tronPaths(tron)).toHaveLength(2);
   });
 });

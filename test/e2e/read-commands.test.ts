@@ -84,6 +84,26 @@ describe('energy quote', () => {
     });
   });
 
+  it('with a TRON node configured, shows what burning the same energy would cost: 65,000 at 210 sun is 13.650000', async () => {
+    world.sandbox.setEnergyFee(210);
+    const parameterReads = () =>
+      world.sandbox.tronRequests().filter((request) => request.path === '/wallet/getchainparameters').length;
+    try {
+      const withNode = { env: { ENERGY_TRON_NODE: world.sandbox.url } };
+      const asJson = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1', '--json'], withNode);
+      expect(json(asJson)).toMatchObject({ total_trx: '3.700000', burn_trx: '13.650000' });
+      const table = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1'], withNode);
+      expect(table.stdout).toMatch(/^Burn instead\s+13\.650000 TRX$/m);
+      // Without a node (the tests' default environment), nothing is added and the node is not asked.
+      const before = parameterReads();
+      const without = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1', '--json']);
+      expect(json(without)).not.toHaveProperty('burn_trx');
+      expect(parameterReads()).toBe(before);
+    } finally {
+      world.sandbox.setEnergyFee(100);
+    }
+  });
+
   it('prints a readable quote', async () => {
     const result = await world.run(['quote', ADDRESS, '--energy', '65000', '--hours', '1']);
     expect(result.code).toBe(0);

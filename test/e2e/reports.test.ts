@@ -152,14 +152,62 @@ describe('energy spend', () => {
       until: null,
       total_trx: '37037036706.003701',
       orders: 7,
+      energy: 455_000,
       groups: [
-        { key: '2026-11-14', orders: 1, total_trx: '1.000000' },
-        { key: '2026-11-15', orders: 1, total_trx: '1.000000' },
-        { key: '2026-11-20', orders: 2, total_trx: '24691357802.469134' },
-        { key: '2026-11-21', orders: 1, total_trx: '12345678901.234567' },
-        { key: '2026-11-22', orders: 2, total_trx: '0.300000' },
+        { key: '2026-11-14', orders: 1, energy: 65_000, total_trx: '1.000000' },
+        { key: '2026-11-15', orders: 1, energy: 65_000, total_trx: '1.000000' },
+        { key: '2026-11-20', orders: 2, energy: 130_000, total_trx: '24691357802.469134' },
+        { key: '2026-11-21', orders: 1, energy: 65_000, total_trx: '12345678901.234567' },
+        { key: '2026-11-22', orders: 2, energy: 130_000, total_trx: '0.300000' },
       ],
     });
+    // Without a TRON node configured, rent or burn is left out and no node is asked.
+    expect(result.stdout).not.toContain('burn_trx');
+  });
+
+  it('with a TRON node: burn_trx for all the energy at its price, and saved_trx = burn_trx − total_trx, exactly', async () => {
+    world.sandbox.setEnergyFee(210);
+    const node = () => world.sandbox.tronRequests().filter((r) => r.path === '/wallet/getchainparameters').length;
+    const before = node();
+    const withNode = (args: string[]) =>
+      world.run(args, { env: { ENERGY_BASE_URL: server.url.origin, ENERGY_TRON_NODE: world.sandbox.url } });
+    const result = await withNode(['spend', '--since', '2026-11-22', '--by', 'address', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    // Orders 1 and 2: 130,000 energy at 210 sun is 27.300000 TRX; they cost 0.300000.
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      total_trx: '0.300000',
+      energy: 130_000,
+      burn_trx: '27.300000',
+      saved_trx: '27.000000',
+      groups: [
+        { key: OTHER_ADDRESS, energy: 65_000, total_trx: '0.200000', burn_trx: '13.650000', saved_trx: '13.450000' },
+        {
+          key: ORDERS[0]!.address,
+          energy: 65_000,
+          total_trx: '0.100000',
+          burn_trx: '13.650000',
+          saved_trx: '13.550000',
+        },
+      ],
+    });
+    expect(node() - before).toBe(1);
+    // Renting dearer than burning: a negative saving, exact.
+    const dear = await withNode(['spend', '--since', '2026-11-21', '--until', '2026-11-22', '--output', 'csv']);
+    expect(parseCsv(dear.stdout)).toEqual([
+      ['since', 'until', 'orders', 'total_trx', 'burn_trx', 'saved_trx'],
+      [
+        '2026-11-21T00:00:00.000Z',
+        '2026-11-22T00:00:00.000Z',
+        '1',
+        '12345678901.234567',
+        '13.650000',
+        '-12345678887.584567',
+      ],
+    ]);
+    const table = await withNode(['spend', '--since', '2026-11-22']);
+    expect(table.stdout).toMatch(/^Burn instead +27\.300000 TRX$/m);
+    expect(table.stdout).toMatch(/^Saved +27\.000000 TRX$/m);
+    world.sandbox.setEnergyFee(100);
   });
 
   it('stops paging at --since: only the pages that reach it are read', async () => {

@@ -125,7 +125,29 @@ describe('energy estimate transfer', () => {
       energy_penalty: 0,
       energy_to_rent: 65_000,
       energy_per_portion: 1_000,
+      // 64,285 energy at the sandbox node's getEnergyFee of 100 sun.
+      burn_trx: '6.428500',
     });
+  });
+
+  it('says what burning the energy would cost at the price the node reads now (210 sun), in the table too', async () => {
+    world.sandbox.setEnergyFee(210);
+    try {
+      const asJson = await run(estimate(HOLDER, EMPTY, '--json'));
+      expect(json(asJson)).toMatchObject({ energy_used: 130_285, burn_trx: '27.359850' });
+      const table = await run(estimate(HOLDER, EMPTY));
+      expect(table.stdout).toMatch(/^Burn instead +27\.359850 TRX$/m);
+    } finally {
+      world.sandbox.setEnergyFee(100);
+    }
+  });
+
+  it('a node whose chain parameters cannot be read gives the estimate with a note and burn_trx null', async () => {
+    world.sandbox.inject({ kind: 'status', status: 500, match: { path: '/wallet/getchainparameters' }, times: 10 });
+    const result = await run([...ESTIMATE, '--json', '--retries', '0']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ energy_used: 64_285, burn_trx: null });
+    expect(result.stderr).toMatch(/price of burning energy is unknown/);
   });
 
   it('to an address without USDT needs the new-slot figure', async () => {

@@ -1,54 +1,11 @@
 import { PassThrough, Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EnergyClient } from '../../../src/client/client.js';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/domain/errors.js';
 import { Printer } from '../../../src/output/printer.js';
 import { streamOrdersJson, streamOrdersTable } from '../../../src/output/order-stream.js';
-import { sampleOrder } from '../../helpers/sample-order.js';
-import {
-  jsonReply,
-  problemReply,
-  startScriptedServer,
-  type Handler,
-  type ScriptedServer,
-} from '../../helpers/http-server.js';
+import { pagingServer, scriptedApiForSuite } from '../../helpers/scripted-api.js';
 
-let server: ScriptedServer;
-let client: EnergyClient;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(async () => server.close());
-afterEach(async () => {
-  await client?.close();
-  server.seen.length = 0;
-});
-
-function makeClient(): EnergyClient {
-  client = new EnergyClient({
-    baseUrl: server.url,
-    credentials: { apiKey: 'k_unit', apiSecret: 's-unit-0123456789' },
-    retryPolicy: { retries: 0 },
-  });
-  return client;
-}
-
-/** A server that accepts page sizes up to `max` and serves `total` orders from cursor "c<offset>". */
-function pagingServer(total: number, max: number): Handler {
-  return (request, response) => {
-    const query = new URL(request.url, 'http://x').searchParams;
-    const limit = Number(query.get('limit') ?? 20);
-    if (query.has('limit') && limit > max) return problemReply(400, 'INVALID_LIMIT')(request, response);
-    const offset = Number((query.get('cursor') ?? 'c0').slice(1));
-    const items = Array.from({ length: Math.min(limit, total - offset) }, (_, i) =>
-      sampleOrder({ id: `00000000-0000-4000-8000-${String(offset + i).padStart(12, '0')}` }),
-    );
-    const next = offset + items.length < total ? `c${offset + items.length}` : null;
-    return jsonReply(200, { items, next_cursor: next })(request, response);
-  };
-}
-
-const limits = () => server.seen.map((r) => new URL(r.url, 'http://x').searchParams.get('limit'));
+const api = scriptedApiForSuite();
 
 function capture(): { printer: Printer; text: () => string } {
   const stdout = new PassThrough();
@@ -65,48 +22,48 @@ function capture(): { printer: Printer; text: () => string } {
 
 describe('EnergyClient.orderPages with pageSizes', () => {
   it('keeps the first size the server accepts', async () => {
-    server.script(pagingServer(2500, 1000));
+    api.server.script(pagingServer(2500, 1000));
     const pages = [];
-    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] }))
+    for await (const page of api.client().orderPages({ pageSizes: [1000, 100, undefined] }))
       pages.push(page.items.length);
     expect(pages).toEqual([1000, 1000, 500]);
-    expect(limits()).toEqual(['1000', '1000', '1000']);
+    expect(api.limits()).toEqual(['1000', '1000', '1000']);
   });
 
   it('steps down on 400 and keeps the size that worked', async () => {
-    server.script(pagingServer(250, 100));
+    api.server.script(pagingServer(250, 100));
     const pages = [];
-    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] }))
+    for await (const page of api.client().orderPages({ pageSizes: [1000, 100, undefined] }))
       pages.push(page.items.length);
     expect(pages).toEqual([100, 100, 50]);
-    expect(limits()).toEqual(['1000', '100', '100', '100']);
+    expect(api.limits()).toEqual(['1000', '100', '100', '100']);
   });
 
   it('ends at the server default when every size is refused', async () => {
-    server.script(pagingServer(30, 10));
+    api.server.script(pagingServer(30, 10));
     const pages = [];
-    for await (const page of makeClient().orderPages({ pageSizes: [1000, 100, undefined] }))
+    for await (const page of api.client().orderPages({ pageSizes: [1000, 100, undefined] }))
       pages.push(page.items.length);
     // No limit sent: this server's default (20) is above its own maximum, as a server may well have it.
-    expect(limits()).toEqual(['1000', '100', null, null]);
+    expect(api.limits()).toEqual(['1000', '100', null, null]);
     expect(pages).toEqual([20, 10]);
   });
 
   it('uses an explicit limit as is, and a 400 for it is the answer', async () => {
-    server.script(pagingServer(30, 10));
+    api.server.script(pagingServer(30, 10));
     await expect(async () => {
-      for await (const _page of makeClient().orderPages({ limit: 50, pageSizes: [1000, 100, undefined] })) void _page;
+      for await (const _page of api.client().orderPages({ limit: 50, pageSizes: [1000, 100, undefined] })) void _page;
     }).rejects.toMatchObject({ exitCode: ExitCode.usage });
-    expect(limits()).toEqual(['50']);
+    expect(api.limits()).toEqual(['50']);
   });
 });
 
 describe('stopping order list --all from outside', () => {
   it('closes the JSON document with the cursor of the first page not read, and asks for no more pages', async () => {
-    server.script(pagingServer(500, 100));
+    api.server.script(pagingServer(500, 100));
     const stop = new AbortController();
     const { printer, text } = capture();
-    const pages = makeClient().orderPages({ pageSizes: [100], signal: stop.signal });
+    const pages = api.client().orderPages({ pageSizes: [100], signal: stop.signal });
     const progress = { resumeCursor: null, ordersWritten: 0, stop: stop.signal };
     async function* stopAfterTwo() {
       let n = 0;
@@ -120,13 +77,13 @@ describe('stopping order list --all from outside', () => {
     const document = JSON.parse(text()) as { items: unknown[]; next_cursor: string | null };
     expect(document.items).toHaveLength(200);
     expect(document.next_cursor).toBe('c200');
-    expect(server.seen).toHaveLength(2);
+    expect(api.server.seen).toHaveLength(2);
   });
 
   it('reports a complete listing when not stopped, and the table has one header', async () => {
-    server.script(pagingServer(250, 100));
+    api.server.script(pagingServer(250, 100));
     const { printer, text } = capture();
-    const complete = await streamOrdersTable(printer, makeClient().orderPages({ pageSizes: [100] }), {
+    const complete = await streamOrdersTable(printer, api.client().orderPages({ pageSizes: [100] }), {
       resumeCursor: null,
       ordersWritten: 0,
     });

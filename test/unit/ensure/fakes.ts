@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { ClockCheck, CreatedOrder, OrderPagesParams } from '../../../src/client/client.js';
 import type { BalanceResponse, Order, OrderList, OptionsResponse, QuoteRequest } from '../../../src/client/types.js';
 import type { QuoteResponse } from '../../../src/client/types.js';
-import { ApiError } from '../../../src/domain/errors.js';
+import { ApiError, TronNodeError } from '../../../src/domain/errors.js';
 import { multiplyAmount } from '../../../src/domain/money.js';
 import type {
   EnsureApi,
@@ -194,6 +194,16 @@ export class FakeNode implements EnsureNode {
 
   async getAccount(): Promise<AccountInfo> {
     return { activated: true, contract: false };
+  }
+
+  /** getEnergyFee; undefined makes the read fail as a node that cannot say would. */
+  energyFeeSun: number | undefined = 210;
+  priceReads = 0;
+
+  async getEnergyPrice(): Promise<{ sunPerEnergy: number }> {
+    this.priceReads += 1;
+    if (this.energyFeeSun === undefined) throw new TronNodeError('getchainparameters: no getEnergyFee');
+    return { sunPerEnergy: this.energyFeeSun };
   }
 
   async simulateTransfer(): Promise<never> {

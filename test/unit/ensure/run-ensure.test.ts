@@ -315,3 +315,33 @@ describe('clocks', () => {
     expect(api.posted).toHaveLength(6);
   });
 });
+
+describe('rent or burn', () => {
+  it('an item shows what burning the energy it buys would cost, at the chain price read once', async () => {
+    const { node, host } = world();
+    node.set(X, 30_000);
+    const items = await host.run({ addresses: [X, freshAddress(22_030)] });
+    // 35,000 and 65,000 energy bought, at 210 sun.
+    expect(items.map((item) => [item.to_buy, item.burn_trx])).toEqual([
+      [35_000, '7.350000'],
+      [65_000, '13.650000'],
+    ]);
+    expect(node.priceReads).toBe(1);
+  });
+
+  it('nothing to buy reads no price', async () => {
+    const { node, host } = world();
+    node.set(X, 65_000);
+    await host.run({ addresses: [X] });
+    expect(node.priceReads).toBe(0);
+  });
+
+  it('a node that cannot say the price costs a note, not the order', async () => {
+    const { api, node, host } = world();
+    node.energyFeeSun = undefined;
+    const [item] = await host.run({ addresses: [X] });
+    expect(item).toMatchObject({ reason: 'bought', burn_trx: null });
+    expect(api.ordersTo(X)).toHaveLength(1);
+    expect(host.notes.join('\n')).toMatch(/price of burning energy is unknown/);
+  });
+});

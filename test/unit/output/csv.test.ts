@@ -26,6 +26,21 @@ describe('csvField', () => {
   });
 });
 
+describe('csvField and plain numbers', () => {
+  // A number is never a formula: a negative saving stays a number; what only looks like one is guarded.
+  it.each([
+    ['-12345678887.584567', '-12345678887.584567'],
+    ['-1', '-1'],
+    ['-1+1', "'-1+1"],
+    ['-2.5e3', "'-2.5e3"],
+    ['+1', "'+1"],
+    ['-', "'-"],
+    ['-.5', "'-.5"],
+  ])('%s is written %s', (value, written) => {
+    expect(csvField(value)).toBe(written);
+  });
+});
+
 describe('an order row', () => {
   it('guards every field a server or another client chose', () => {
     const order = sampleOrder({

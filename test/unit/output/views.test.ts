@@ -42,4 +42,12 @@ describe('ensure table', () => {
     const bought = { ...row, reason: 'bought', error: null, bought: { id: 'x', status: 'pending' } };
     expect(ensureTable([bought]).rows[0]!.at(-1)).toBe('bought x (pending)');
   });
+
+  it('shows BURN_TRX beside TOTAL_TRX when the burn price is known, and no such column when it is not', () => {
+    const bought = { ...row, reason: 'bought', error: null, to_buy: 65_000, total_trx: '3.700000', bought: null };
+    const withBurn = ensureTable([{ ...bought, burn_trx: '13.650000' }]);
+    expect(withBurn.columns.map((column) => column.head)).toContain('BURN_TRX');
+    expect(withBurn.rows[0]).toContain('13.650000');
+    expect(ensureTable([bought]).columns.map((column) => column.head)).not.toContain('BURN_TRX');
+  });
 });

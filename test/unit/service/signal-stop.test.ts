@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { stopOnSignals } from '../../../src/ensure/signal-stop.js';
+import { stopOnSignals } from '../../../src/service/signal-stop.js';
 
 function switchOn() {
   const source = new EventEmitter();

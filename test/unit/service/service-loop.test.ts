@@ -14,7 +14,7 @@ import {
   UsageError,
 } from '../../../src/domain/errors.js';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
-import { endsService, runService, type CycleReport } from '../../../src/ensure/service-loop.js';
+import { endsService, runService, type CycleReport } from '../../../src/service/service-loop.js';
 
 interface Loop {
   reports: CycleReport[];

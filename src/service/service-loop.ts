@@ -8,7 +8,7 @@
  * journaled first.
  */
 import { ApiError, CliError, ExitCode, isInterruption } from '../domain/errors.js';
-import type { EnsureItem } from './ensure-types.js';
+import type { EnsureItem } from '../ensure/ensure-types.js';
 
 /** What one cycle reports: `items` as a single run's, or the failure that ended the cycle early. */
 export interface CycleReport {

@@ -1,0 +1,76 @@
+/**
+ * What `ensure --every --metrics` exposes, and how each cycle moves it. Names follow Prometheus'
+ * conventions: an `energy_` prefix, counters in `_total`, the unit in the name (`_trx`, `_energy`,
+ * `_seconds`).
+ */
+import type { EnsureItem } from '../ensure/ensure-types.js';
+import { Metrics } from './metrics.js';
+
+const CYCLES = 'energy_ensure_cycles_total';
+const ORDERS = 'energy_ensure_orders_total';
+const SPENT = 'energy_ensure_spent_trx_total';
+const LAST_SUCCESS = 'energy_ensure_last_success_timestamp_seconds';
+const AVAILABLE = 'energy_address_available_energy';
+const TARGET = 'energy_address_target_energy';
+const IN_FLIGHT = 'energy_address_in_flight_energy';
+const BALANCE = 'energy_balance_available_trx';
+const MIN_BALANCE = 'energy_balance_min_trx';
+
+/** A cycle succeeded when it ran to its end and no address failed. */
+export function cycleSucceeded(items: readonly EnsureItem[], failed: boolean): boolean {
+  return !failed && items.every((item) => item.error === null);
+}
+
+export class ServiceMetrics {
+  readonly registry = new Metrics();
+
+  constructor() {
+    const m = this.registry;
+    m.counter(CYCLES, 'Cycles of ensure --every by outcome: ok (every address stands) or failed.');
+    m.counter(
+      ORDERS,
+      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), or failed.',
+    );
+    m.counter(SPENT, 'TRX of the orders this service placed (their total_trx).');
+    m.gauge(LAST_SUCCESS, 'Unix time at which the last successful cycle ended.');
+    m.gauge(AVAILABLE, 'Energy available at the address, as the last cycle read it from the TRON node.');
+    m.gauge(TARGET, 'Energy the address is kept at (--energy, or --transfers times one transfer).');
+    m.gauge(IN_FLIGHT, 'Energy bought for the address and not on chain yet, as the last cycle counted it.');
+    m.gauge(BALANCE, 'Available balance of the API account, in TRX, as the last cycle read it.');
+    m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
+    // Both outcomes from the start: a rate over a series that appears late misses its first increase.
+    for (const outcome of ['ok', 'failed']) m.add(CYCLES, { outcome }, '0');
+    for (const result of ['placed', 'elsewhere', 'failed']) m.add(ORDERS, { result }, '0');
+    m.add(SPENT, {}, '0');
+  }
+
+  cycleEnded(items: readonly EnsureItem[], failed: boolean, endedAtMs: number): void {
+    const m = this.registry;
+    const ok = cycleSucceeded(items, failed);
+    m.add(CYCLES, { outcome: ok ? 'ok' : 'failed' });
+    if (ok) m.set(LAST_SUCCESS, {}, (endedAtMs / 1000).toFixed(3));
+    for (const item of items) {
+      const address = { address: item.address };
+      m.set(AVAILABLE, address, String(item.available_after ?? item.available));
+      m.set(TARGET, address, String(item.target));
+      m.set(IN_FLIGHT, address, String(item.in_flight));
+      if (item.reason === 'bought' && item.bought !== null) {
+        m.add(ORDERS, { result: 'placed' });
+        m.add(SPENT, {}, item.bought.total_trx);
+      } else if (item.reason === 'in_flight_elsewhere') {
+        m.add(ORDERS, { result: 'elsewhere' });
+      } else if (item.error !== null && item.to_buy > 0) {
+        m.add(ORDERS, { result: 'failed' });
+      }
+    }
+  }
+
+  balance(available: string, minBalance: string | undefined): void {
+    this.registry.set(BALANCE, {}, available);
+    if (minBalance !== undefined) this.registry.set(MIN_BALANCE, {}, minBalance);
+  }
+
+  render(): string {
+    return this.registry.render();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The service's status server (`--metrics`): `GET /metrics` in Prometheus' text format, `GET /healthz`
+ * 200 or 503 with the reason as JSON. Read-only, no credentials in it, nothing else served. Started before
+ * the first cycle, so that a port in use is an error (exit 2) at once, not a surprise at the first scrape.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../domain/errors.js';
+import type { HealthReport } from './health.js';
+import type { ListenAddress } from './listen-address.js';
+
+export interface StatusRoutes {
+  metrics: () => string;
+  health: () => HealthReport;
+}
+
+export interface StatusServer {
+  /** e.g. `http://127.0.0.1:9464` (the port the system gave, when 0 was asked for). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startStatusServer(address: ListenAddress, routes: StatusRoutes): Promise<StatusServer> {
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD' }).end();
+    } else if (path === '/metrics') {
+      response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(routes.metrics());
+    } else if (path === '/healthz') {
+      const report = routes.health();
+      response
+        .writeHead(report.healthy ? 200 : 503, { 'content-type': 'application/json' })
+        .end(`${JSON.stringify({ status: report.healthy ? 'ok' : 'unhealthy', ...report })}\n`);
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics and /healthz are served\n');
+    }
+  });
+  await listen(server, address);
+  const { port } = server.address() as AddressInfo;
+  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: Server, { host, port }: ListenAddress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `--metrics ${host}:${port}`;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use'
+          : error.code === 'EACCES'
+            ? 'this user may not listen there'
+            : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+              ? 'no interface of this machine has that address'
+              : (error.code ?? error.message);
+      reject(new UsageError(`${where}: ${why}`, { hint: 'choose another port, e.g. --metrics 9464' }));
+    });
+    server.listen(port, host, () => resolve());
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * What a command loads to start: decimal.js (dist/bin/vendor/decimal.cjs) only for commands that do money
+ * arithmetic, never for a read such as `balance`, nor for `quote`, whose rent-or-burn figure is integer
+ * arithmetic. A static import that pulled it into every command cost `balance` 0.8 MiB and about 10 % of its
+ * start (measured): this keeps the bundle's lazy edges where the README's Performance section says they are.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { freshAddress } from '../helpers/e2e.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+
+const RECORD_LOADS = fileURLToPath(new URL('../fixtures/record-loads.cjs', import.meta.url));
+const world = worldForSuite();
+
+async function loads(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const file = join(mkdtempSync(join(tmpdir(), 'energy-loads-')), 'loads.txt');
+  const result = await world.run(args, {
+    env: { NODE_OPTIONS: `--require ${RECORD_LOADS}`, ENERGY_TEST_LOADS_FILE: file, ...env },
+  });
+  expect(result.code, result.stderr).toBe(0);
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+}
+
+describe('what a command loads to start', () => {
+  it.each([
+    ['balance', ['balance', '--json']],
+    ['time', ['time']],
+    ['quote with a TRON node (rent or burn)', ['quote', freshAddress(26_100), '--energy', '65000', '--hours', '1']],
+  ])('%s does not load decimal.js', async (_name, args) => {
+    const files = await loads(args, { ENERGY_TRON_NODE: world.sandbox.url });
+    expect(files).toContain('main.cjs');
+    expect(files).not.toContain('vendor/decimal.cjs');
+  });
+
+  it('spend, which sums amounts, does (the check can see it)', async () => {
+    expect(await loads(['spend', '--json'])).toContain('vendor/decimal.cjs');
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The status server on 127.0.0.1: /metrics as Prometheus reads it (promtool check metrics, where it is
+ * installed: CI installs Debian's prometheus package), /healthz 200 or 503, a port in use refused (exit 2).
+ */
+import { execFile } from 'node:child_process';
+import { request } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/domain/errors.js';
+import { newItem } from '../../../src/ensure/item.js';
+import { Health } from '../../../src/service/health.js';
+import { parseListenAddress } from '../../../src/service/listen-address.js';
+import { ServiceMetrics } from '../../../src/service/service-metrics.js';
+import { startStatusServer, type StatusServer } from '../../../src/service/status-server.js';
+import { describeWhere, hasCommand } from '../../helpers/machine-needs.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
+
+function get(url: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'] ?? '', body }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** promtool's lint of an exposition: its complaints, or '' when it has none. */
+function promtoolCheck(text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const child = execFile('promtool', ['check', 'metrics'], (_error, stdout, stderr) =>
+      resolve(`${stdout}${stderr}`.trim()),
+    );
+    child.stdin!.end(text);
+  });
+}
+
+const servers: StatusServer[] = [];
+afterAll(async () => Promise.all(servers.map((server) => server.close())));
+
+function metricsAfterACycle(): ServiceMetrics {
+  const metrics = new ServiceMetrics();
+  const order = sampleOrder({ address: 'TA', total_trx: '3.700000' });
+  metrics.cycleEnded(
+    [
+      { ...newItem('TA', 65_000, 0), reason: 'bought', bought: order, to_buy: 65_000, in_flight: 0 },
+      { ...newItem('TB', 65_000, 70_000), reason: 'enough' },
+    ],
+    false,
+    Date.UTC(2026, 10, 25, 10),
+  );
+  metrics.balance('96.300000', '50.000000');
+  return metrics;
+}
+
+describe('the status server', () => {
+  it('serves the metrics as text/plain 0.0.4 with one series per address and the order counted', async () => {
+    const metrics = metricsAfterACycle();
+    const server = await startStatusServer(parseListenAddress('0')!, {
+      metrics: () => metrics.render(),
+      health: () => new Health(1000, Date.now()).report(Date.now()),
+    });
+    servers.push(server);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const scrape = await get(`${server.url}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(scrape.type).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(scrape.body).toContain('energy_ensure_orders_total{result="placed"} 1\n');
+    expect(scrape.body).toContain('energy_ensure_spent_trx_total 3.7\n');
+    expect(scrape.body).toContain('energy_address_available_energy{address="TA"} 0\n');
+    expect(scrape.body).toContain('energy_address_available_energy{address="TB"} 70000\n');
+    expect(scrape.body).toContain('energy_balance_available_trx 96.300000\n');
+    expect(scrape.body).toContain('energy_ensure_last_success_timestamp_seconds 1795600800.000\n');
+  });
+
+  it('/healthz is 200 while healthy and 503 with the reason when not; other paths 404', async () => {
+    const health = new Health(1000, 0);
+    let now = 0;
+    const server = await startStatusServer(parseListenAddress('127.0.0.1:0')!, {
+      metrics: () => '',
+      health: () => health.report(now),
+    });
+    servers.push(server);
+    expect((await get(`${server.url}/healthz`)).status).toBe(200);
+    for (const at of [1000, 2000, 3000]) health.cycleEnded(false, at);
+    now = 3000;
+    const down = await get(`${server.url}/healthz`);
+    expect(down.status).toBe(503);
+    expect(JSON.parse(down.body)).toMatchObject({ status: 'unhealthy', reason: 'the last 3 cycles failed' });
+    expect((await get(`${server.url}/`)).status).toBe(404);
+  });
+
+  it('a port in use is a usage error (exit 2) naming it', async () => {
+    const first = await startStatusServer(parseListenAddress('0')!, {
+      metrics: () => '',
+      health: () => new Health(1, 0).report(0),
+    });
+    servers.push(first);
+    const port = new URL(first.url).port;
+    await expect(
+      startStatusServer(parseListenAddress(port)!, { metrics: () => '', health: () => new Health(1, 0).report(0) }),
+    ).rejects.toMatchObject({ exitCode: ExitCode.usage, message: `--metrics 127.0.0.1:${port}: the port is in use` });
+  });
+});
+
+describeWhere('promtool', hasCommand('promtool', ['--version']), "Prometheus' own lint", () => {
+  it('promtool check metrics accepts the exposition', async () => {
+    expect(await promtoolCheck(metricsAfterACycle().render())).toBe('');
+  });
+});
+
+describe('parseListenAddress', () => {
+  it.each([
+    ['9464', { host: '127.0.0.1', port: 9464 }],
+    ['0.0.0.0:9464', { host: '0.0.0.0', port: 9464 }],
+    ['localhost:80', { host: 'localhost', port: 80 }],
+    ['[::1]:9464', { host: '::1', port: 9464 }],
+    ['70000', undefined],
+    [':9464', undefined],
+    ['http://x:1', undefined],
+  ])('%s', (text, expected) => {
+    expect(parseListenAddress(text)).toEqual(expected);
+  });
+});
