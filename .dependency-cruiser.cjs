@@ -25,7 +25,8 @@ const LAYERS = {
   signing: ['client', 'config', 'commands', 'output', 'sandbox', 'domain/errors\\.ts', 'service'],
   client: ['config', 'commands', 'output', 'sandbox', 'service'],
   config: ['commands', 'output', 'sandbox', 'service'],
-  output: ['commands', 'config', 'sandbox', 'service'],
+  // Output takes the plain shapes the flows hand it: it imports none of them (batch, ordering).
+  output: ['commands', 'config', 'sandbox', 'service', 'batch', 'ordering'],
   // The sandbox checks signatures with its own canonical string: a second opinion on src/signing, not a mirror.
   sandbox: ['commands', 'output', 'config', 'signing', 'service'],
   // Durable files and locks: plain file-system mechanics, no knowledge of the API or the CLI.
@@ -35,7 +36,8 @@ const LAYERS = {
   // Batches: reading, planning and placing many orders; printing is the command's.
   batch: ['commands', 'output', 'sandbox', 'config', 'service'],
   // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
-  ordering: ['commands', 'sandbox', 'config', 'service'],
+  // It asks for consent through a `confirm` function it is given: no terminal, no output/.
+  ordering: ['commands', 'sandbox', 'config', 'service', 'output'],
   // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
   tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure', 'service'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.

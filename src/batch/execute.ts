@@ -9,11 +9,12 @@ import type { Order } from '../client/types.js';
 import { ApiError, CliError, ConflictError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
-import { findRecentOrders } from '../ordering/find-recent.js';
+import { orderBehindConflict } from '../ordering/conflict-order.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
+import { unfundedError, type LinesFit } from './fit-lines.js';
 import type { BatchLine } from './parse-line.js';
 import { plannedId, type BatchPlan, type LinePlan } from './plan.js';
-import { runPool } from './pool.js';
+import { runPool } from '../domain/pool.js';
 import { batchLines, type BatchSource } from './source.js';
 
 export type LineStatus = 'created' | 'existing' | 'failed' | 'skipped';
@@ -36,6 +37,8 @@ export interface BatchRun {
   journal: Journal;
   sender: OrderSender;
   concurrency: number;
+  /** --place-what-fits: the lines the balance covers, and those it does not. */
+  fit?: LinesFit | undefined;
   /** The most this run may spend: --max-total, or the consented total. */
   cap: string;
   stopped: () => boolean;
@@ -57,7 +60,7 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
     spent: '0.000000',
   };
   // Price rises are paid from the room between the planned total and the cap, never beyond it.
-  let room = subtractAmounts(run.cap, run.plan.total);
+  let room = subtractAmounts(run.cap, run.fit?.total ?? run.plan.total);
   const reprice = (from: string, to: string): boolean => {
     const next = subtractAmounts(addAmounts(room, from), to);
     if (compareAmounts(next, '0.000000') < 0) return false;
@@ -98,12 +101,17 @@ async function placeLine(
     error: fields.error ?? null,
   });
   if (plan.kind === 'skip') return result('skipped', { order_id: plan.orderId });
+  if (plan.kind === 'new' && run.fit?.unfunded.has(line.line) === true) {
+    const { exitCode, message } = unfundedError(plan.total, run.fit);
+    return result('failed', { error: { exit_code: exitCode, message } });
+  }
   try {
     const { order, created } = await send(run, line, id, plan, reprice);
     return result(created ? 'created' : 'existing', { order, order_id: order.id });
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    const order = await placedElsewhere(run, id, error);
+    // Another host (or state folder) ran this file and placed this line already, at another price.
+    const order = await orderBehindConflict(run.client, id, error, Date.now() - ELSEWHERE_WINDOW_MS);
     if (order !== undefined) return result('existing', { order, order_id: order.id });
     return result('failed', { error: { exit_code: error.exitCode, message: error.message } });
   }
@@ -111,22 +119,6 @@ async function placeLine(
 
 /** How far back a 409's order is looked for: the same file run from another host, today. */
 const ELSEWHERE_WINDOW_MS = 24 * 3_600_000;
-
-/**
- * A 409 for a line's id, and the order list shows an order with that id: the same file run from another
- * host (or another state folder) placed this line already, at another price. The 409's code is not in the
- * spec, and 409 also means a price change or a low balance, so only the order itself is proof.
- */
-async function placedElsewhere(run: BatchRun, id: string, error: CliError): Promise<Order | undefined> {
-  if (!(error instanceof ApiError && error.status === 409)) return undefined;
-  try {
-    const found = await findRecentOrders(run.client, new Set([id]), Date.now() - ELSEWHERE_WINDOW_MS, { slackMs: 0 });
-    return found.get(id);
-  } catch {
-    // The list cannot be read now: report the 409 itself.
-    return undefined;
-  }
-}
 
 async function send(
   run: BatchRun,

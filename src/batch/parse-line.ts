@@ -10,6 +10,7 @@ import { checkTronAddress } from '../domain/address.js';
 import { UsageError } from '../domain/errors.js';
 import { CLIENT_REQUEST_ID_TEXT } from '../domain/patterns.js';
 import { printable } from '../domain/printable.js';
+import { formatInteger } from '../domain/text-forms.js';
 import { BadLineError, header, type Fail, type Field } from './batch-fields.js';
 import { csvCells } from './csv-cells.js';
 import type { PhysicalLine } from './line-reader.js';
@@ -125,9 +126,12 @@ export class LineParser {
   #energy(value: unknown, fail: Fail): number {
     const energy = positiveInteger(value);
     if (energy === undefined) throw fail(`energy must be a positive whole number in plain digits, not ${shown(value)}`);
-    if (energy > this.rules.maxEnergy) throw fail(`energy ${energy} is too large: at most ${this.rules.maxEnergy}`);
+    if (energy > this.rules.maxEnergy)
+      throw fail(`energy ${formatInteger(energy)} is too large: at most ${formatInteger(this.rules.maxEnergy)}`);
     if (energy % this.rules.energyPerPortion !== 0)
-      throw fail(`energy ${energy} is not a multiple of the portion, ${this.rules.energyPerPortion}`);
+      throw fail(
+        `energy ${formatInteger(energy)} is not a multiple of the portion, ${formatInteger(this.rules.energyPerPortion)}`,
+      );
     return energy;
   }
 

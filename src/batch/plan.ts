@@ -5,13 +5,15 @@
  * looked for under its id, then under the id an earlier version gave it (line-identity.ts).
  */
 import type { EnergyClient } from '../client/client.js';
-import { CliError, ConflictError, ContextualError } from '../domain/errors.js';
+import { CliError, ContextualError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
-import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
+import { mayHaveOrder, orderIdOf, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { addAmounts } from '../domain/money.js';
+import { clause } from '../domain/printable.js';
+import { refuseOtherParameters } from '../ordering/reused-id.js';
 import type { BatchLine } from './parse-line.js';
 import { legacyRequestId, lineRequestId } from './line-identity.js';
-import { runPool } from './pool.js';
+import { runPool } from '../domain/pool.js';
 import { batchLines, type BatchSource } from './source.js';
 
 /**
@@ -75,45 +77,44 @@ async function planLine(
   line: BatchLine,
   legacy: boolean,
 ): Promise<LinePlan> {
-  const { id, record, legacyId } = journaled(source, journal, line, legacy);
+  const { record, legacyId } = journaled(source, journal, line, legacy);
   const under = legacyId === undefined ? {} : { legacyId };
-  if (record !== undefined && (hasOrder(record) || record.outcome === null)) {
-    const sent = recordedOrder(record);
-    if (sent.address !== line.address || sent.energy !== line.energy || sent.duration_hours !== line.hours) {
-      throw new ConflictError(
-        `${source.label}, line ${line.line}: client_request_id ${id} was already used from this machine for ${sent.address}, ${sent.energy} energy, ${sent.duration_hours} h: nothing was bought`,
-      );
-    }
-    if (record.outcome !== null && (record.outcome.kind === 'created' || record.outcome.kind === 'existing')) {
-      return { ...under, kind: 'skip', orderId: record.outcome.order_id };
-    }
-    return { ...under, kind: 'resend', record, total: sent.expected_total_trx };
+  if (record !== undefined && mayHaveOrder(record)) {
+    refuseOtherParameters(record, line, {
+      where: `${source.label}, line ${line.line}`,
+      hint: 'give the line a new client_request_id for a different order',
+    });
+    const orderId = orderIdOf(record);
+    if (orderId !== undefined) return { ...under, kind: 'skip', orderId };
+    return { ...under, kind: 'resend', record, total: recordedOrder(record).expected_total_trx };
   }
   try {
     const quote = await client.quote({ address: line.address, energy: line.energy, duration_hours: line.hours });
     return { kind: 'new', total: quote.total_trx, canAfford: quote.can_afford };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    throw new ContextualError(`${source.label}, line ${line.line}: ${error.message}: nothing was bought`, error, {
-      hint: error.hint,
-    });
+    throw new ContextualError(
+      `${source.label}, line ${line.line}: ${clause(error.message)}: nothing was bought`,
+      error,
+      {
+        hint: error.hint,
+      },
+    );
   }
 }
 
-/** The line's id and its record: under its own id, else (with an order, or pending) under its earlier one. */
+/** The line's record: under its own id, else (with an order, or pending) under the id it had earlier. */
 function journaled(
   source: BatchSource,
   journal: Journal,
   line: BatchLine,
   legacyInUse: boolean,
-): { id: string; record: JournalRecord | undefined; legacyId?: string } {
-  const id = lineRequestId(source, line);
-  const record = journal.find(id);
+): { record: JournalRecord | undefined; legacyId?: string } {
+  const record = journal.find(lineRequestId(source, line));
   const legacyId = record === undefined && legacyInUse ? legacyRequestId(source, line) : undefined;
   const legacy = legacyId === undefined ? undefined : journal.find(legacyId);
-  if (legacyId !== undefined && legacy !== undefined && (hasOrder(legacy) || legacy.outcome === null))
-    return { id: legacyId, record: legacy, legacyId };
-  return { id, record };
+  if (legacyId !== undefined && legacy !== undefined && mayHaveOrder(legacy)) return { record: legacy, legacyId };
+  return { record };
 }
 
 /** Lines an earlier version would have started before any later one: its pool took lines in file order. */

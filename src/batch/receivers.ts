@@ -7,7 +7,7 @@
 import { UsageError } from '../domain/errors.js';
 import { askContractAccount, contractReceiverError } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { runPool } from './pool.js';
+import { runPool } from '../domain/pool.js';
 import { batchLines, type BatchSource } from './source.js';
 
 export async function refuseContractLines(

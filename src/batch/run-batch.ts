@@ -8,16 +8,18 @@ import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
 import { ContextualError, InterruptedError, SomeFailedError, UsageError } from '../domain/errors.js';
-import { addAmounts, compareAmounts } from '../domain/money.js';
+import { addAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
 import { executeBatch, type LineResult } from './execute.js';
+import { showPlan, type PlannedLine } from './show-plan.js';
+import { fitLines, type LinesFit } from './fit-lines.js';
 import type { BatchFormat } from './parse-line.js';
-import { planBatch, plannedId, type BatchPlan } from './plan.js';
+import { planBatch, type BatchPlan } from './plan.js';
 import { refuseContractLines } from './receivers.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { batchLines, checkBatch, openInput, type BatchSource } from './source.js';
+import { checkBatch, openInput, type BatchSource } from './source.js';
 
 export interface BatchRequest {
   /** A file name, or `-` for standard input. */
@@ -27,25 +29,14 @@ export interface BatchRequest {
   yes: boolean;
   maxTotal: string | undefined;
   dryRun: boolean;
-  /** Place the lines the balance covers (the server refuses the rest) instead of refusing them all. */
+  /** Place, in the file's order, the lines the balance covers (the rest fail unsent) instead of refusing them all. */
   placeWhatFits: boolean;
-}
-
-/** One line of a dry run's plan, as printed. */
-export interface PlannedLine {
-  line: number;
-  client_request_id: string;
-  plan: 'order' | 'resend' | 'skip';
-  address: string;
-  energy: number;
-  duration_hours: number;
-  total_trx: string | null;
 }
 
 export interface BatchDeps {
   client: EnergyClient;
   journal: Journal;
-  terminal: ConsentInput['terminal'];
+  confirm: ConsentInput['confirm'];
   stdin: Readable & { isTTY?: boolean };
   /** Where standard input (or the file) is copied for the run. */
   spoolDir: string;
@@ -89,8 +80,11 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     await refuseContractLines(source, deps.receiverNode, deps.note, request.concurrency);
     const plan = await planBatch(source, client, journal, request.concurrency);
     if (request.dryRun) return await showPlan(deps, request, source, plan);
-    await refuseAboveMax(plan.total, request.maxTotal, 'the batch total');
-    const toSend = plan.counts.new + plan.counts.resend;
+    const fit = request.placeWhatFits && plan.counts.new > 0 ? await fitLines(source, plan, client) : undefined;
+    const total = fit?.total ?? plan.total;
+    await refuseAboveMax(total, request.maxTotal, 'the batch total');
+    const unfunded = fit?.unfunded.size ?? 0;
+    const toSend = plan.counts.new + plan.counts.resend - unfunded;
     // Only new lines: a resend of an order that was placed costs nothing more, and must stay possible.
     if (plan.counts.new > 0 && !request.placeWhatFits) {
       await refuseUnaffordable(deps.client, {
@@ -101,23 +95,30 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
       });
     }
     await requireConsent({
-      terminal: deps.terminal,
+      confirm: deps.confirm,
       given: request.yes || toSend === 0,
       details: [
-        `${source.label}: ${counted(source.orderCount, 'line')}: ${plan.counts.new} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered`,
+        `${source.label}: ${counted(source.orderCount, 'line')}: ${plan.counts.new - unfunded} to order, ${plan.counts.resend} to resend (outcome unknown), ${plan.counts.skip} already ordered` +
+          (unfunded > 0 ? `, ${unfunded} the balance cannot pay (they fail, unsent)` : ''),
       ],
-      question: `Place ${counted(toSend, 'order')} for ${plan.total} TRX in all?`,
-      refusal: `not placing ${counted(toSend, 'order')} for ${plan.total} TRX without consent`,
+      question: `Place ${counted(toSend, 'order')} for ${total} TRX in all?`,
+      refusal: `not placing ${counted(toSend, 'order')} for ${total} TRX without consent`,
       hint: 'add --yes to accept the sum of the quotes (and --max-total to cap it)',
       note: deps.note,
     });
-    await place(deps, request, source, plan);
+    await place(deps, request, source, plan, fit);
   } finally {
     input.cleanup();
   }
 }
 
-async function place(deps: BatchDeps, request: BatchRequest, source: BatchSource, plan: BatchPlan): Promise<void> {
+async function place(
+  deps: BatchDeps,
+  request: BatchRequest,
+  source: BatchSource,
+  plan: BatchPlan,
+  fit: LinesFit | undefined,
+): Promise<void> {
   const { client, journal } = deps;
   const started = Date.now();
   let done = 0;
@@ -129,7 +130,8 @@ async function place(deps: BatchDeps, request: BatchRequest, source: BatchSource
     journal,
     sender: { client, journal, recoverCommand: deps.recoverCommand },
     concurrency: request.concurrency,
-    cap: request.maxTotal ?? plan.total,
+    fit,
+    cap: request.maxTotal ?? fit?.total ?? plan.total,
     stopped: () => deps.interrupt?.aborted === true,
     onResult: async (result) => {
       done += 1;
@@ -175,41 +177,6 @@ function skippedNote(skipped: number, source: BatchSource): string {
     `energy: ${which} ordered by an earlier run of this batch (the same line of a file of the same name is one order, however the file grows); ` +
     'to buy again, give each line a new id in a client_request_id column, or use a file of another name'
   );
-}
-
-async function showPlan(deps: BatchDeps, request: BatchRequest, source: BatchSource, plan: BatchPlan): Promise<void> {
-  for await (const line of batchLines(source)) {
-    const linePlan = plan.lines.get(line.line)!;
-    await deps.onPlannedLine({
-      line: line.line,
-      client_request_id: plannedId(source, line, linePlan),
-      plan: linePlan.kind === 'new' ? 'order' : linePlan.kind,
-      address: line.address,
-      energy: line.energy,
-      duration_hours: line.hours,
-      total_trx: linePlan.kind === 'skip' ? null : linePlan.total,
-    });
-  }
-  await deps.flush();
-  deps.note(
-    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all${await wouldRefuse(deps, request, plan)}; nothing was bought`,
-  );
-}
-
-/**
- * What a real run would say about the money before buying: above --max-total, or more than the balance (one
- * GET /v1/balance, read even for one line, so that a dry run never says yes where the run says no).
- */
-async function wouldRefuse(deps: BatchDeps, request: BatchRequest, plan: BatchPlan): Promise<string> {
-  if (request.maxTotal !== undefined && compareAmounts(plan.total, request.maxTotal) > 0)
-    return `, above --max-total ${request.maxTotal}: a real run would buy nothing (exit 5)`;
-  if (plan.counts.new === 0) return '';
-  const { available_trx: available } = await deps.client.balance();
-  if (!plan.quoteRefused && compareAmounts(plan.quotedTotal, available) <= 0) return `; ${available} TRX available`;
-  const refused = `; ${available} TRX available, not enough for the ${plan.quotedTotal} TRX of new orders`;
-  return request.placeWhatFits
-    ? `${refused}: a real run would place the lines it covers, in order, and fail the rest`
-    : `${refused}: a real run would buy nothing (exit 5; --place-what-fits places the lines it covers)`;
 }
 
 /** `1 order`, `2 orders`: "1 orders" reads as a slip. */

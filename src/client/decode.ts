@@ -4,7 +4,7 @@
  */
 import { ApiError, AuthError, ResponseShapeError, type ProblemDetails } from '../domain/errors.js';
 import type { HttpResponse } from './http.js';
-import { printable } from '../domain/printable.js';
+import { clause, printable } from '../domain/printable.js';
 import { parseProblem } from './schemas.js';
 import { ShapeMismatch, type Check } from './shape.js';
 
@@ -83,7 +83,8 @@ export function decodeFailure(
 ): ApiError | AuthError {
   const problem = readProblem(response);
   const summary = problem === undefined ? `HTTP ${response.status}` : describeProblem(problem);
-  const message = `${label} failed: ${summary}${note === undefined ? '' : `; ${note}`}`;
+  // The server's detail often ends in a full stop: `…slow down; the server asks…`, not `…slow down.; the…`.
+  const message = `${label} failed: ${note === undefined ? summary : `${clause(summary)}; ${note}`}`;
   const error =
     response.status === 401
       ? new AuthError(message, { hint: SIGNATURE_HINT, status: 401, outcomeUncertain, ...(problem && { problem }) })

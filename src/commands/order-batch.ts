@@ -56,12 +56,14 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
   // Requests in flight when a signal comes are let finish, so that their outcome is known and journaled.
   const client = await ctx.client({ finishInFlight: true });
   const journal = await ctx.journal();
-  const [{ runBatch }, { DERIVED_ID_WIDTH }, { batchPlanWriter, batchResultWriter }, os] = await Promise.all([
-    import('../batch/run-batch.js'),
-    import('../batch/line-identity.js'),
-    import('../output/batch-views.js'),
-    import('node:os'),
-  ]);
+  const [{ runBatch }, { DERIVED_ID_WIDTH }, { batchPlanWriter, batchResultWriter }, { confirmOn }, os] =
+    await Promise.all([
+      import('../batch/run-batch.js'),
+      import('../batch/line-identity.js'),
+      import('../output/batch-views.js'),
+      import('../output/prompt.js'),
+      import('node:os'),
+    ]);
   const { printer, terminal } = ctx;
   const results = batchResultWriter(printer, DERIVED_ID_WIDTH);
   const planned = batchPlanWriter(printer, DERIVED_ID_WIDTH);
@@ -69,7 +71,7 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
   const deps = {
     client,
     journal,
-    terminal,
+    confirm: confirmOn(terminal),
     stdin: terminal.stdin,
     spoolDir: os.tmpdir(),
     interrupt: terminal.interrupt,

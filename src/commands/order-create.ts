@@ -11,7 +11,8 @@ import type { Journal } from '../journal/journal.js';
 import type { CreateRequest } from '../ordering/create.js';
 import type { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
-import { orderRows } from '../output/views.js';
+import { confirmOn } from '../output/prompt.js';
+import { orderRows, quoteDetails } from '../output/views.js';
 import { refuseContractReceiver } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { clientRequestId, positiveTrxAmount, rentalArguments, trxAmount, waitTimeoutOption } from './arguments.js';
@@ -104,7 +105,8 @@ async function createRun(opts: CreateCommandOptions): Promise<void> {
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
   const recoverCommand = (id: string) => opts.invocation('order', 'recover', id);
-  const { order } = await createOrder({ client, journal, terminal: opts.terminal, note, recoverCommand }, opts.request);
+  const deps = { client, journal, confirm: confirmOn(opts.terminal), quoteDetails, note, recoverCommand };
+  const { order } = await createOrder(deps, opts.request);
   const print = (shown: Order) => (printer.jsonMode ? printer.json(shown) : printer.keyValue(orderRows(shown)));
   if (opts.waitSeconds === undefined) return print(order);
   const follower = {
@@ -123,7 +125,13 @@ async function dryRun(opts: CreateCommandOptions, client: EnergyClient, journal:
     import('../output/request-preview.js'),
   ]);
   const { printer } = opts;
-  const deps = { client, journal, terminal: opts.terminal, note: (line: string) => printer.note(line) };
+  const deps = {
+    client,
+    journal,
+    confirm: confirmOn(opts.terminal),
+    quoteDetails,
+    note: (line: string) => printer.note(line),
+  };
   const preview = await previewOrder({ ...deps, recoverCommand: () => '' }, opts.request, (body) =>
     client.transport.preview({ method: 'POST', path: '/v1/energy/orders', body }),
   );

@@ -12,6 +12,7 @@ import type { JournalRecord } from '../journal/record.js';
 import type { RecoverItem } from '../ordering/recover.js';
 import { shortId } from '../output/short-forms.js';
 import type { Printer } from '../output/printer.js';
+import { confirmOn } from '../output/prompt.js';
 import type { Terminal } from '../output/terminal.js';
 import { clientRequestId } from './arguments.js';
 import type { Context } from './context.js';
@@ -84,7 +85,7 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   const { recoverRecords } = await import('../ordering/recover.js');
   const note = (line: string) => printer.note(line);
   const recoverCommand = (requestId: string) => opts.invocation('order', 'recover', requestId);
-  const deps = { client, journal, terminal: opts.terminal, note, recoverCommand };
+  const deps = { client, journal, confirm: confirmOn(opts.terminal), note, recoverCommand };
   const { items, failure } = await recoverRecords(deps, records, opts.yes);
   await printItems(printer, items);
   if (failure !== undefined) throw failure;

@@ -6,14 +6,16 @@
  */
 import { ConflictError } from '../domain/errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
+import { formatInteger } from '../domain/text-forms.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
-import { mapLimit } from '../batch/pool.js';
+import { confirmOn } from '../output/prompt.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase } from './ensure-types.js';
 import { failItem, failingItemOn } from './item.js';
 import { placeNeed } from './place-need.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
-import { fitInOrder } from './what-fits.js';
+import { fitInOrder } from '../ordering/what-fits.js';
 
 export async function buyPurchases(
   deps: EnsureDeps,
@@ -37,11 +39,11 @@ export async function buyPurchases(
   }
   const orders = purchases.length === 1 ? 'this order' : `these ${purchases.length} orders`;
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: confirmOn(deps.terminal),
     given: options.yes,
     details: purchases.map(
       ({ item, quote }) =>
-        `  ${item.address}  ${item.to_buy} energy, ${options.hours} h  ${quote.total_trx} TRX${quote.activation_trx === null ? '' : ' (with activation)'}`,
+        `  ${item.address}  ${formatInteger(item.to_buy)} energy, ${options.hours} h  ${quote.total_trx} TRX${quote.activation_trx === null ? '' : ' (with activation)'}`,
     ),
     question: `Buy ${orders} for ${sum} TRX in all?`,
     refusal: `not buying ${purchases.length === 1 ? 'an order' : `${purchases.length} orders`} for ${sum} TRX without consent`,

@@ -4,8 +4,9 @@
  */
 import { OrderFailedError } from '../domain/errors.js';
 import { sleep } from '../domain/sleep.js';
+import { formatInteger } from '../domain/text-forms.js';
 import { followToFinal } from '../ordering/follow-order.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { failingItemOn } from './item.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
@@ -63,7 +64,7 @@ async function confirm(
     }
     if (now() >= deadline) {
       throw new OrderFailedError(
-        `order ${final.id} is delivered, but the TRON node shows ${available} energy available at ${item.address}, not the ${expected} expected`,
+        `order ${final.id} is delivered, but the TRON node shows ${formatInteger(available)} energy available at ${item.address}, not the ${formatInteger(expected)} expected`,
         {
           hint: `check again with \`energy address ${item.address}\`; is --tron-node on the API's network?`,
         },

@@ -7,7 +7,7 @@
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
  * other way would buy twice. Every time is on the server's clock (server-clock.ts).
  */
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';

@@ -7,5 +7,7 @@ export function ensureFailure(items: readonly EnsureItem[]): Error | undefined {
   const [first] = failed;
   if (first === undefined) return undefined;
   if (items.length === 1 && first.error) return new ReportedFailureError(first.error);
+  // "the others stand" only where there are others.
+  if (failed.length === items.length) return new SomeFailedError(`all ${items.length} addresses failed (see above)`);
   return new SomeFailedError(`${failed.length} of ${items.length} addresses failed (see above); the others stand`);
 }

@@ -13,8 +13,8 @@
 import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
-import { ApiError, ConflictError } from '../domain/errors.js';
-import { findRecentOrders } from '../ordering/find-recent.js';
+import { ConflictError } from '../domain/errors.js';
+import { orderBehindConflict } from '../ordering/conflict-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
 import type { Need } from './in-flight.js';
@@ -74,8 +74,7 @@ async function send(api: EnsureApi, id: string, body: string, need: Need): Promi
   try {
     return { ...(await sendJournaled(api, record)), ours: !fresh };
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 409)) throw error;
-    const found = (await findRecentOrders(api.client, new Set([id]), need.windowStartMs, { slackMs: 0 })).get(id);
+    const found = await orderBehindConflict(api.client, id, error, need.windowStartMs);
     if (found === undefined) throw error;
     return { order: found, created: false, ours: false };
   }

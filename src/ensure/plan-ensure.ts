@@ -5,10 +5,11 @@
  */
 import type { OptionsResponse } from '../client/types.js';
 import { burnTrx } from '../domain/burn.js';
-import { ConflictError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { intakeDisabledError } from '../ordering/intake.js';
 import { energyPriceOrNull } from '../tron/burn-cost.js';
 import type { AddressState } from '../tron/address-state.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
 import { inFlightByAddress } from './in-flight.js';
 import { resendOwnPending } from './own-pending.js';
@@ -37,11 +38,7 @@ function assertOffered(offer: OptionsResponse, hours: number): void {
   if (!offer.duration_hours.includes(hours)) {
     throw new UsageError(`--hours ${hours} is not offered: use one of ${offer.duration_hours.join(', ')}`);
   }
-  if (!offer.intake_enabled) {
-    throw new ConflictError('the API takes no new orders now (its options say intake_enabled: false): nothing bought', {
-      hint: '`energy options` shows when intake is on again; a service tries again next cycle',
-    });
-  }
+  if (!offer.intake_enabled) throw intakeDisabledError();
 }
 
 export async function planShortfalls(

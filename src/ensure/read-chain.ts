@@ -6,7 +6,7 @@
 import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
 import type { AccountResource } from '../tron/tron-types.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import type { EnsureDeps, EnsureItem, EnsureNode } from './ensure-types.js';
 import { failItem } from './item.js';
 

@@ -10,7 +10,7 @@ import { addressState, TRC20_TRANSFER_BYTES, transactionsCovered } from '../tron
 import { estimateTransfer } from '../tron/estimate-transfer.js';
 import type { AccountResource } from '../tron/tron-types.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions, TransfersTarget } from './ensure-types.js';
-import { mapLimit } from '../batch/pool.js';
+import { mapLimit } from '../domain/pool.js';
 import { CHAIN_CONCURRENCY } from './read-chain.js';
 import { failItem, newItem } from './item.js';
 import { isShort } from './shortfall.js';

@@ -92,6 +92,14 @@ export function hasOrder(record: JournalRecord): boolean {
   return orderIdOf(record) !== undefined;
 }
 
+/**
+ * The server has, or may have, an order for this record (it placed one, or the outcome is unknown): its id
+ * is taken, and only these bytes may go under it. A refused or unsent request placed nothing.
+ */
+export function mayHaveOrder(record: JournalRecord): boolean {
+  return record.outcome === null || hasOrder(record);
+}
+
 /** Checks a parsed file; anything else (a file from a future version, a damaged one) is skipped, not trusted. */
 export function parseRecord(text: string): JournalRecord | undefined {
   try {

@@ -1,13 +1,16 @@
 /**
  * Consent to spend: `--yes`, `--expected-total` (consent to that price), or a question on a terminal.
- * Without one of them nothing is sent, whatever the caller (exit 2).
+ * Without one of them nothing is sent, whatever the caller (exit 2). How the question is asked is the
+ * caller's (output/prompt.ts `confirmOn`): the flows never touch a terminal.
  */
 import { ConflictError, UsageError } from '../domain/errors.js';
-import { canPrompt, confirm } from '../output/prompt.js';
-import type { Terminal } from '../output/terminal.js';
+
+/** Asks a person a yes/no question and says whether the answer was yes. */
+export type Confirm = (question: string) => Promise<boolean>;
 
 export interface ConsentInput {
-  terminal: Terminal;
+  /** How to ask; undefined where nobody can answer (a pipe, a script, cron): only `given` is consent then. */
+  confirm: Confirm | undefined;
   /** --yes, or another option that already is consent. */
   given: boolean;
   /** Shown before the question, one line each (stderr). */
@@ -21,9 +24,9 @@ export interface ConsentInput {
 
 export async function requireConsent(input: ConsentInput): Promise<void> {
   if (input.given) return;
-  if (!canPrompt(input.terminal)) throw new UsageError(input.refusal, { hint: input.hint });
+  if (input.confirm === undefined) throw new UsageError(input.refusal, { hint: input.hint });
   for (const line of input.details) input.note(line);
-  if (!(await confirm(input.terminal, input.question))) throw new UsageError('order cancelled: nothing was placed');
+  if (!(await input.confirm(input.question))) throw new UsageError('order cancelled: nothing was placed');
 }
 
 /** Exit 5 when `total` is above `--max-total`. */

@@ -9,18 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { orderRequestBody } from '../client/client.js';
-import type { OptionsResponse } from '../client/types.js';
-import { ApiError, ConflictError, ResponseShapeError } from '../domain/errors.js';
+import type { OptionsResponse, QuoteResponse } from '../client/types.js';
+import { ApiError, ResponseShapeError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
-import { hasOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
-import { formatInteger, formatIsoTime } from '../output/format.js';
-import type { Terminal } from '../output/terminal.js';
-import { quoteRows } from '../output/views.js';
+import { hasOrder, mayHaveOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
+import { formatIsoTime } from '../domain/text-forms.js';
 import { refuseUnaffordable } from './afford.js';
-import { refuseAboveMax, requireConsent } from './consent.js';
+import { refuseAboveMax, requireConsent, type Confirm } from './consent.js';
 import { INTAKE_DISABLED, intakeDisabledError } from './intake.js';
 import { interruptedRecords, settleInterrupted } from './interrupted-run.js';
+import { refuseOtherParameters } from './reused-id.js';
 import { sendJournaled } from './send-journaled.js';
 
 /** What `order create` was asked for. */
@@ -35,11 +34,14 @@ export interface CreateRequest {
   clientRequestId?: string | undefined;
 }
 
-/** What placing an order uses: the API's quote and order calls, the journal, and a terminal to ask on. */
+/** What placing an order uses: the API's quote and order calls, the journal, and a way to ask for consent. */
 export interface CreateDeps {
   client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance' | 'options'>;
   journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune' | 'pending'>;
-  terminal: Terminal;
+  /** Asks for consent; undefined where nobody can answer (then only --yes or --expected-total is consent). */
+  confirm: Confirm | undefined;
+  /** The quote as shown before the consent question, a line each. */
+  quoteDetails: (quote: QuoteResponse) => readonly string[];
   note: (line: string) => void;
   /** The command line that settles a request, e.g. `energy --profile prod order recover <id>`. */
   recoverCommand: (clientRequestId: string) => string;
@@ -92,7 +94,7 @@ async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<J
   const { requestId, body } = await newOrder(deps, request, true);
   const { record, fresh } = await deps.journal.begin(requestId, body);
   // Another run journaled this id a moment ago: send its bytes, so that both runs ask for one order.
-  if (!fresh) refuseOtherParameters(record, request);
+  if (!fresh) refuseOtherParameters(record, request, REUSED_ID);
   return record;
 }
 
@@ -106,8 +108,8 @@ async function resendable(deps: CreateDeps, request: CreateRequest): Promise<Jou
   // A damaged record may stand for a placed order: refuse its id before a quote is asked for, not after.
   const damaged = id === undefined || known !== undefined ? undefined : deps.journal.unreadableFor(id);
   if (damaged !== undefined) throw new UnreadableRecordError(id!, damaged.path, damaged.reason);
-  if (known === undefined || (known.outcome !== null && !hasOrder(known))) return undefined;
-  refuseOtherParameters(known, request);
+  if (known === undefined || !mayHaveOrder(known)) return undefined;
+  refuseOtherParameters(known, request, REUSED_ID);
   if (!hasOrder(known)) await consentToResend(deps, known, request);
   deps.note(
     `energy: client_request_id ${known.client_request_id} was sent from this machine at ${formatIsoTime(known.journaled_at)}; resending that same request (no new quote)`,
@@ -134,22 +136,14 @@ async function newOrder(
 }
 
 /** The same id for another address, energy or duration is a mistake to stop before anything is sent. */
-function refuseOtherParameters(record: JournalRecord, request: CreateRequest): void {
-  const sent = recordedOrder(record);
-  if (sent.address === request.address && sent.energy === request.energy && sent.duration_hours === request.hours)
-    return;
-  throw new ConflictError(
-    `client_request_id ${record.client_request_id} was already used from this machine for ${sent.address}, ${formatInteger(sent.energy)} energy, ${sent.duration_hours} h: nothing was sent`,
-    { hint: 'use a new --client-request-id for a different order' },
-  );
-}
+const REUSED_ID = { hint: 'use a new --client-request-id for a different order' };
 
 /** A journaled request whose outcome is unknown may place the order now: it needs consent like a new one. */
 async function consentToResend(deps: CreateDeps, record: JournalRecord, request: CreateRequest): Promise<void> {
   const total = recordedOrder(record).expected_total_trx;
   await refuseAboveMax(total, request.maxTotal, 'the journaled total');
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: deps.confirm,
     given: request.yes || request.expectedTotal !== undefined,
     details: [
       `An earlier run sent this order (${formatIsoTime(record.journaled_at)}) and never learned whether it was placed.`,
@@ -182,9 +176,9 @@ async function agreeOnPrice(deps: CreateDeps, request: CreateRequest, placing: b
   if (placing)
     await refuseUnaffordable(deps.client, { total: quote.total_trx, quoteRefused: !quote.can_afford, quotes: 1 });
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: deps.confirm,
     given: request.yes,
-    details: ['Quote:', ...quoteRows(quote).map(([label, value]) => `  ${label.padEnd(12)}  ${value}`)],
+    details: deps.quoteDetails(quote),
     question: `Place this order for ${quote.total_trx} TRX?`,
     refusal: `not placing an order for ${quote.total_trx} TRX without consent`,
     hint: `add --yes to accept the quoted price, or --expected-total ${quote.total_trx} to pay exactly that`,

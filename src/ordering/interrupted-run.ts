@@ -18,14 +18,14 @@ import { ApiError, ConflictError } from '../domain/errors.js';
 import { UUID_TEXT } from '../domain/patterns.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
-import type { Terminal } from '../output/terminal.js';
-import { requireConsent } from './consent.js';
+import { requireConsent, type Confirm } from './consent.js';
 import { sendJournaled } from './send-journaled.js';
 
 export interface InterruptedDeps {
   client: Pick<EnergyClient, 'sendOrderBody'>;
   journal: Pick<Journal, 'pending' | 'settle' | 'markUncertain'>;
-  terminal: Terminal;
+  /** Asks for consent to resend; undefined where nobody can answer. */
+  confirm: Confirm | undefined;
   note: (line: string) => void;
   recoverCommand: (clientRequestId: string) => string;
 }
@@ -105,7 +105,7 @@ async function consentToSettle(deps: InterruptedDeps, record: JournalRecord, ren
       );
   }
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: deps.confirm,
     given: rental.yes || rental.expectedTotal !== undefined,
     details: [`An earlier run sent this order (${record.journaled_at}) and never learned whether it was placed.`],
     question: `Resend it first? It returns that order if it exists, or places it now for ${total} TRX.`,

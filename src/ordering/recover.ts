@@ -11,9 +11,8 @@ import { CliError, SomeFailedError } from '../domain/errors.js';
 import { sumAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
-import { formatInteger } from '../output/format.js';
-import type { Terminal } from '../output/terminal.js';
-import { requireConsent } from './consent.js';
+import { formatInteger } from '../domain/text-forms.js';
+import { requireConsent, type Confirm } from './consent.js';
 import { findRecentOrders } from './find-recent.js';
 import { sendJournaled } from './send-journaled.js';
 
@@ -27,7 +26,8 @@ export interface RecoverItem {
 export interface RecoverDeps {
   client: Pick<EnergyClient, 'sendOrderBody' | 'orderPages' | 'listOrders'>;
   journal: Pick<Journal, 'find' | 'settle' | 'markUncertain'>;
-  terminal: Terminal;
+  /** Asks for consent to resend; undefined where nobody can answer. */
+  confirm: Confirm | undefined;
   note: (line: string) => void;
   recoverCommand: (clientRequestId: string) => string;
 }
@@ -81,7 +81,7 @@ async function consentForUncommitted(deps: RecoverDeps, uncommitted: JournalReco
   // Said before anything is sent, with or without a prompt: this may spend.
   deps.note(`energy: the server's newest orders do not show ${n}; resending places each one that it never received`);
   await requireConsent({
-    terminal: deps.terminal,
+    confirm: deps.confirm,
     given: yes,
     details: orders.map(
       ({ record, order }) =>

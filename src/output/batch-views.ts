@@ -5,12 +5,35 @@
  * (a dry run's address) takes its short form, with the ids in a detail, and the detail is cut to the line: a
  * detail cut short (a failure's reason) is written whole on stderr after its row.
  */
-import type { LineResult } from '../batch/execute.js';
-import type { PlannedLine } from '../batch/run-batch.js';
+import type { Order } from '../client/types.js';
 import type { Printer } from './printer.js';
 import type { Column } from './fit-table.js';
 import { formatInteger } from './format.js';
 import { shortAddress, shortId, shortIdsIn } from './short-forms.js';
+
+/**
+ * A batch line's result, as printed (batch/execute.ts `LineResult` is one). Plain shapes: output/ sits below
+ * the flows and takes what they hand it, without importing them; with --json the whole object is written.
+ */
+export interface BatchResultRow {
+  line: number;
+  client_request_id: string;
+  status: string;
+  order: Pick<Order, 'total_trx' | 'status'> | null;
+  order_id: string | null;
+  error: { message: string } | null;
+}
+
+/** A dry run's line, as printed (batch/show-plan.ts `PlannedLine` is one). */
+export interface BatchPlanRow {
+  line: number;
+  client_request_id: string;
+  plan: string;
+  address: string;
+  energy: number;
+  duration_hours: number;
+  total_trx: string | null;
+}
 
 interface RowWriter<T> {
   write: (item: T) => Promise<void>;
@@ -18,7 +41,7 @@ interface RowWriter<T> {
 }
 
 /** Batch results as they come. */
-export function batchResultWriter(printer: Printer, idWidth: number): RowWriter<LineResult> {
+export function batchResultWriter(printer: Printer, idWidth: number): RowWriter<BatchResultRow> {
   if (printer.jsonMode) return ndjsonWriter(printer);
   return tableWriter(
     printer,
@@ -40,7 +63,7 @@ export function batchResultWriter(printer: Printer, idWidth: number): RowWriter<
 }
 
 /** A dry run's plan, a line at a time. */
-export function batchPlanWriter(printer: Printer, idWidth: number): RowWriter<PlannedLine> {
+export function batchPlanWriter(printer: Printer, idWidth: number): RowWriter<BatchPlanRow> {
   if (printer.jsonMode) return ndjsonWriter(printer);
   return tableWriter(
     printer,
@@ -94,7 +117,7 @@ function tableWriter<T>(printer: Printer, columns: readonly Column[], row: (item
   return { write: (item) => table.write([row(item)]), end: async () => undefined };
 }
 
-function detail(result: LineResult): string {
+function detail(result: BatchResultRow): string {
   if (result.error !== null) return result.error.message;
   if (result.order !== null) return `${result.order.total_trx} TRX, ${result.order.status}`;
   return result.status === 'skipped' ? 'ordered by an earlier run' : '';

@@ -34,6 +34,14 @@ async function askLine(terminal: Terminal, text: string, hidden: boolean): Promi
   }
 }
 
+/**
+ * The consent question of the order flows (ordering/consent.ts), asked on this terminal; undefined when
+ * nobody can answer there (a pipe, a script), so that a flow refuses instead of waiting.
+ */
+export function confirmOn(terminal: Terminal): ((question: string) => Promise<boolean>) | undefined {
+  return canPrompt(terminal) ? (question) => confirm(terminal, question) : undefined;
+}
+
 export async function confirm(terminal: Terminal, question: string): Promise<boolean> {
   const answer = await askLine(terminal, `${question} [y/N] `, false);
   return answer !== undefined && /^y(es)?$/i.test(answer.trim());

@@ -42,6 +42,11 @@ export function quoteRows(quote: QuoteResponse & { burn_trx?: string | null }): 
   ];
 }
 
+/** A quote as shown before `order create`'s consent question (stderr), a line each. */
+export function quoteDetails(quote: QuoteResponse): string[] {
+  return ['Quote:', ...quoteRows(quote).map(([label, value]) => `  ${label.padEnd(12)}  ${value}`)];
+}
+
 export function orderRows(order: Order): Row[] {
   const rows: Row[] = [
     ['ID', order.id],

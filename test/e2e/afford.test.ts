@@ -74,14 +74,32 @@ describe('order batch on a balance that cannot pay the sum', () => {
       '--dry-run',
       '--place-what-fits',
     ]);
-    expect(fits.stderr).toMatch(/: a real run would place the lines it covers, in order, and fail the rest; nothing/);
+    expect(fits.stderr).toMatch(
+      /: a real run would place the lines it covers, in order, and fail the other 2 \(exit 9\); nothing/,
+    );
   });
 
-  it('with --place-what-fits places the lines the balance covers, and the rest fail (exit 9)', async () => {
-    const result = await world.run(['order', 'batch', batchFile('fits.csv', 32_000), '--yes', '--place-what-fits']);
-    expect(result.code).toBe(9);
-    expect(orderPosts(world)).toBe(3);
-    expect(world.sandbox.orders()).toHaveLength(1);
+  it('with --place-what-fits places, in the order given, the lines the balance covers; the rest fail unsent (exit 9)', async () => {
+    const file = batchFile('fits.csv', 32_000);
+    const result = await world.run(['order', 'batch', file, '--yes', '--place-what-fits', '--json']);
+    expect(result.code, result.stderr).toBe(9);
+    expect(orderPosts(world)).toBe(1);
+    expect(world.sandbox.orders().map((order) => order.address)).toEqual([freshAddress(32_001)]);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { line: number; status: string; error: { exit_code: number; message: string } | null },
+      )
+      .sort((a, b) => a.line - b.line);
+    expect(lines.map((line) => line.status)).toEqual(['created', 'failed', 'failed']);
+    expect(lines[1]!.error).toEqual({
+      exit_code: 5,
+      message:
+        '3.700000 TRX is more than the balance has left after the lines before it (5.000000 TRX available): not ordered',
+    });
+    expect(result.stderr).toMatch(/2 of 3 lines failed \(the others stand\)/);
   });
 });
 

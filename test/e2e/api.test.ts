@@ -297,6 +297,23 @@ describe('energy api POST /v1/energy/orders', () => {
     expect(pendingIdsOf(pending)).not.toContain(id);
   });
 
+  it('refuses an id journaled with another body (exit 5), sending nothing: never the old body in its place', async () => {
+    const target = address();
+    const id = `api-reused-${target}`;
+    const first = await viaRelay(orderArgs(target, id));
+    expect(first.code, first.stderr).toBe(0);
+    const posts = relayed.filter((seen) => seen.url === ORDERS).length;
+    const bigger = orderArgs(target, id).map((word) => (word === 'energy=65000' ? 'energy=130000' : word));
+    const again = await viaRelay(bigger);
+    expect(again.code, again.stderr).toBe(5);
+    expect(again.stderr).toContain(
+      `client_request_id ${id} was already journaled on this machine with another body: nothing was sent`,
+    );
+    expect(again.stdout).toBe('');
+    expect(relayed.filter((seen) => seen.url === ORDERS).length).toBe(posts);
+    expect(ordersTo(target).map((order) => order.energy)).toEqual([65000]);
+  });
+
   it("a refused order: the server's body on stdout, exit 5, the record settled (not pending)", async () => {
     const target = address();
     const id = `api-refused-${target}`;

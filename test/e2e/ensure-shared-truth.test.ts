@@ -150,7 +150,7 @@ describe('fast deliveries, short hours', () => {
       const result = await host(world)(rentalArgs(address, '--yes'));
       expect(result.code).toBe(5);
       expect(result.stderr).toMatch(
-        /takes no new orders now \(its options say intake_enabled: false\): nothing bought/,
+        /intake of new orders is disabled \(GET \/v1\/energy\/options says intake_enabled: false\): no order was placed/,
       );
     } finally {
       world.sandbox.setIntake(true);

@@ -117,6 +117,32 @@ describe('ENERGY_API_SECRET_FILE', () => {
     ).toMatchObject({ from: 'file', file, source: 'environment' });
   });
 
+  it('signs with a file written with a CRLF line end (Windows editors): the CR goes with the line break', async () => {
+    const file = join(dir, 'secret-crlf');
+    writeFileSync(file, `${world.sandbox.apiSecret}\r\n`);
+    const before = world.sandbox.requestCount('/v1/balance');
+    const result = await world.run(['balance', '--json'], { env: { ...env, ENERGY_API_SECRET_FILE: file } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(world.sandbox.requestCount('/v1/balance')).toBe(before + 1);
+    expectNoSecret(result);
+  });
+
+  it('ENERGY_API_SECRET comes before the file: a file with another secret is not read', async () => {
+    const file = join(dir, 'secret-stale');
+    writeFileSync(file, 'a-stale-secret-from-last-year\n');
+    const before = world.sandbox.requestCount('/v1/balance');
+    const both = { ...env, ENERGY_API_SECRET: world.sandbox.apiSecret, ENERGY_API_SECRET_FILE: file };
+    const result = await world.run(['balance', '--json'], { env: both });
+    expect(result.code, result.stderr).toBe(0);
+    expect(world.sandbox.requestCount('/v1/balance')).toBe(before + 1);
+    const list = await world.run(['config', 'list', '--json'], { env: both });
+    const secret = json<{ settings: { name: string; from?: string }[] }>(list).settings.find(
+      (row) => row.name === 'api-secret',
+    );
+    expect(secret).toMatchObject({ source: 'environment' });
+    expect(secret?.from).toBeUndefined();
+  });
+
   it('a missing file is exit 3 naming it: "no such file"', async () => {
     const file = join(dir, 'absent');
     const result = await world.run(['balance'], { env: { ...env, ENERGY_API_SECRET_FILE: file } });

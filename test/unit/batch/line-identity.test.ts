@@ -91,7 +91,7 @@ describe('every bad line of a file in one run', () => {
   it('one bad line is the error itself', async () => {
     const { error, said } = await check(csv(r1, `${A},1500,1`));
     expect((error as Error).message).toBe(
-      'f.csv, line 3: energy 1500 is not a multiple of the portion, 1000: nothing was bought',
+      'f.csv, line 3: energy 1,500 is not a multiple of the portion, 1,000: nothing was bought',
     );
     expect(said).toEqual([]);
   });
@@ -102,7 +102,7 @@ describe('every bad line of a file in one run', () => {
     );
     expect(said.map((e) => `${e.line}: ${e.problem}`)).toEqual([
       '2: client_request_id "x 1" must be 1 to 64 letters, digits or ._:-',
-      '4: energy 1500 is not a multiple of the portion, 1000',
+      '4: energy 1,500 is not a multiple of the portion, 1,000',
       '5: hours 2 is not offered: use one of 1, 3',
       '7: client_request_id d is already on line 6',
     ]);

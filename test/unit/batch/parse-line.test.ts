@@ -44,8 +44,8 @@ describe('LineParser', () => {
     [`"${A},65000",1`, '2 fields, but the header has 3'],
     [`,65000,1`, 'the address is missing'],
     [`${A},0,1`, 'energy must be a positive whole number'],
-    [`${A},6000000,1`, 'energy 6000000 is too large: at most 5000000'],
-    [`${A},1500,1`, 'not a multiple of the portion, 1000'],
+    [`${A},6000000,1`, 'energy 6,000,000 is too large: at most 5,000,000'],
+    [`${A},1500,1`, 'not a multiple of the portion, 1,000'],
     [`${A},1000,2`, 'hours 2 is not offered: use one of 1, 3, 24'],
     [`${A.slice(0, -1)}u,1000,1`, 'is not a TRON address'],
   ])('refuses the CSV line %s, naming file and line', (line, message) => {

@@ -30,6 +30,25 @@ describe('resolveSettings precedence: option > environment > profile > default',
     expect(settings.values['api-secret']).toEqual({ value: 'env-secret', source: 'environment' });
   });
 
+  it('ENERGY_API_SECRET before ENERGY_API_SECRET_FILE, the file before the profile', async () => {
+    const both = await resolveSettings({
+      options: {},
+      env: { ENERGY_API_SECRET: 'env-secret', ENERGY_API_SECRET_FILE: '/run/secrets/energy' },
+      readProfile: async () => PROFILE,
+    });
+    expect(both.values['api-secret']).toEqual({ value: 'env-secret', source: 'environment' });
+    const file = await resolveSettings({
+      options: {},
+      env: { ENERGY_API_SECRET_FILE: '/run/secrets/energy' },
+      readProfile: async () => PROFILE,
+    });
+    expect(file.values['api-secret']).toEqual({
+      value: undefined,
+      source: 'environment',
+      origin: { kind: 'file', path: '/run/secrets/energy' },
+    });
+  });
+
   it('does not read the profile when options and environment settle everything', async () => {
     const readProfile = vi.fn(async () => PROFILE);
     await resolveSettings({

@@ -238,7 +238,7 @@ describe('buying', () => {
   it('intake disabled: exit 5 before any quote or order', async () => {
     const { api, host } = world();
     api.intake = false;
-    await expect(host.run({ addresses: [X] })).rejects.toThrow(/takes no new orders/);
+    await expect(host.run({ addresses: [X] })).rejects.toThrow(/intake of new orders is disabled/);
     expect(api.quoted).toHaveLength(0);
     expect(api.posted).toHaveLength(0);
   });

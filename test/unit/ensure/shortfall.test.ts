@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimit } from '../../../src/batch/pool.js';
 import { arrivalExpected, isShort, shortfall, toleratedUnits } from '../../../src/ensure/shortfall.js';
 
 const base = { portion: 1_000, maxEnergy: 5_000_000 };
@@ -44,21 +43,5 @@ describe('drift tolerance (basis points, integers only)', () => {
   it('--wait accepts what was there plus what was bought, less the tolerance on what was bought', () => {
     expect(arrivalExpected(1_000, 65_000, 100)).toBe(65_350);
     expect(arrivalExpected(1_000, 65_000, 0)).toBe(66_000);
-  });
-});
-
-describe('mapLimit', () => {
-  it('keeps input order and never runs more than the limit at once', async () => {
-    let running = 0;
-    let peak = 0;
-    const results = await mapLimit([5, 1, 4, 2, 3, 0], 2, async (value) => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setTimeout(resolve, value));
-      running -= 1;
-      return value * 10;
-    });
-    expect(results).toEqual([50, 10, 40, 20, 30, 0]);
-    expect(peak).toBe(2);
   });
 });

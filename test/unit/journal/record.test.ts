@@ -1,6 +1,13 @@
 /** The journal record's rules, each once: which records have an order, which bodies are orders. */
 import { describe, expect, it } from 'vitest';
-import { hasOrder, orderBody, orderIdOf, parseRecord, type JournalRecord } from '../../../src/journal/record.js';
+import {
+  hasOrder,
+  mayHaveOrder,
+  orderBody,
+  orderIdOf,
+  parseRecord,
+  type JournalRecord,
+} from '../../../src/journal/record.js';
 
 const BODY = {
   client_request_id: 'r-1',
@@ -42,6 +49,16 @@ describe('orderIdOf and hasOrder', () => {
       expect(orderIdOf(record(outcome))).toBeUndefined();
       expect(hasOrder(record(outcome))).toBe(false);
     }
+  });
+});
+
+describe('mayHaveOrder', () => {
+  it('a record with an order, or whose outcome is unknown, holds its id; a refused or unsent one does not', () => {
+    expect(mayHaveOrder(record({ kind: 'created', at: AT, order_id: 'o' }))).toBe(true);
+    expect(mayHaveOrder(record({ kind: 'existing', at: AT, order_id: 'o' }))).toBe(true);
+    expect(mayHaveOrder(record(null))).toBe(true);
+    expect(mayHaveOrder(record({ kind: 'refused', at: AT, status: 409, code: null }))).toBe(false);
+    expect(mayHaveOrder(record({ kind: 'not-sent', at: AT, reason: 'connection refused' }))).toBe(false);
   });
 });
 

@@ -21,6 +21,10 @@ const FILES: Record<string, string> = {
   'src/client/planted.ts':
     "import { dir } from '../config/paths.js';\nexport const d = dir;\nexport const p = () => import('../output/printer.js');\n",
   'src/signing/planted.ts': "import { error } from '../domain/errors.js';\nexport const e = error;\n",
+  // Planted: a flow reaching for the terminal's prompt; output reaching up for a flow's types.
+  'src/ordering/planted.ts': "import { printer } from '../output/printer.js';\nexport const p = printer;\n",
+  'src/batch/execute.ts': 'export type LineResult = { line: number };\n',
+  'src/output/planted.ts': "import type { LineResult } from '../batch/execute.js';\nexport type R = LineResult;\n",
   // Planted: the sandbox verifying with the client's signer would only mirror it.
   'src/signing/index.ts': 'export const sign = 1;\n',
   'src/sandbox/planted.ts': "import { sign } from '../signing/index.js';\nexport const s = sign;\n",
@@ -69,6 +73,8 @@ describe('layering (dependency-cruiser)', () => {
     ['a literal import() across layers', 'layer-client: src/client/planted.ts → src/output/printer.ts'],
     ['signing importing errors.ts', 'layer-signing: src/signing/planted.ts → src/domain/errors.ts'],
     ['the sandbox importing the signer', 'layer-sandbox: src/sandbox/planted.ts → src/signing/index.ts'],
+    ['an ordering flow importing output/', 'layer-ordering: src/ordering/planted.ts → src/output/printer.ts'],
+    ['output importing a type from batch/', 'layer-output: src/output/planted.ts → src/batch/execute.ts'],
     [
       'a command importing another command',
       'commands-do-not-import-commands: src/commands/balance.ts → src/commands/quote.ts',

@@ -4,7 +4,7 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import type { Outcome } from '../../../src/journal/record.js';
 import { createOrder, type CreateRequest } from '../../../src/ordering/create.js';
-import { FakeClient, MemoryJournal, journalRecord, scriptTerminal, type PostAnswer } from './fakes.js';
+import { FakeClient, MemoryJournal, journalRecord, type PostAnswer } from './fakes.js';
 
 const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const OTHER = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
@@ -15,7 +15,7 @@ const body = (id: string, total = '3.700000', address = ADDRESS) =>
 const reordered = (id: string) =>
   `{"expected_total_trx":"3.700000","duration_hours":1,"energy":65000,"address":"${ADDRESS}","client_request_id":"${id}"}`;
 const created = (id: string): Outcome => ({ kind: 'created', at: '2026-11-23T09:00:01.000Z', order_id: id });
-const uncertain = Object.assign(new NetworkError('timed out after 30000 ms'), { outcomeUncertain: true });
+const uncertain = new NetworkError('timed out after 30000 ms', { outcomeUncertain: true });
 
 interface Case {
   name: string;
@@ -184,7 +184,8 @@ describe('createOrder', () => {
     const deps = {
       client,
       journal,
-      terminal: scriptTerminal(),
+      confirm: undefined,
+      quoteDetails: () => [],
       note: (line: string) => notes.push(line),
       recoverCommand: (id: string) => `energy order recover ${id}`,
       newRequestId: () => 'new-id',
@@ -216,7 +217,8 @@ describe('createOrder run again after an interrupt (no --client-request-id)', ()
     const deps = {
       client,
       journal,
-      terminal: scriptTerminal(),
+      confirm: undefined,
+      quoteDetails: () => [],
       note: (line: string) => notes.push(line),
       recoverCommand: (id: string) => `energy order recover ${id}`,
       newRequestId: () => 'new-id',
@@ -300,7 +302,14 @@ describe('createOrder when the options say intake_enabled: false', () => {
   ])('%s: exit 5 before any order, nothing journaled', async (_name, request, quotes) => {
     const client = new FakeClient({ intake: false });
     const journal = new MemoryJournal();
-    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    const deps = {
+      client,
+      journal,
+      confirm: undefined,
+      quoteDetails: () => [],
+      note: () => 0,
+      recoverCommand: (id: string) => id,
+    };
     const run = createOrder(deps, { ...base, ...request });
     await expect(run).rejects.toSatisfy(
       (e) => e instanceof CliError && e.exitCode === ExitCode.conflict && /intake_enabled: false/.test(e.message),
@@ -319,7 +328,8 @@ describe('createOrder when the options say intake_enabled: false', () => {
     const deps = {
       client,
       journal: new MemoryJournal(),
-      terminal: scriptTerminal(),
+      confirm: undefined,
+      quoteDetails: () => [],
       note: (line: string) => notes.push(line),
       recoverCommand: (id: string) => id,
     };
@@ -333,7 +343,14 @@ describe('createOrder when the options say intake_enabled: false', () => {
   it('options that get no answer (the network, TLS): the run ends there, nothing journaled or sent', async () => {
     const client = new FakeClient({ optionsError: new NetworkError('GET /v1/energy/options: connection refused') });
     const journal = new MemoryJournal();
-    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    const deps = {
+      client,
+      journal,
+      confirm: undefined,
+      quoteDetails: () => [],
+      note: () => 0,
+      recoverCommand: (id: string) => id,
+    };
     await expect(createOrder(deps, { ...base, expectedTotal: '3.700000' })).rejects.toBeInstanceOf(NetworkError);
     expect(client.posted).toEqual([]);
     expect(journal.records.size).toBe(0);
@@ -343,7 +360,14 @@ describe('createOrder when the options say intake_enabled: false', () => {
     const client = new FakeClient({ intake: false, answers: ['existing'] });
     const journal = new MemoryJournal();
     journal.records.set('cron-1', journalRecord('cron-1', body('cron-1'), created('o-1')));
-    const deps = { client, journal, terminal: scriptTerminal(), note: () => 0, recoverCommand: (id: string) => id };
+    const deps = {
+      client,
+      journal,
+      confirm: undefined,
+      quoteDetails: () => [],
+      note: () => 0,
+      recoverCommand: (id: string) => id,
+    };
     await createOrder(deps, { ...base, clientRequestId: 'cron-1' });
     expect(client.posted).toEqual([body('cron-1')]);
   });

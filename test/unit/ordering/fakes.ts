@@ -1,5 +1,4 @@
 /** A fake API client and an in-memory order journal, for the ordering flows' unit tests. */
-import { PassThrough } from 'node:stream';
 import type { CreatedOrder } from '../../../src/client/client.js';
 import type {
   BalanceResponse,
@@ -10,7 +9,6 @@ import type {
   QuoteResponse,
 } from '../../../src/client/types.js';
 import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
-import type { Terminal } from '../../../src/output/terminal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 /** What the fake server does with one order POST: answer 201 or 200, or fail with this error. */
@@ -21,6 +19,7 @@ export class FakeClient {
   readonly posted: string[] = [];
   listed = 0;
   optionsRead = 0;
+  balanceRead = 0;
   constructor(
     readonly script: {
       totalTrx?: string;
@@ -33,6 +32,13 @@ export class FakeClient {
       optionsError?: Error;
       /** What the server's order (200 or 201) looks like beyond what was sent, e.g. final. */
       order?: Partial<Order>;
+      /** The quotes' can_afford (default true) and the balance's available_trx (default 1000 TRX). */
+      canAfford?: boolean;
+      available?: string;
+      /** The durations offered (default 1 h only). */
+      hours?: number[];
+      /** Every quote fails with this. */
+      quoteError?: Error;
     } = {},
   ) {}
 
@@ -42,19 +48,27 @@ export class FakeClient {
     return {
       energy_per_portion: 1000,
       max_energy: 5_000_000,
-      duration_hours: [1],
+      duration_hours: this.script.hours ?? [1],
       intake_enabled: this.script.intake ?? true,
     };
   }
 
   async quote(request: QuoteRequest): Promise<QuoteResponse> {
     this.quotes.push(request);
+    if (this.script.quoteError !== undefined) throw this.script.quoteError;
     const total = this.script.totalTrx ?? '3.700000';
-    return { ...request, energy_trx: total, activation_trx: null, total_trx: total, can_afford: true };
+    return {
+      ...request,
+      energy_trx: total,
+      activation_trx: null,
+      total_trx: total,
+      can_afford: this.script.canAfford ?? true,
+    };
   }
 
   async balance(): Promise<BalanceResponse> {
-    return { available_trx: '1000.000000', held_trx: '0.000000', status: 'active' };
+    this.balanceRead += 1;
+    return { available_trx: this.script.available ?? '1000.000000', held_trx: '0.000000', status: 'active' };
   }
 
   async sendOrderBody(body: string): Promise<CreatedOrder> {
@@ -145,9 +159,4 @@ export function journalRecord(id: string, body: string, outcome: Outcome | null 
     last_error: null,
     outcome,
   };
-}
-
-/** A terminal that is not a TTY: consent comes only from the options (as in a script). */
-export function scriptTerminal(): Terminal {
-  return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
 }

@@ -4,7 +4,7 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import { recoverRecords } from '../../../src/ordering/recover.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
-import { FakeClient, MemoryJournal, journalRecord, scriptTerminal, type PostAnswer } from './fakes.js';
+import { FakeClient, MemoryJournal, journalRecord, type PostAnswer } from './fakes.js';
 
 const body = (id: string) =>
   orderRequestBody({
@@ -14,7 +14,7 @@ const body = (id: string) =>
     duration_hours: 1,
     expected_total_trx: '3.700000',
   });
-const uncertain = Object.assign(new NetworkError('connection reset'), { outcomeUncertain: true });
+const uncertain = new NetworkError('connection reset', { outcomeUncertain: true });
 const listed = (id: string) => sampleOrder({ client_request_id: id, created_at: Date.parse('2026-11-23T09:00:00Z') });
 
 interface Case {
@@ -87,7 +87,7 @@ describe('recoverRecords', () => {
     const deps = {
       client,
       journal,
-      terminal: scriptTerminal(),
+      confirm: undefined,
       note: (line: string) => notes.push(line),
       recoverCommand: (id: string) => `energy order recover ${id}`,
     };

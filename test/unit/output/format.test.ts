@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInteger, formatTimestamp } from '../../../src/output/format.js';
+import { formatInteger, formatTimestamp } from '../../../src/domain/text-forms.js';
 import { colorLevel } from '../../../src/output/terminal.js';
 
 describe('formatTimestamp', () => {

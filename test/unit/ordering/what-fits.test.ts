@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitInOrder } from '../../../src/ensure/what-fits.js';
+import { fitInOrder } from '../../../src/ordering/what-fits.js';
 
 describe('fitInOrder', () => {
   it.each([

@@ -2,8 +2,10 @@
 
 /**
  * Runs `work` on each item with at most `concurrency` at once, taking items only as slots free up. Stops
- * taking new items once `stopped()` is true (the items in progress finish). The first failure of `work`
- * or of the item source stops the rest and is rethrown once everything in progress has ended.
+ * taking new items once `stopped()` is true (the items in progress finish): asked before an item is read
+ * and again once it is, since reading (a file's next line) can take as long as a signal needs to arrive.
+ * The first failure of `work` or of the item source stops the rest and is rethrown once everything in
+ * progress has ended.
  */
 export async function runPool<T>(
   items: AsyncIterable<T>,
@@ -19,7 +21,7 @@ export async function runPool<T>(
       let next: IteratorResult<T>;
       try {
         next = await iterator.next();
-        if (next.done === true) return;
+        if (next.done === true || failed || stopped()) return;
         await work(next.value);
       } catch (error) {
         if (!failed) [failed, failure] = [true, error];

@@ -1,0 +1,35 @@
+/** ordering/conflict-order: "409, then look in the list", the rule order batch and ensure share. */
+import { describe, expect, it } from 'vitest';
+import { ApiError, NetworkError } from '../../../src/domain/errors.js';
+import { orderBehindConflict } from '../../../src/ordering/conflict-order.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
+import { FakeClient } from './fakes.js';
+
+const conflict = new ApiError(409, 'POST /v1/energy/orders failed: CONFLICT: client_request_id in use', undefined);
+const listed = sampleOrder({ client_request_id: 'line-7', created_at: Date.parse('2026-11-23T09:00:00Z') });
+const since = Date.parse('2026-11-23T08:00:00Z');
+
+describe('orderBehindConflict', () => {
+  it("a 409, and the list shows the id's order: that order", async () => {
+    const client = new FakeClient({ recent: [sampleOrder({ client_request_id: 'other' }), listed] });
+    expect(await orderBehindConflict(client, 'line-7', conflict, since)).toEqual(listed);
+  });
+
+  it('a 409 and no order with that id in the list: undefined (the 409 stands)', async () => {
+    const client = new FakeClient({ recent: [sampleOrder({ client_request_id: 'other' })] });
+    expect(await orderBehindConflict(client, 'line-7', conflict, since)).toBeUndefined();
+  });
+
+  it('a 409 and a list that cannot be read now: undefined (the 409 stands)', async () => {
+    const client = new FakeClient({ recent: [listed], pageError: new NetworkError('connection reset') });
+    expect(await orderBehindConflict(client, 'line-7', conflict, since)).toBeUndefined();
+    expect(client.listed).toBe(1);
+  });
+
+  it('any other failure is not looked up: the list is not read', async () => {
+    const client = new FakeClient({ recent: [listed] });
+    for (const error of [new ApiError(400, 'bad request', undefined), new NetworkError('timed out'), new Error('bug')])
+      expect(await orderBehindConflict(client, 'line-7', error, since)).toBeUndefined();
+    expect(client.listed).toBe(0);
+  });
+});
