@@ -6,15 +6,9 @@
  */
 import { AuthError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
+import { commandWords, needsShell } from '../domain/shell-syntax.js';
 import { COMMAND_SECRETS, type CommandSecretName, type SettingName } from './names.js';
 import type { SecretOrigin, Settings } from './settings.js';
-
-/** Shell syntax: a value with any of these runs under /bin/sh (cmd.exe on Windows); a plain one runs directly. */
-const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]{}~#!%\n]/;
-
-export function needsShell(command: string): boolean {
-  return SHELL_SYNTAX.test(command);
-}
 
 /** Where a secret comes from, in words: for `config list`, `doctor` and error messages. */
 export function describeOrigin(origin: SecretOrigin): string {
@@ -91,7 +85,7 @@ async function runSecretCommand(name: CommandSecretName, command: string, signal
       hint: `run it yourself to see why (energy never shows what it printed), or change it: energy config set ${commandName} …`,
     });
   const shell = needsShell(command);
-  const words = command.split(/\s+/).filter((word) => word !== '');
+  const words = commandWords(command);
   return new Promise<string>((resolve, reject) => {
     // stdin closed: a batch may be reading ours. stderr passed through: a manager's prompt or message shows.
     const child = shell
