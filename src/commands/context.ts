@@ -18,6 +18,19 @@ import type { Terminal } from '../output/terminal.js';
 import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
 import { commandLine, type GlobalOptions } from './shell-words.js';
 
+/**
+ * What a command's run takes from the program, lazily (gh's Factory): an options object of a command
+ * (`CreateCommandOptions`, `EnsureCommandOptions`) carries these beside what its command line parsed into.
+ */
+export interface CommandServices {
+  client: () => Promise<EnergyClient>;
+  journal: () => Promise<Journal>;
+  terminal: Terminal;
+  printer: Printer;
+  verbose: boolean;
+  invocation: (...words: string[]) => string;
+}
+
 export class Context {
   globals: GlobalOptions = {};
   #printer: Printer | undefined;
@@ -95,6 +108,18 @@ export class Context {
   async configuredTronNode(): Promise<TronNode | undefined> {
     const settings = await this.settings(TRON_SETTING_NAMES);
     return settings.values['tron-node'].source === 'default' ? undefined : this.tronNode();
+  }
+
+  /** The services a command's run takes (see CommandServices); nothing is opened until asked for. */
+  services(): CommandServices {
+    return {
+      client: () => this.client(),
+      journal: () => this.journal(),
+      terminal: this.terminal,
+      printer: this.printer,
+      verbose: this.globals.verbose === true,
+      invocation: (...words) => this.invocation(...words),
+    };
   }
 
   /** The order journal for this API and key (see `openJournal`). */

@@ -6,36 +6,26 @@
  * `run` to see what a command line parses into.
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
-import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
 import type { EnsureOptions } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
-import type { Journal } from '../journal/journal.js';
 import { ensureLockPath } from '../journal/state-dir.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
-import type { Printer } from '../output/printer.js';
-import type { Terminal } from '../output/terminal.js';
 import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
-import type { Context } from './context.js';
+import type { CommandServices, Context } from './context.js';
 
-export interface EnsureCommandOptions {
+export interface EnsureCommandOptions extends CommandServices {
   run: EnsureOptions;
   /** --every: milliseconds between cycles; undefined for one run. */
   everyMs: number | undefined;
   /** --metrics, --min-balance, --on-event: only with --every. */
   watch: WatchOptions;
   tronNode: () => Promise<TronNode>;
-  client: () => Promise<EnergyClient>;
-  journal: () => Promise<Journal>;
-  terminal: Terminal;
-  printer: Printer;
-  verbose: boolean;
-  invocation: (...words: string[]) => string;
 }
 
 interface Parsed {
@@ -161,12 +151,7 @@ export function ensureCommand(
         everyMs: parsed.every,
         watch: watchOptions(parsed),
         tronNode: () => ctx.tronNode(),
-        client: () => ctx.client(),
-        journal: () => ctx.journal(),
-        terminal: ctx.terminal,
-        printer: ctx.printer,
-        verbose: ctx.globals.verbose === true,
-        invocation: (...words) => ctx.invocation(...words),
+        ...ctx.services(),
       });
     });
 }

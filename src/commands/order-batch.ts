@@ -4,7 +4,6 @@
  */
 import { Argument, Command, Option } from 'commander';
 import type { BatchRequest } from '../batch/run-batch.js';
-import { TRON_SETTING_NAMES } from '../config/names.js';
 import { concurrency, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
 
@@ -77,8 +76,7 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
     interrupt: terminal.interrupt,
     note,
     // As `order create`: the node is asked only when one is configured (not the built-in default).
-    receiverNode: async () =>
-      (await ctx.settings(TRON_SETTING_NAMES)).values['tron-node'].source === 'default' ? undefined : ctx.tronNode(),
+    receiverNode: () => ctx.configuredTronNode(),
     flush: async () => {
       await Promise.all([results.end(), planned.end()]);
     },

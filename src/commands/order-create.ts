@@ -6,32 +6,23 @@
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { TRON_SETTING_NAMES } from '../config/names.js';
 import type { Journal } from '../journal/journal.js';
 import type { CreateRequest } from '../ordering/create.js';
-import type { Printer } from '../output/printer.js';
-import type { Terminal } from '../output/terminal.js';
 import { confirmOn } from '../output/prompt.js';
 import { orderRows, quoteDetails } from '../output/views.js';
 import { refuseContractReceiver } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { clientRequestId, positiveTrxAmount, rentalArguments, trxAmount, waitTimeoutOption } from './arguments.js';
-import type { Context } from './context.js';
+import type { CommandServices, Context } from './context.js';
 
-export interface CreateCommandOptions {
+export interface CreateCommandOptions extends CommandServices {
   request: CreateRequest;
   /** --wait: follow the order for at most this long. */
   waitSeconds: number | undefined;
   /** --dry-run: show the request instead of sending it. */
   dryRun: boolean;
-  client: () => Promise<EnergyClient>;
   /** The TRON node to ask whether the receiver is a contract, when one is configured; else undefined. */
   receiverNode: () => Promise<TronNode | undefined>;
-  journal: () => Promise<Journal>;
-  terminal: Terminal;
-  printer: Printer;
-  verbose: boolean;
-  invocation: (...words: string[]) => string;
 }
 
 interface Parsed {
@@ -77,16 +68,8 @@ export function orderCreateCommand(
         },
         waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         dryRun: parsed.dryRun === true,
-        client: () => ctx.client(),
-        receiverNode: async () =>
-          (await ctx.settings(TRON_SETTING_NAMES)).values['tron-node'].source === 'default'
-            ? undefined
-            : ctx.tronNode(),
-        journal: () => ctx.journal(),
-        terminal: ctx.terminal,
-        printer: ctx.printer,
-        verbose: ctx.globals.verbose === true,
-        invocation: (...words) => ctx.invocation(...words),
+        receiverNode: () => ctx.configuredTronNode(),
+        ...ctx.services(),
       }),
     );
 }

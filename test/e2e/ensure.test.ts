@@ -47,13 +47,18 @@ async function until(world: World, id: string, done: (order: Order) => boolean, 
 }
 
 describe('the cron loop on one address', () => {
-  // Slow delivery, short hours: the pending window is wide enough for a re-run, and expiry comes soon after.
+  // Slow delivery, a one-minute "hour": the pending window is wide enough for a re-run, the delivered energy
+  // stays long enough for another on a loaded machine, and expiry is reached by moving the sandbox's clock.
   const HOLDER = freshAddress(7001);
   let world: World;
   let ensure: ReturnType<typeof runner>;
   let first: Order;
   beforeAll(async () => {
-    world = await createWorld({ deliverAfterMs: 4_000, hourMs: 1_500, tronAccounts: { [HOLDER]: { energy: 45_000 } } });
+    world = await createWorld({
+      deliverAfterMs: 4_000,
+      hourMs: 60_000,
+      tronAccounts: { [HOLDER]: { energy: 45_000 } },
+    });
     ensure = runner(world);
   });
   afterAll(async () => world.close());
@@ -131,6 +136,8 @@ describe('the cron loop on one address', () => {
   });
 
   it('run again after expiry buys again', async () => {
+    // An hour of 60 s on: within the 300 s a request's timestamp may be off, so nothing is signed twice.
+    world.sandbox.advance(60_000);
     await until(world, first.id, (order) => order.lifecycle_final);
     const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
     expect(result.code).toBe(0);
