@@ -14,7 +14,8 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, CliError, ExitCode } from '../../../src/domain/errors.js';
 import type { Journal } from '../../../src/journal/journal.js';
 import { freshAddress } from '../../helpers/e2e.js';
-import { FakeClient, MemoryJournal, journalRecord } from '../ordering/fakes.js';
+import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
+import { FakeClient } from '../ordering/fakes.js';
 
 const [ADDRESS, OTHER, THIRD] = [1, 2, 3].map((n) => freshAddress(71_000 + n)) as [string, string, string];
 const dir = mkdtempSync(join(tmpdir(), 'energy-batch-unit-'));

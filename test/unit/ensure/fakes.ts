@@ -14,14 +14,13 @@ import type {
   EnsureClient,
   EnsureDeps,
   EnsureItem,
-  EnsureJournal,
   EnsureNode,
   EnsureOptions,
 } from '../../../src/ensure/ensure-types.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
-import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
 import type { Terminal } from '../../../src/output/terminal.js';
 import type { AccountInfo, AccountResource } from '../../../src/tron/tron-types.js';
+import { MemoryJournal } from '../../helpers/memory-journal.js';
 
 export const HOUR_MS = 3_600_000;
 /** Where the fake server's clock starts: 2026-11-23T10:00:00Z. */
@@ -211,64 +210,13 @@ export class FakeNode implements EnsureNode {
   }
 }
 
-/** The journal's contract in memory: pending until settled; `ordered` by journaled time. */
-export class FakeJournal implements EnsureJournal {
-  readonly records = new Map<string, JournalRecord>();
-  constructor(private readonly hostNowMs: () => number) {}
-
-  async begin(id: string, body: string): Promise<{ record: JournalRecord; fresh: boolean }> {
-    const earlier = this.records.get(id);
-    if (earlier !== undefined && (earlier.outcome === null || hasOrder(earlier)))
-      return { record: earlier, fresh: false };
-    const record: JournalRecord = {
-      version: 1,
-      origin: 'https://api.energy.test',
-      key_id: 'sha256:0000000000000000',
-      client_request_id: id,
-      body,
-      journaled_at: new Date(this.hostNowMs()).toISOString(),
-      last_error: null,
-      outcome: null,
-    };
-    this.records.set(id, record);
-    return { record, fresh: true };
-  }
-
-  async markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord> {
-    const updated = { ...record, last_error: reason };
-    this.records.set(record.client_request_id, updated);
-    return updated;
-  }
-
-  async settle(record: JournalRecord, outcome: OutcomeInput): Promise<JournalRecord> {
-    const at = new Date(this.hostNowMs()).toISOString();
-    const settled = { ...record, outcome: { ...outcome, at } as Outcome };
-    this.records.set(record.client_request_id, settled);
-    return settled;
-  }
-
-  pending(): JournalRecord[] {
-    return [...this.records.values()].filter((record) => record.outcome === null);
-  }
-
-  ordered(sinceMs: number): JournalRecord[] {
-    return [...this.records.values()].filter(
-      (record) => hasOrder(record) && Date.parse(record.journaled_at) >= sinceMs,
-    );
-  }
-
-  async prune(): Promise<number> {
-    return 0;
-  }
-}
-
 function scriptTerminal(): Terminal {
   return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
 }
 
 /** One host: its clock (the server's plus `aheadMs`), journal and notes, over a shared API and node. */
 export class Host {
-  readonly journal: FakeJournal;
+  readonly journal: MemoryJournal;
   readonly notes: string[] = [];
   readonly knownFinal = new Set<string>();
 
@@ -277,7 +225,7 @@ export class Host {
     readonly node: FakeNode,
     readonly aheadMs = 0,
   ) {
-    this.journal = new FakeJournal(() => this.nowMs());
+    this.journal = new MemoryJournal(() => this.nowMs());
   }
 
   nowMs(): number {

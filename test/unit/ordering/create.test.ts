@@ -4,7 +4,8 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import type { Outcome } from '../../../src/journal/record.js';
 import { createOrder, type CreateRequest } from '../../../src/ordering/create.js';
-import { FakeClient, MemoryJournal, journalRecord, type PostAnswer } from './fakes.js';
+import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
+import { FakeClient, type PostAnswer } from './fakes.js';
 
 const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const OTHER = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';

@@ -1,4 +1,4 @@
-/** A fake API client and an in-memory order journal, for the ordering flows' unit tests. */
+/** A fake API client for the ordering flows' unit tests (the journal: test/helpers/memory-journal.ts). */
 import type { CreatedOrder } from '../../../src/client/client.js';
 import type {
   BalanceResponse,
@@ -8,7 +8,6 @@ import type {
   QuoteRequest,
   QuoteResponse,
 } from '../../../src/client/types.js';
-import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from '../../../src/journal/record.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 /** What the fake server does with one order POST: answer 201 or 200, or fail with this error. */
@@ -97,66 +96,4 @@ export class FakeClient {
   async listOrders(): Promise<OrderList> {
     return { items: this.script.recent ?? [], next_cursor: null };
   }
-}
-
-/** The journal's contract, in memory: a pending record per id until it is settled. */
-export class MemoryJournal {
-  readonly records = new Map<string, JournalRecord>();
-  pruned = 0;
-
-  find(id: string): JournalRecord | undefined {
-    return this.records.get(id);
-  }
-
-  /** Records with no known outcome, in the order they were journaled. */
-  pending(): JournalRecord[] {
-    return [...this.records.values()].filter((record) => record.outcome === null);
-  }
-
-  /** Ids whose pending file is damaged: path and reason, as the disk journal reports them. */
-  readonly damaged = new Map<string, { path: string; reason: string }>();
-
-  unreadableFor(id: string): { path: string; reason: string } | undefined {
-    return this.damaged.get(id);
-  }
-
-  async begin(id: string, body: string): Promise<{ record: JournalRecord; fresh: boolean }> {
-    // As on disk: a pending record, or one that placed an order, is the one to send; a refused one is replaced.
-    const earlier = this.records.get(id);
-    if (earlier !== undefined && (earlier.outcome === null || hasOrder(earlier)))
-      return { record: earlier, fresh: false };
-    const record = journalRecord(id, body);
-    this.records.set(id, record);
-    return { record, fresh: true };
-  }
-
-  async markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord> {
-    const updated = { ...record, last_error: reason };
-    this.records.set(record.client_request_id, updated);
-    return updated;
-  }
-
-  async settle(record: JournalRecord, outcome: OutcomeInput): Promise<JournalRecord> {
-    const settled = { ...record, outcome: { ...outcome, at: '2026-11-23T10:00:00.000Z' } as Outcome };
-    this.records.set(record.client_request_id, settled);
-    return settled;
-  }
-
-  async prune(): Promise<number> {
-    this.pruned += 1;
-    return 0;
-  }
-}
-
-export function journalRecord(id: string, body: string, outcome: Outcome | null = null): JournalRecord {
-  return {
-    version: 1,
-    origin: 'https://api.energy.test',
-    key_id: 'sha256:0000000000000000',
-    client_request_id: id,
-    body,
-    journaled_at: '2026-11-23T09:00:00.000Z',
-    last_error: null,
-    outcome,
-  };
 }

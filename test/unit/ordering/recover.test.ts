@@ -4,7 +4,8 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import { recoverRecords } from '../../../src/ordering/recover.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
-import { FakeClient, MemoryJournal, journalRecord, type PostAnswer } from './fakes.js';
+import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
+import { FakeClient, type PostAnswer } from './fakes.js';
 
 const body = (id: string) =>
   orderRequestBody({
