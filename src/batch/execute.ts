@@ -10,6 +10,7 @@ import { ApiError, CliError, ConflictError } from '../domain/errors.js';
 import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { orderBehindConflict } from '../ordering/conflict-order.js';
+import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import { unfundedError, type LinesFit } from './fit-lines.js';
 import type { BatchLine } from './parse-line.js';
@@ -67,11 +68,18 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
     room = next;
     return true;
   };
+  // Read at the first 409 only, once: the look-back is the same for every host whatever its own clock says.
+  let serverClock: Promise<ServerClock> | undefined;
+  const elsewhereSince = async (): Promise<number> => {
+    serverClock ??= readServerClock(run.client, Date.now);
+    return (await serverClock).nowMs() - ELSEWHERE_WINDOW_MS;
+  };
+  const shared: SharedByLines = { reprice, elsewhereSince };
   await runPool(
     batchLines(run.source),
     run.concurrency,
     async (line) => {
-      const result = await placeLine(run, line, reprice);
+      const result = await placeLine(run, line, shared);
       summary.counts[result.status] += 1;
       if (result.status === 'created' && result.order !== null)
         summary.spent = addAmounts(summary.spent, result.order.total_trx);
@@ -84,11 +92,15 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
   return summary;
 }
 
-async function placeLine(
-  run: BatchRun,
-  line: BatchLine,
-  reprice: (from: string, to: string) => boolean,
-): Promise<LineResult> {
+/** What every line of one run shares. */
+interface SharedByLines {
+  /** Pays a line's price rise from the room left under the cap; false when it does not fit. */
+  reprice: (from: string, to: string) => boolean;
+  /** How far back a 409's order is looked for, on the server's clock. */
+  elsewhereSince: () => Promise<number>;
+}
+
+async function placeLine(run: BatchRun, line: BatchLine, shared: SharedByLines): Promise<LineResult> {
   const plan = run.plan.lines.get(line.line);
   if (plan === undefined) throw new Error(`batch line ${line.line} has no plan`);
   const id = plannedId(run.source, line, plan);
@@ -106,12 +118,12 @@ async function placeLine(
     return result('failed', { error: { exit_code: exitCode, message } });
   }
   try {
-    const { order, created } = await send(run, line, id, plan, reprice);
+    const { order, created } = await send(run, line, id, plan, shared.reprice);
     return result(created ? 'created' : 'existing', { order, order_id: order.id });
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // Another host (or state folder) ran this file and placed this line already, at another price.
-    const order = await orderBehindConflict(run.client, id, error, Date.now() - ELSEWHERE_WINDOW_MS);
+    const order = await lineBehindConflict(run, id, error, shared);
     if (order !== undefined) return result('existing', { order, order_id: order.id });
     return result('failed', { error: { exit_code: error.exitCode, message: error.message } });
   }
@@ -119,6 +131,23 @@ async function placeLine(
 
 /** How far back a 409's order is looked for: the same file run from another host, today. */
 const ELSEWHERE_WINDOW_MS = 24 * 3_600_000;
+
+/** The order behind a 409, placed by another host; undefined when none is found or the server's clock cannot be read. */
+async function lineBehindConflict(
+  run: BatchRun,
+  id: string,
+  error: CliError,
+  shared: SharedByLines,
+): Promise<Order | undefined> {
+  if (!(error instanceof ApiError && error.status === 409)) return undefined;
+  let sinceMs: number;
+  try {
+    sinceMs = await shared.elsewhereSince();
+  } catch {
+    return undefined; // The 409 stands; a re-run looks again.
+  }
+  return orderBehindConflict(run.client, id, error, sinceMs);
+}
 
 async function send(
   run: BatchRun,

@@ -106,7 +106,7 @@ export interface EnsureDeps {
    * are journaled, so that two overlapping runs (a slow cron job and the next) cannot both buy one shortfall.
    */
   exclusive: <T>(work: () => Promise<T>) => Promise<T>;
-  /** This host's clock (tests shift it); the run reads the server's against it (server-clock.ts). */
+  /** This host's clock (tests shift it); the run reads the server's against it (ordering/server-clock.ts). */
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;

@@ -5,7 +5,7 @@
  * that the node may not show it); this machine's journal records whose outcome is unknown (they may be
  * orders the list does not show yet); and this machine's orders that the list no longer reaches (a large
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
- * other way would buy twice. Every time is on the server's clock (server-clock.ts).
+ * other way would buy twice. Every time is on the server's clock (ordering/server-clock.ts).
  */
 import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
@@ -14,7 +14,7 @@ import { timestampMs } from '../domain/api-time.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { periodStart, windowStart, type Anchor } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
-import type { ServerClock } from './server-clock.js';
+import type { ServerClock } from '../ordering/server-clock.js';
 
 /** What an order for an address's current need is derived from, and how to tell an earlier need's order. */
 export interface Need {

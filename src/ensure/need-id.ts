@@ -18,7 +18,7 @@
  * the same need differently, and they must still meet on one id (the server then answers 409 to all but
  * the first, which `ensure` confirms in the order list).
  *
- * Every time here is on the server's clock (server-clock.ts), never a host's own: hosts whose clocks differ
+ * Every time here is on the server's clock (ordering/server-clock.ts), never a host's own: hosts whose clocks differ
  * by hours or days still meet in one period, and the window is compared with the orders' `created_at`,
  * which the server stamps.
  */

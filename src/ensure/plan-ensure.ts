@@ -14,7 +14,7 @@ import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from 
 import { inFlightByAddress } from './in-flight.js';
 import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
-import { readServerClock, type ServerClock } from './server-clock.js';
+import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
 
 /** Quotes and orders in flight at once. */

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { freshAddress } from '../helpers/e2e.js';
+import { shiftedClockEnv } from '../helpers/shifted-clock.js';
 import { createWorld, type World } from '../helpers/world.js';
 
 let world: World;
@@ -30,9 +31,9 @@ function csv(name: string, list: readonly string[]): string {
   return path;
 }
 /** A host: its own state folder, as another machine or container would have. */
-function host(): (args: string[]) => Promise<CliResult> {
+function host(env: Record<string, string> = {}): (args: string[]) => Promise<CliResult> {
   const stateDir = mkdtempSync(join(dir, 'host-'));
-  return (args) => world.run(['order', 'batch', ...args], { env: { ENERGY_STATE_DIR: stateDir } });
+  return (args) => world.run(['order', 'batch', ...args], { env: { ENERGY_STATE_DIR: stateDir, ...env } });
 }
 const statuses = (result: CliResult) =>
   result.stdout
@@ -72,6 +73,25 @@ describe('order batch from 3 hosts', () => {
       world.sandbox.setRates({ 1: '0.000040' });
     }
     expect(ordersTo(list)).toHaveLength(3);
+  }, 60_000);
+
+  it("the later host's clock two days ahead: its 409s are looked up on the server's clock, and found", async () => {
+    const list = addresses(2);
+    const file = csv('ahead.csv', list);
+    const first = await host()([file, '--yes', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    // 100 newer orders: the first page (100 a page) no longer holds the file's orders.
+    const others = await host()([csv('others.csv', addresses(100)), '--yes', '--json']);
+    expect(others.code, others.stderr).toBe(0);
+    world.sandbox.setRates({ 1: '0.000050' });
+    try {
+      const later = await host(shiftedClockEnv(48 * 3_600_000))([file, '--yes', '--json']);
+      expect(later.code, later.stderr).toBe(0);
+      expect(statuses(later)).toEqual(['existing', 'existing']);
+    } finally {
+      world.sandbox.setRates({ 1: '0.000040' });
+    }
+    expect(ordersTo(list)).toHaveLength(2);
   }, 60_000);
 });
 

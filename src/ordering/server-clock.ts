@@ -1,9 +1,9 @@
 /**
- * The server's clock, as one run of `ensure` reads it: the need's period, its window and the age of a
- * delivery are computed on it, because hosts must agree on them and a host's own clock may be hours or days
- * off (signing already survives that, by the offset the transport learns). One `GET /v1/time` (anonymous)
- * per run that reaches the API; it also corrects the signing clock before the signed reads, so that a
- * skewed host's first run does not start with a 401 on every request.
+ * The server's clock, as one run reads it: `ensure` computes a need's period, its window and the age of a
+ * delivery on it, and `order batch` how far back a 409's order is looked for, because hosts must agree on
+ * them and a host's own clock may be hours or days off (signing already survives that, by the offset the
+ * transport learns). One `GET /v1/time` (anonymous) per run that needs it; it also corrects the signing
+ * clock, so that a skewed host's first run does not start with a 401 on every request.
  */
 import type { EnergyClient } from '../client/client.js';
 
