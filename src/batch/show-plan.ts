@@ -1,10 +1,11 @@
 /**
- * `order batch --dry-run`: each line's plan (order, resend, skip) and its total, then what a real run would
+ * `order batch --dry-run`: each line's plan (order, resend, skip; with --place-what-fits `unfunded` for a new
+ * line the balance would not cover, which a real run fails unsent) and its total, then what a real run would
  * say about the money: above --max-total, or more than the balance.
  */
 import { compareAmounts } from '../domain/money.js';
 import type { EnergyClient } from '../client/client.js';
-import { fitLines } from './fit-lines.js';
+import { fitLines, type LinesFit } from './fit-lines.js';
 import { plannedId, type BatchPlan } from './plan.js';
 import { batchLines, type BatchSource } from './source.js';
 
@@ -12,7 +13,7 @@ import { batchLines, type BatchSource } from './source.js';
 export interface PlannedLine {
   line: number;
   client_request_id: string;
-  plan: 'order' | 'resend' | 'skip';
+  plan: 'order' | 'resend' | 'skip' | 'unfunded';
   address: string;
   energy: number;
   duration_hours: number;
@@ -38,12 +39,14 @@ export async function showPlan(
   source: BatchSource,
   plan: BatchPlan,
 ): Promise<void> {
+  // With --place-what-fits the balance is read first, so that each line can say whether it would be sent.
+  const fit = request.placeWhatFits && plan.counts.new > 0 ? await fitLines(source, plan, deps.client) : undefined;
   for await (const line of batchLines(source)) {
     const linePlan = plan.lines.get(line.line)!;
     await deps.onPlannedLine({
       line: line.line,
       client_request_id: plannedId(source, line, linePlan),
-      plan: linePlan.kind === 'new' ? 'order' : linePlan.kind,
+      plan: linePlan.kind !== 'new' ? linePlan.kind : fit?.unfunded.has(line.line) === true ? 'unfunded' : 'order',
       address: line.address,
       energy: line.energy,
       duration_hours: line.hours,
@@ -52,7 +55,7 @@ export async function showPlan(
   }
   await deps.flush();
   deps.note(
-    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all${await wouldRefuse(deps, request, source, plan)}; nothing was bought`,
+    `energy: dry run: ${plan.counts.new} to order, ${plan.counts.resend} to resend, ${plan.counts.skip} already ordered; ${plan.total} TRX in all${await wouldRefuse(deps, request, plan, fit)}; nothing was bought`,
   );
 }
 
@@ -64,10 +67,9 @@ export async function showPlan(
 async function wouldRefuse(
   deps: PlanDeps,
   request: PlanRequest,
-  source: BatchSource,
   plan: BatchPlan,
+  fit: LinesFit | undefined,
 ): Promise<string> {
-  const fit = request.placeWhatFits && plan.counts.new > 0 ? await fitLines(source, plan, deps.client) : undefined;
   const total = fit?.total ?? plan.total;
   if (request.maxTotal !== undefined && compareAmounts(total, request.maxTotal) > 0) {
     const covered = fit === undefined ? '' : `, ${total} TRX of it what the balance covers`;

@@ -70,7 +70,7 @@ export function batchPlanWriter(printer: Printer, idWidth: number): RowWriter<Ba
     [
       { head: 'LINE', width: 6 },
       { head: 'CLIENT_REQUEST_ID', width: idWidth, drop: 1 },
-      { head: 'PLAN', width: 6 },
+      { head: 'PLAN', width: 8 },
       { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },
       { head: 'ENERGY', width: 9 },
       { head: 'HOURS', width: 5 },

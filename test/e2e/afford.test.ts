@@ -77,6 +77,13 @@ describe('order batch on a balance that cannot pay the sum', () => {
     expect(fits.stderr).toMatch(
       /: a real run would place the lines it covers, in order, and fail the other 2 \(exit 9\); nothing/,
     );
+    // Each line says whether a real run would send it: the first is covered, the other two are not.
+    const plans = fits.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s+/)[2]);
+    expect(plans).toEqual(['order', 'unfunded', 'unfunded']);
   });
 
   it('with --place-what-fits places, in the order given, the lines the balance covers; the rest fail unsent (exit 9)', async () => {
