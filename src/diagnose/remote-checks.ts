@@ -29,8 +29,15 @@ function route(url: URL, env: NodeJS.ProcessEnv): string {
   return proxy === undefined ? 'directly' : `through the proxy ${redactProxyUrl(proxy.url)} (${proxy.variable})`;
 }
 
+/** The api and clock checks, and the server's clock as measured (undefined when the API did not answer). */
+export interface ApiChecks {
+  checks: CheckResult[];
+  /** Server minus local clock, in seconds. */
+  skewSeconds: number | undefined;
+}
+
 /** GET /v1/time, unsigned (no credentials read): reachability, then the skew against the local clock. */
-export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL): Promise<CheckResult[]> {
+export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL): Promise<ApiChecks> {
   const anonymous = { value: undefined, source: undefined };
   const values = { ...settings.values, 'api-key': anonymous, 'api-secret': anonymous };
   let client: EnergyClient | undefined;
@@ -40,7 +47,7 @@ export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL)
     const reached = ok('api', `${baseUrl.origin} answers GET /v1/time, reached ${route(baseUrl, remote.env)}`);
     const skew = Math.abs(clock.skew_seconds);
     const said = `${describeOffset(clock.skew_seconds)} (server ${clock.unix_time}, local ${clock.local_unix_time})`;
-    return [
+    const checks = [
       reached,
       skew > SKEW_TOLERANCE_SECONDS
         ? warn(
@@ -50,12 +57,19 @@ export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL)
           )
         : ok('clock', said),
     ];
+    return { checks, skewSeconds: clock.skew_seconds };
   } catch (error) {
     // The commands' own hint (which URL, from where; on loopback, whether the sandbox runs), then the route.
     const check = unreachableHint(error, [settings]) ?? 'check the base URL and the network';
     const hint = `${check}${proxyFor(baseUrl, remote.env) === undefined ? '' : '; check the proxy'}; reached ${route(baseUrl, remote.env)}`;
     const down = failed('api', error, hint);
-    return [down, { name: 'clock', status: 'warn', detail: 'not measured: the API did not answer', hint: null }];
+    const clock: CheckResult = {
+      name: 'clock',
+      status: 'warn',
+      detail: 'not measured: the API did not answer',
+      hint: null,
+    };
+    return { checks: [down, clock], skewSeconds: undefined };
   } finally {
     await client?.close();
   }
@@ -87,8 +101,16 @@ export async function checkCredentials(remote: Remote, settings: Settings, baseU
   }
 }
 
-/** POST /wallet/getnowblock with the key, if any: the node answers, takes the key, and is not far behind. */
-export async function checkTronNode(remote: Remote, settings: Settings): Promise<CheckResult> {
+/**
+ * POST /wallet/getnowblock with the key, if any: the node answers, takes the key, and is not far behind.
+ * The head block's age is judged on the API server's clock when the api check measured it (`skewSeconds`,
+ * awaited only once the block is in): on a host whose own clock is minutes fast, every node looks behind.
+ */
+export async function checkTronNode(
+  remote: Remote,
+  settings: Settings,
+  skewSeconds: Promise<number | undefined>,
+): Promise<CheckResult> {
   try {
     const loaded = await loadSecrets(settings, ['tron-api-key'], remote.signal);
     remote.remember(loaded);
@@ -97,8 +119,11 @@ export async function checkTronNode(remote: Remote, settings: Settings): Promise
     try {
       const block = await node.getNowBlock();
       const hasKey = loaded.values['tron-api-key'].value !== undefined;
-      const lagSeconds = Math.round((Date.now() - block.timestampMs) / 1000);
-      const detail = `${url.origin} answers, reached ${route(url, remote.env)}: head block ${block.number}, ${lagSeconds} s old; ${hasKey ? 'API key accepted' : 'no API key'}`;
+      const localNowMs = Date.now();
+      const skew = await skewSeconds;
+      const lagSeconds = Math.round((localNowMs + (skew ?? 0) * 1000 - block.timestampMs) / 1000);
+      const clock = skew === undefined ? "this host's clock" : "the API server's clock";
+      const detail = `${url.origin} answers, reached ${route(url, remote.env)}: head block ${block.number}, ${lagSeconds} s old by ${clock}; ${hasKey ? 'API key accepted' : 'no API key'}`;
       if (lagSeconds > 60)
         return warn(
           'tron-node',

@@ -9,7 +9,7 @@ import type { Settings } from '../config/settings.js';
 import { ChecksFailedError } from '../domain/errors.js';
 import { failed, guarded, type CheckResult } from './check.js';
 import { checkConfigFiles, checkJournal, checkProfile, checkStateFolder } from './local-checks.js';
-import { checkApi, checkCredentials, checkTronNode, type Remote } from './remote-checks.js';
+import { checkApi, checkCredentials, checkTronNode, type ApiChecks, type Remote } from './remote-checks.js';
 
 export interface DoctorInput extends Remote {
   configDir: string;
@@ -34,10 +34,20 @@ export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
   });
   const unreachable = (name: string) =>
     failed(name, new Error('not checked: no usable profile'), 'fix the profile first');
+  const apiChecks: Promise<ApiChecks> =
+    baseUrl === undefined
+      ? Promise.resolve({ checks: [unreachable('api')], skewSeconds: undefined })
+      : checkApi(input, settings!, baseUrl);
   const [api, credentials, tronNode] = await Promise.all([
-    baseUrl === undefined ? [unreachable('api')] : checkApi(input, settings!, baseUrl),
+    apiChecks,
     baseUrl === undefined ? unreachable('credentials') : checkCredentials(input, settings!, baseUrl),
-    settings === undefined || profile.status === 'fail' ? unreachable('tron-node') : checkTronNode(input, settings),
+    settings === undefined || profile.status === 'fail'
+      ? unreachable('tron-node')
+      : checkTronNode(
+          input,
+          settings,
+          apiChecks.then((checked) => checked.skewSeconds),
+        ),
   ]);
   // The built-in TronGrid is needed only by address, estimate and ensure: out of reach, a warning.
   const node =
@@ -50,7 +60,7 @@ export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
       : tronNode;
   const state = await guarded('state', () => checkStateFolder(input.stateDir));
   const journal = await guarded('journal', () => checkJournal(input.stateDir, input.orderCommand));
-  return [config, profile, ...api, credentials, node, state, journal];
+  return [config, profile, ...api.checks, credentials, node, state, journal];
 }
 
 /** The error that ends the run when a check failed: the first failure's exit code. */

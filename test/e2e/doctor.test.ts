@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
+import { shiftedClockEnv } from '../helpers/shifted-clock.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 
 interface Check {
@@ -142,6 +143,15 @@ describe('energy doctor', () => {
     } finally {
       api.server.close();
     }
+  });
+
+  it("a host clock ten minutes fast: the clock warns, and the node's head block is judged on the server's clock (not behind)", async () => {
+    const result = await world.run(['doctor', '--json'], { env: { ...env, ...shiftedClockEnv(600_000) } });
+    const found = checks(result);
+    expect(found.clock!.status).toBe('warn');
+    expect(found['tron-node']!.status, found['tron-node']!.detail).toBe('ok');
+    expect(found['tron-node']!.detail).toMatch(/head block \d+, \d s old by the API server's clock/);
+    expect(result.code).toBe(0);
   });
 
   it('fails with exit 7 when the API is down, and says so in text', async () => {
