@@ -83,12 +83,7 @@ export function orderView(record: OrderRecord, timing: Timing): Order {
   if (record.fixed !== undefined) return fixedView(record, record.fixed);
   const failed = record.fails !== false && record.stage === 2;
   return {
-    id: record.id,
-    client_request_id: record.clientRequestId,
-    address: record.address,
-    energy: record.energy,
-    duration_hours: record.durationHours,
-    total_trx: record.totalTrx,
+    ...asPlaced(record),
     status: failed ? 'failed' : STATUS[record.stage],
     lifecycle_final: failed || record.stage === 3,
     delivery_final: record.stage >= 2 && record.fails !== 'before-delivery',
@@ -98,8 +93,10 @@ export function orderView(record: OrderRecord, timing: Timing): Order {
   };
 }
 
-function fixedView(record: OrderRecord, fixed: FixedView): Order {
-  const createdAt = Math.floor(record.createdMs / 1000);
+/** What an order keeps from its request, whatever its stage. */
+function asPlaced(
+  record: OrderRecord,
+): Pick<Order, 'id' | 'client_request_id' | 'address' | 'energy' | 'duration_hours' | 'total_trx'> {
   return {
     id: record.id,
     client_request_id: record.clientRequestId,
@@ -107,6 +104,13 @@ function fixedView(record: OrderRecord, fixed: FixedView): Order {
     energy: record.energy,
     duration_hours: record.durationHours,
     total_trx: record.totalTrx,
+  };
+}
+
+function fixedView(record: OrderRecord, fixed: FixedView): Order {
+  const createdAt = Math.floor(record.createdMs / 1000);
+  return {
+    ...asPlaced(record),
     status: fixed.status,
     lifecycle_final: fixed.lifecycleFinal,
     delivery_final: fixed.deliveryFinal,
