@@ -5,6 +5,7 @@
  */
 import type { CycleReport } from './service-loop.js';
 import { EventHook } from './event-hook.js';
+import { checkHookCommand } from './hook-check.js';
 import { LowBalanceWatch, cycleEvents } from './events.js';
 import { Health } from './health.js';
 import type { ListenAddress } from './listen-address.js';
@@ -39,13 +40,17 @@ export class ServiceObserver {
     this.#lowBalance = watch.minBalance === undefined ? undefined : new LowBalanceWatch(watch.minBalance);
   }
 
-  /** Starts what the options ask for; a --metrics port that cannot be had fails here, before any cycle (exit 2). */
+  /**
+   * Starts what the options ask for; an --on-event program that is not there or cannot be run, or a
+   * --metrics port that cannot be had, fails here, before any cycle (exit 2).
+   */
   static async start(
     watch: WatchOptions,
     everyMs: number,
     note: (line: string) => void,
     nowMs: () => number = Date.now,
   ): Promise<ServiceObserver> {
+    if (watch.onEvent !== undefined) checkHookCommand(watch.onEvent, process.env);
     const observer = new ServiceObserver(watch, everyMs, note, nowMs);
     if (watch.metrics !== undefined) {
       const metrics = observer.#metrics!;
@@ -81,9 +86,9 @@ export class ServiceObserver {
     }
   }
 
-  /** Lets the hooks running end (each bounded by its timeout) and stops serving. */
+  /** Drops the events waiting for a hook, lets the hooks running end (each within its bound), stops serving. */
   async close(): Promise<void> {
-    await this.#hook?.drain();
+    await this.#hook?.close();
     await this.#server?.close();
   }
 }
