@@ -58,7 +58,11 @@ export class ServiceObserver {
         metrics: () => metrics.render(),
         health: () => observer.#health.report(nowMs()),
       });
-      note(`energy: metrics at ${observer.#server.url}/metrics, health at ${observer.#server.url}/healthz`);
+      const { url } = observer.#server;
+      const where = observer.#server.everyInterface
+        ? ` (listening on every interface, ${watch.metrics.host}: other machines can reach it unless a firewall stops them)`
+        : '';
+      note(`energy: metrics at ${url}/metrics, health at ${url}/healthz${where}`);
     }
     return observer;
   }
