@@ -152,7 +152,7 @@ export function ensureCommand(
           waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         },
         everyMs: parsed.every,
-        watch: watchOptions(parsed),
+        watch: { ...watchOptions(parsed), version: command.parent?.version() },
         tronNode: () => ctx.tronNode(),
         ...ctx.services(),
       });

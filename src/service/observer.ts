@@ -10,6 +10,7 @@ import { LowBalanceWatch, cycleEvents } from './events.js';
 import { Health } from './health.js';
 import type { ListenAddress } from './listen-address.js';
 import { ServiceMetrics, cycleSucceeded } from './service-metrics.js';
+import { StandardMetrics, processFacts } from './standard-metrics.js';
 import { startStatusServer, type StatusServer } from './status-server.js';
 
 export interface WatchOptions {
@@ -19,10 +20,13 @@ export interface WatchOptions {
   minBalance?: string | undefined;
   /** --on-event: the command run with each event on its stdin. */
   onEvent?: string | undefined;
+  /** This tool's version, for energy_build_info. */
+  version?: string | undefined;
 }
 
 export class ServiceObserver {
   readonly #metrics: ServiceMetrics | undefined;
+  readonly #standard: StandardMetrics | undefined;
   readonly #health: Health;
   readonly #hook: EventHook | undefined;
   readonly #lowBalance: LowBalanceWatch | undefined;
@@ -34,7 +38,11 @@ export class ServiceObserver {
     private readonly note: (line: string) => void,
     private readonly nowMs: () => number,
   ) {
-    this.#metrics = watch.metrics === undefined ? undefined : new ServiceMetrics();
+    this.#metrics = watch.metrics === undefined ? undefined : new ServiceMetrics(nowMs());
+    this.#standard =
+      this.#metrics === undefined
+        ? undefined
+        : new StandardMetrics(this.#metrics.registry, processFacts(watch.version ?? 'unknown'));
     this.#health = new Health(everyMs, nowMs());
     this.#hook = watch.onEvent === undefined ? undefined : new EventHook({ command: watch.onEvent, note });
     this.#lowBalance = watch.minBalance === undefined ? undefined : new LowBalanceWatch(watch.minBalance);
@@ -55,7 +63,10 @@ export class ServiceObserver {
     if (watch.metrics !== undefined) {
       const metrics = observer.#metrics!;
       observer.#server = await startStatusServer(watch.metrics, {
-        metrics: () => metrics.render(),
+        metrics: () => {
+          observer.#standard?.refresh();
+          return metrics.render();
+        },
         health: () => observer.#health.report(nowMs()),
       });
       const { url } = observer.#server;
@@ -84,6 +95,7 @@ export class ServiceObserver {
     const now = this.nowMs();
     const failed = report.error !== undefined;
     this.#metrics?.cycleEnded(report.items, failed, now);
+    this.#standard?.cycleEnded(cycleSucceeded(report.items, failed), Date.parse(report.at), now);
     this.#health.cycleEnded(cycleSucceeded(report.items, failed), now);
     if (this.#hook !== undefined) {
       for (const event of cycleEvents(report, new Date(now).toISOString())) this.#hook.emit(event);
