@@ -13,7 +13,7 @@
 import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { orderBehindConflict } from '../ordering/conflict-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
