@@ -9,7 +9,7 @@ import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
 import { runEnsure } from '../ensure/run-ensure.js';
 import { ServiceObserver, type WatchOptions } from './observer.js';
 import { runService, type CycleReport } from './service-loop.js';
-import { StoppedBeforeOrderingError } from '../domain/errors.js';
+import { StoppedBeforeOrderingError } from '../domain/cli-errors.js';
 import { signalAtSwitch } from './signal-seam.js';
 import { stopOnSignals } from './signal-stop.js';
 

@@ -7,7 +7,7 @@
  * server started) is not lost: the entry's interrupt is already aborted, and the switch starts requested.
  */
 import type { EventEmitter } from 'node:events';
-import { InterruptedError, SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { InterruptedError, SIGNAL_EXIT_CODES } from '../domain/cli-errors.js';
 import type { StopSwitch } from './service-loop.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
