@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
-import { repoRoot } from '../helpers/manual.js';
+import { manualText, repoRoot } from '../helpers/manual.js';
 
 const SYSTEMD = join(repoRoot, 'deploy', 'systemd');
 const PROMETHEUS = join(repoRoot, 'deploy', 'prometheus');
@@ -66,6 +66,26 @@ describe('the shipped systemd units, as files', () => {
     expect(startTimeout).toBeGreaterThan(maxTime);
     expect(value(health, 'Type')).toBe('oneshot');
     expect(value(unitText('energy-ensure-health.timer'), 'OnUnitActiveSec')).toBe('5min');
+  });
+});
+
+describe('the manual shows the shipped files', () => {
+  const manual = manualText();
+
+  it.each(UNITS)('deploy/systemd/%s, verbatim, in an ini block', (name) => {
+    expect(manual).toContain(`\`deploy/systemd/${name}\`:\n\n\`\`\`ini\n${unitText(name)}\`\`\``);
+  });
+
+  it('no recipe in it restarts or starts the unit from a health check (only try-restart)', () => {
+    expect(manual).not.toMatch(/systemctl (restart|start) energy-ensure/);
+    expect(manual).toMatch(/systemctl try-restart energy-ensure\.service/);
+  });
+
+  it('names the alert rules it ships, each of them', () => {
+    const rules = readFileSync(join(PROMETHEUS, 'energy-alerts.yml'), 'utf8');
+    const alerts = [...rules.matchAll(/^\s+- alert: (\w+)$/gm)].map((match) => match[1]!);
+    expect(alerts).toHaveLength(6);
+    for (const alert of alerts) expect(manual).toContain(`| \`${alert}\` |`);
   });
 });
 
