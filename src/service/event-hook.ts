@@ -31,6 +31,16 @@ export interface EventHookOptions {
   timeoutMs?: number;
 }
 
+/** Whether a process of the hook's group is still there (what it started, once the hook has exited). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** How a hook ended, in words (a shell's 126 and 127 said as what they mean). */
 function endedHow(code: number | null, signal: NodeJS.Signals | null): string | undefined {
   if (signal !== null) return `was stopped by ${signal}`;
@@ -126,6 +136,7 @@ export class EventHook {
         }
       };
       const timers: NodeJS.Timeout[] = [];
+      let killTimer: NodeJS.Timeout | undefined;
       let timedOut = false;
       let settled = false;
       /** Once: the note (if any) said, the timers cleared, the pipes no longer read (a helper may hold them). */
@@ -133,6 +144,7 @@ export class EventHook {
         if (settled) return;
         settled = true;
         for (const timer of timers) clearTimeout(timer);
+        if (killTimer !== undefined && !groupAlive(child.pid!)) clearTimeout(killTimer);
         child.stdout?.destroy();
         child.stderr?.destroy();
         child.stdin?.destroy();
@@ -145,8 +157,8 @@ export class EventHook {
           timedOut = true;
           stop('SIGTERM');
           // A hook that ignores SIGTERM is killed, and so is what it started in its group, even once the
-          // hook itself has ended (this timer is not cleared when it settles).
-          setTimeout(() => stop('SIGKILL'), KILL_AFTER_MS);
+          // hook itself has ended (this timer is cleared at the settling only when its group is gone).
+          killTimer = setTimeout(() => stop('SIGKILL'), KILL_AFTER_MS);
         }, timeoutMs),
       );
       child.on('error', (error: NodeJS.ErrnoException) =>

@@ -150,7 +150,7 @@ describeWhere('curl', hasCommand('curl', ['--version']), "the health check's com
   let answer: 'ok' | 'unhealthy' | 'frozen' = 'ok';
   let port = 0;
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    server = createServer((_request, response) => {
       if (answer === 'frozen') return; // Accepts, never answers: a SIGSTOPped service.
       response.writeHead(answer === 'ok' ? 200 : 503, { 'content-type': 'application/json' }).end('{}\n');
     });
