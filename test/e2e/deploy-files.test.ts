@@ -14,8 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { until } from '../helpers/e2e.js';
 import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 import { manualText, repoRoot } from '../helpers/manual.js';
+import { worldForSuite } from '../helpers/suite-world.js';
 
 const SYSTEMD = join(repoRoot, 'deploy', 'systemd');
 const PROMETHEUS = join(repoRoot, 'deploy', 'prometheus');
@@ -67,6 +69,36 @@ describe('the shipped systemd units, as files', () => {
     expect(value(health, 'Type')).toBe('oneshot');
     expect(value(unitText('energy-ensure-health.timer'), 'OnUnitActiveSec')).toBe('5min');
   });
+});
+
+describe("the service unit's ExecStart, run against the sandbox as the unit runs it", () => {
+  const world = worldForSuite({ rateLimit: false });
+
+  it('the secret from its credential file, the state in its own folder: a cycle buys, SIGTERM ends it with 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'energy-unit-'));
+    const secret = join(dir, 'energy-api-secret');
+    writeFileSync(secret, `${world.sandbox.apiSecret}\n`);
+    chmodSync(secret, 0o600);
+    const [program, ...args] = value(unitText('energy-ensure.service'), 'ExecStart')!.split(' ');
+    expect(program).toBe('/usr/local/bin/energy');
+    // The port the system's: a test never takes a fixed one.
+    const running = world.spawn(
+      args.map((arg) => (arg === '9464' ? '0' : arg)),
+      {
+        env: {
+          ENERGY_API_SECRET: undefined,
+          ENERGY_API_SECRET_FILE: secret,
+          ENERGY_STATE_DIR: join(dir, 'state'),
+          ENERGY_TRON_NODE: world.sandbox.url,
+        },
+      },
+    );
+    await until('the first cycle', () => running.output().stdout.includes('"cycle":1'), 20_000);
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(world.sandbox.orders().map((order) => order.address)).toEqual(['TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7']);
+  }, 30_000);
 });
 
 describe('the manual shows the shipped files', () => {
