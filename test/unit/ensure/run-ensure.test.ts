@@ -10,7 +10,6 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { needId, periodStart, windowStart } from '../../../src/ensure/need-id.js';
 import { placeNeed } from '../../../src/ensure/place-need.js';
-import { NODE_LAG_GRACE_MS } from '../../../src/ensure/on-its-way.js';
 import { freshAddress } from '../../helpers/e2e.js';
 import { FakeApi, FakeNode, HOUR_MS, Host, fakeOrder } from './fakes.js';
 
@@ -31,6 +30,7 @@ function twoEarlierNeeds(api: FakeApi): { first: ReturnType<typeof fakeOrder>; s
     created_at: api.nowMs - 5 * HOUR_MS,
   });
   const second = fakeOrder({
+    id: '00000000-0000-4000-8000-0000000002b2',
     address: X,
     client_request_id: needId(X, { orderId: first.id }),
     created_at: api.nowMs - 3 * HOUR_MS,
@@ -46,12 +46,15 @@ describe('anchors and derived ids', () => {
     const [item] = await host.run({ addresses: [X] });
     expect(item).toMatchObject({ reason: 'bought', to_buy: 65_000 });
     expect(api.ordersTo(X)).toHaveLength(3);
-    expect(item!.bought!.client_request_id).toBe(needId(X, { orderId: second.id }));
+    // printf 'ensure need v1\n%s\nafter %s' "$X" "$SECOND_ID" | sha256sum, its first 32 digits.
+    expect(second.id).toBe('00000000-0000-4000-8000-0000000002b2');
+    expect(item!.bought!.client_request_id).toBe('ensure-bf60f54cb6d55ffd2420e2b9246a957d');
   });
 
   it('an order older than the window under a derived id answered an earlier need: the id moves past it', async () => {
     const { api, host } = world();
     const old = fakeOrder({
+      id: '00000000-0000-4000-8000-0000000001d1',
       address: X,
       client_request_id: needId(X, { periodStartMs: periodStart(X, api.nowMs) }),
       created_at: windowStart(X, api.nowMs) - HOUR_MS,
@@ -59,7 +62,8 @@ describe('anchors and derived ids', () => {
     api.orders = [old];
     const [item] = await host.run({ addresses: [X] });
     expect(item!.reason).toBe('bought');
-    expect(item!.bought!.client_request_id).toBe(needId(X, { orderId: old.id }));
+    // printf 'ensure need v1\n%s\nafter %s' "$X" "$OLD_ID" | sha256sum, its first 32 digits.
+    expect(item!.bought!.client_request_id).toBe('ensure-1f059e0b346c5243f591e4e94dd8faad');
     expect(api.ordersTo(X)).toHaveLength(2);
   });
 
@@ -125,7 +129,8 @@ describe('what is on its way', () => {
     api.orders = [delivered];
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
     expect(api.posted).toHaveLength(0);
-    api.nowMs += NODE_LAG_GRACE_MS;
+    // 66 s after its delivery: past the 60 s grace.
+    api.nowMs += 60_000;
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'bought', in_flight: 0 });
   });
 
