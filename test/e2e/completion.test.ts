@@ -165,7 +165,7 @@ describe('energy completion bash, sourced in bash', () => {
   it('completes `help` and the commands it explains', () => {
     expect(complete('energy', 'he')).toEqual(['help']);
     expect(complete('energy', 'help', 'or')).toEqual(['order']);
-    expect(complete('energy', 'help', 'e')).toEqual(['ensure', 'estimate', 'exit-codes']);
+    expect(complete('energy', 'help', 'e')).toEqual(['ensure', 'environment', 'estimate', 'exit-codes']);
   });
 });
 
