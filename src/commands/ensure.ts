@@ -16,7 +16,7 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
+import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption, wholeHours } from './arguments.js';
 import type { CommandServices, Context } from './context.js';
 
 export interface EnsureCommandOptions extends CommandServices {
@@ -104,7 +104,7 @@ export function ensureCommand(
         .default(DEFAULT_TOLERANCE_BP, '1'),
     )
     .addOption(
-      new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory(),
+      new Option('--hours <h>', 'rental duration of what is bought').argParser(wholeHours).makeOptionMandatory(),
     )
     .addOption(
       new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
