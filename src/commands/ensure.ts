@@ -165,6 +165,8 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   ]);
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The table's columns from the options alone: the same every cycle.
+  const shape = { wait: opts.run.waitSeconds !== undefined };
   await runOrServe({
     deps: {
       node,
@@ -184,11 +186,11 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
     run: opts.run,
     everyMs: opts.everyMs,
     watch: opts.watch,
-    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
+    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),
     printCycle: async (cycle) => {
       if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
       await printer.write(cycleLine(cycle));
-      if (!cycle.error) await printer.table(ensureTable(cycle.items));
+      if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
     },
   });
 }
