@@ -11,6 +11,7 @@ import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
+import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { periodStart, windowStart, type Anchor } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
@@ -92,7 +93,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   );
   if (!scan.complete) {
     trace?.(
-      `energy: the order list was read back to ${new Date(scan.oldestReadMs ?? nowMs).toISOString()} only (its newest orders), not through the window`,
+      `energy: the order list was read back to ${formatTimestamp(scan.oldestReadMs ?? nowMs)} only (its newest orders), not through the window`,
     );
     for (const entry of result.values()) entry.listedSinceMs = scan.oldestReadMs;
   }
