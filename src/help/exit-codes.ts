@@ -12,7 +12,10 @@ export const EXIT_CODES: readonly (readonly [number, string])[] = [
   [6, "rate limited: 429 still after the retries, or a longer Retry-After; the TRON node's 429 or 403"],
   [7, 'service or network: 5xx, connection failure, timeout, a response that breaks the spec'],
   [8, 'the order ended in failure or without delivery (--wait, order wait)'],
-  [9, 'some of several items failed, the others stand (order batch, ensure, order recover)'],
+  [
+    9,
+    'some of several items failed, the others stand (order batch, ensure, order recover); ensure with every address failed for one code exits with that code',
+  ],
   [10, '--wait-timeout ran out before the order was final: the order stands'],
   [129, 'interrupted by SIGHUP; what was in flight is named on stderr and journaled'],
   [130, 'interrupted by SIGINT (Ctrl-C), as above'],
