@@ -3,7 +3,7 @@
  * own code, or, when every address failed with the same code (one local reason: --hours not offered, a
  * config problem), that code: nothing stands, and a script tells the cause by it as for one address.
  */
-import { ReportedFailureError, SomeFailedError } from '../domain/errors.js';
+import { ReportedFailureError, SomeFailedError } from '../domain/cli-errors.js';
 import type { EnsureItem } from './ensure-types.js';
 
 export function ensureFailure(items: readonly EnsureItem[]): Error | undefined {
