@@ -19,6 +19,11 @@ import type { ServerClock } from '../ordering/server-clock.js';
 
 export interface InFlight extends Need {
   energy: number;
+  /**
+   * The part of `energy` already delivered (within the node's grace, see on-its-way.ts): the chain may show it
+   * already, so it is counted in flight only up to what the chain does not show (plan-ensure.ts).
+   */
+  delivered: number;
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
 }
@@ -49,6 +54,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       address,
       {
         energy: 0,
+        delivered: 0,
         unknownRequests: 0,
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
@@ -67,7 +73,9 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       listed.add(order.client_request_id);
       const entry = result.get(order.address);
       if (entry === undefined) return;
-      entry.energy += energyOnItsWay(order, nowMs);
+      const onItsWay = energyOnItsWay(order, nowMs);
+      entry.energy += onItsWay;
+      if (order.delivery_final) entry.delivered += onItsWay;
       // Newest first: the first order to the address within its window is its anchor.
       if (!anchored.has(order.address) && timestampMs(order.created_at) >= entry.windowStartMs) {
         anchored.add(order.address);
@@ -101,7 +109,10 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     const order = await client.getOrder(orderId);
     const energy = energyOnItsWay(order, clock.nowMs());
     if (energy === 0) knownFinal.add(order.id);
-    else entry.energy += energy;
+    else {
+      entry.energy += energy;
+      if (order.delivery_final) entry.delivered += energy;
+    }
   });
   return result;
 }
