@@ -16,7 +16,7 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
+import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption, wholeHours } from './arguments.js';
 import type { CommandServices, Context } from './context.js';
 
 export interface EnsureCommandOptions extends CommandServices {
@@ -107,7 +107,7 @@ export function ensureCommand(
         .default(DEFAULT_TOLERANCE_BP, '1'),
     )
     .addOption(
-      new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory(),
+      new Option('--hours <h>', 'rental duration of what is bought').argParser(wholeHours).makeOptionMandatory(),
     )
     .addOption(
       new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
@@ -168,6 +168,8 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   ]);
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The table's columns from the options alone: the same every cycle.
+  const shape = { wait: opts.run.waitSeconds !== undefined };
   await runOrServe({
     deps: {
       node,
@@ -187,11 +189,11 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
     run: opts.run,
     everyMs: opts.everyMs,
     watch: opts.watch,
-    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
+    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),
     printCycle: async (cycle) => {
       if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
       await printer.write(cycleLine(cycle));
-      if (!cycle.error) await printer.table(ensureTable(cycle.items));
+      if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
     },
   });
 }

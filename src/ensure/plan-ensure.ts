@@ -66,7 +66,7 @@ export async function planShortfalls(
   for (const entry of short) {
     const flight = inFlight.get(entry.address)!;
     entry.available = chain.get(entry.address)!.energy_available;
-    entry.in_flight = flight.energy;
+    entry.in_flight = countedInFlight(entry.target, entry.available, flight);
     if (flight.unknownRequests > 0) {
       deps.note(
         `energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
@@ -75,7 +75,7 @@ export async function planShortfalls(
     const plan = shortfall({
       target: entry.target,
       available: entry.available,
-      inFlight: flight.energy,
+      inFlight: entry.in_flight,
       portion: offer.energy_per_portion,
       maxEnergy: offer.max_energy,
       toleranceBp: options.toleranceBp,
@@ -100,4 +100,16 @@ export async function planShortfalls(
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain, clock };
+}
+
+/**
+ * What is in flight for the address, a just-delivered order counted only up to what the chain does not show
+ * (`target − available − the rest in flight`): read again after the order list, the chain often shows the
+ * delivery already, and AVAILABLE and IN_FLIGHT would both count it. What is bought is the same either way:
+ * target − available − in flight is cut at 0, and the cap only takes off what lies below 0.
+ */
+function countedInFlight(target: number, available: number, flight: { energy: number; delivered: number }): number {
+  const notDelivered = flight.energy - flight.delivered;
+  const room = Math.max(0, target - available - notDelivered);
+  return notDelivered + Math.min(flight.delivered, room);
 }

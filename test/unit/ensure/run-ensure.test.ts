@@ -134,6 +134,45 @@ describe('what is on its way', () => {
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'bought', in_flight: 0 });
   });
 
+  it('a delivered order the node shows by the second reading is counted once: in AVAILABLE, not also IN_FLIGHT', async () => {
+    const { api, node, host } = world();
+    api.orders = [
+      fakeOrder({
+        address: X,
+        client_request_id: 'just-delivered',
+        status: 'active',
+        lifecycle_final: false,
+        delivery_final: true,
+        created_at: api.nowMs - 10_000,
+        updated_at: api.nowMs - 6_000,
+      }),
+    ];
+    // Short at the first reading; the delivery shows at the one after the order list.
+    node.set(X, 0, 65_000);
+    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({
+      reason: 'enough',
+      available: 65_000,
+      in_flight: 0,
+    });
+    expect(api.posted).toHaveLength(0);
+  });
+
+  it('an order not delivered yet still counts whole beside what the chain shows (nothing is bought)', async () => {
+    const { api, node, host } = world();
+    api.orders = [
+      fakeOrder({
+        address: X,
+        client_request_id: 'on-its-way',
+        status: 'pending',
+        lifecycle_final: false,
+        delivery_final: false,
+      }),
+    ];
+    node.set(X, 0, 65_000);
+    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ available: 65_000, in_flight: 65_000 });
+    expect(api.posted).toHaveLength(0);
+  });
+
   it("another host's order met under the derived id counts only while on its way: a failed one counts 0", async () => {
     const { api, host } = world();
     api.onPost = (sent, server) => {
