@@ -38,6 +38,16 @@ export const TOOL_VARIABLES: readonly EnvironmentVariable[] = [
     about:
       'the state folder (default $XDG_STATE_HOME/energy, else ~/.local/state/energy): the order journal and the ensure lock. In a container, keep it on a volume.',
   },
+  {
+    name: 'ENERGY_STATE_URL',
+    about:
+      'a postgresql:// URL (as --state-url): the journal, the ensure lock and the --max-spend ledger live in that database, shared by every host that names it. Its password is never printed.',
+  },
+  {
+    name: 'ENERGY_TEST_SIGNAL_AT_SWITCH',
+    about:
+      "the project's own test suite only (e.g. before:SIGTERM): ensure --every sends itself that signal as its stop switch is installed. Never set it in production.",
+  },
 ];
 
 /** Variables of the wider world that energy honours. */

@@ -61,7 +61,7 @@ describe('the environment variables energy reads', () => {
     const json = topicJson('environment') as { environment: { name: string }[] };
     const docs = readPage('docs/environment.md');
     for (const { name, about } of TOOL_VARIABLES) {
-      expect(text).toMatch(new RegExp(`^  ${name} `, 'm'));
+      expect(text).toMatch(new RegExp(`^  ${name}( |$)`, 'm'));
       expect(docs).toContain(`| \`${name}\` | ${about} |`);
     }
     expect(json.environment.map((variable) => variable.name)).toEqual(listed);
