@@ -11,10 +11,22 @@ import type { Need } from './in-flight.js';
  * bought · in_flight: enough once undelivered orders arrive · bought: ordered now · in_flight_elsewhere:
  * another host ordered for this need at the same moment (the server answered our derived id with its order,
  * or a 409 and the list shows the order with that id) · would_buy: --dry-run · failed: the address cannot be
- * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed.
+ * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed ·
+ * not_on_chain: an order delivered and unexpired that the TRON node does not show (nothing bought again) ·
+ * delivery_failed: the address's last order failed at delivery, and the next one waits (backs off) ·
+ * spend_limit: the order would pass --max-spend. Each of the last three has `error` set, as `failed` has.
  */
 export type EnsureReason =
-  'enough' | 'within_tolerance' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
+  | 'enough'
+  | 'within_tolerance'
+  | 'in_flight'
+  | 'bought'
+  | 'in_flight_elsewhere'
+  | 'would_buy'
+  | 'failed'
+  | 'not_on_chain'
+  | 'delivery_failed'
+  | 'spend_limit';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {

@@ -1,0 +1,96 @@
+/**
+ * The unattended service cannot loop-spend (issue 30), spawned for real against the sandbox and counted at
+ * the server: a delivery the node never shows is bought once, then the item fails naming the node; the same
+ * case in a single run says the same (exit 8, reason not_on_chain).
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { RunningCli } from '../helpers/cli.js';
+import { freshAddress, until } from '../helpers/e2e.js';
+import { rentalArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+
+const RECORD_EVENT = fileURLToPath(new URL('../fixtures/record-event.cjs', import.meta.url));
+
+interface CycleLine {
+  cycle: number;
+  items: { address: string; reason: string; error: { exit_code: number; message: string } | null }[];
+  error?: { exit_code: number; message: string };
+}
+
+const cycles = (stdout: string): CycleLine[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as CycleLine);
+
+const events = (path: string): { event: string; [key: string]: unknown }[] =>
+  (existsSync(path) ? readFileSync(path, 'utf8') : '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { event: string });
+
+describe('ensure: a delivery the TRON node does not show', () => {
+  // The API's world; the node is another sandbox (another world), where no delivery ever shows.
+  const world = worldForSuite({ deliverAfterMs: 300, rateLimit: false });
+  let otherWorld: Sandbox;
+  beforeAll(async () => {
+    otherWorld = await startSandbox({ rateLimit: false });
+  });
+  afterAll(async () => otherWorld.close());
+
+  it('is bought once over many cycles; past the node-lag grace the item fails naming the order and the node (service and single run)', async () => {
+    const address = freshAddress(30_001);
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
+    const eventFile = join(stateDir, 'events.ndjson');
+    const env = { ENERGY_TRON_NODE: otherWorld.url, ENERGY_STATE_DIR: stateDir };
+    const running: RunningCli = world.spawn(
+      [
+        'ensure',
+        ...rentalArgs(address, '--yes', '--every', '200ms', '--json'),
+        '--on-event',
+        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
+      ],
+      { env },
+    );
+    onTestFinished(() => void running.child.kill('SIGKILL'));
+    const ordersTo = () => world.sandbox.orders().filter((order) => order.address === address);
+    await until('the order is delivered', () => ordersTo()[0]?.delivery_final === true);
+    const seen = () => cycles(running.output().stdout);
+    const afterDelivery = seen().length;
+    await until('three cycles counted the delivery in flight', () => seen().length >= afterDelivery + 3);
+    expect(seen().at(-1)!.items[0]!.reason).toBe('in_flight');
+    // The node-lag grace (60 s on the server's clock) runs out at once.
+    world.sandbox.advance(61_000);
+    await until('an item fails not_on_chain', () => seen().some((line) => line.items[0]?.reason === 'not_on_chain'));
+    const first = seen().findIndex((line) => line.items[0]?.reason === 'not_on_chain');
+    await until('15 more cycles', () => seen().length >= first + 16, 20_000);
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+
+    const [order] = ordersTo();
+    expect(ordersTo()).toHaveLength(1);
+    const failing = cycles(result.stdout).slice(first);
+    expect(failing.length).toBeGreaterThanOrEqual(16);
+    for (const line of failing) {
+      expect(line.items[0]).toMatchObject({ reason: 'not_on_chain', error: { exit_code: 8 } });
+    }
+    const message = failing[0]!.items[0]!.error!.message;
+    expect(message).toContain(`order ${order!.id} delivered 65,000 energy to ${address} at `);
+    expect(message).toContain(`the TRON node at ${otherWorld.url} does not show it (energy limit 0)`);
+    expect(message).toMatch(/is ENERGY_TRON_NODE on the API's network\?$/);
+
+    // One run on its own meets the same case and says the same: exit 8, reason not_on_chain, no order.
+    const single = await world.run(['ensure', ...rentalArgs(address, '--yes', '--json')], { env });
+    expect(single.code, single.stderr).toBe(8);
+    expect(JSON.parse(single.stdout).items[0]).toMatchObject({ reason: 'not_on_chain', error: { exit_code: 8 } });
+    expect(JSON.parse(single.stdout).items[0].error.message).toContain(`the TRON node at ${otherWorld.url}`);
+    expect(ordersTo()).toHaveLength(1);
+    void events;
+  }, 60_000);
+});
