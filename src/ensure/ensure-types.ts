@@ -1,5 +1,6 @@
 /** What `ensure` reports per address, and what it needs from the rest of the program. */
 import type { EnergyClient } from '../client/client.js';
+import type { CliError } from '../domain/errors.js';
 import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { Terminal } from '../output/terminal.js';
@@ -122,6 +123,11 @@ export interface EnsureDeps {
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
+  /**
+   * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
+   * as the error its item fails with (`delivery_failed`); undefined to buy as usual.
+   */
+  holdBack?: ((address: string) => CliError | undefined) | undefined;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;
 }

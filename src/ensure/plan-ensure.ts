@@ -92,6 +92,11 @@ export async function planShortfalls(
       failItem(entry, unseen, 'not_on_chain');
       continue;
     }
+    const held = deps.holdBack?.(entry.address);
+    if (held !== undefined) {
+      failItem(entry, held, 'delivery_failed');
+      continue;
+    }
     entry.to_buy = plan.toBuy;
     entry.capped = plan.capped;
     toBuy.push(entry);

@@ -1,7 +1,9 @@
 /**
  * The events a service raises for `--on-event` (pure): each one JSON object, `event` naming it and `at`
  * its time (ISO, UTC). order_placed carries the order; order_failed the address and the error of an order
- * that could not be placed; cycle_failed the cycle's error; low_balance the balance and the floor.
+ * that could not be placed; cycle_failed the cycle's error; low_balance the balance and the floor;
+ * delivery_failed the address, the order and the server's failure (once per run of failed deliveries at
+ * the address: the metric counts each).
  */
 import { compareAmounts } from '../domain/money.js';
 import type { CycleReport } from './service-loop.js';
@@ -10,7 +12,16 @@ export type ServiceEvent =
   | { event: 'order_placed'; at: string; address: string; order: object }
   | { event: 'order_failed'; at: string; address: string; error: { exit_code: number; message: string } }
   | { event: 'cycle_failed'; at: string; cycle: number; error: { exit_code: number; message: string } }
-  | { event: 'low_balance'; at: string; available_trx: string; min_balance_trx: string };
+  | { event: 'low_balance'; at: string; available_trx: string; min_balance_trx: string }
+  | {
+      event: 'delivery_failed';
+      at: string;
+      address: string;
+      order_id: string;
+      failure: { code: string; message: string } | null;
+      /** The cycle from which the next order to the address may be placed. */
+      next_order_cycle: number;
+    };
 
 /** A cycle's order and failure events. */
 export function cycleEvents(report: CycleReport, at: string): ServiceEvent[] {

@@ -3,6 +3,8 @@
  * cycle's outcome goes to the metrics, the health rule and the event hook; each balance read to the
  * metrics and the low-balance watch. Without those options nothing is made and nothing is read.
  */
+import { printable } from '../domain/printable.js';
+import type { Settled } from './placed-orders.js';
 import type { CycleReport } from './service-loop.js';
 import { EventHook } from './event-hook.js';
 import { LowBalanceWatch, cycleEvents } from './events.js';
@@ -78,6 +80,27 @@ export class ServiceObserver {
     this.#health.cycleEnded(cycleSucceeded(report.items, failed), now);
     if (this.#hook !== undefined) {
       for (const event of cycleEvents(report, new Date(now).toISOString())) this.#hook.emit(event);
+    }
+  }
+
+  /** The service's orders found final at a cycle's start: spent or refunded; a run of failed deliveries raised once. */
+  ordersSettled(settled: readonly Settled[]): void {
+    const at = new Date(this.nowMs()).toISOString();
+    for (const { order, kept, streak, nextOrderCycle } of settled) {
+      this.#metrics?.orderSettled(kept, order.total_trx);
+      if (kept || streak !== 1) continue;
+      const failure = order.failure === null ? null : { code: order.failure.code, message: order.failure.message };
+      this.note(
+        `energy: order ${printable(order.id, 80)} to ${order.address} failed at delivery (${failure === null ? 'no delivery' : printable(failure.code, 60)}): its price went back to the balance; no order to ${order.address} before cycle ${nextOrderCycle}, then longer waits while deliveries fail`,
+      );
+      this.#hook?.emit({
+        event: 'delivery_failed',
+        at,
+        address: order.address,
+        order_id: order.id,
+        failure,
+        next_order_cycle: nextOrderCycle!,
+      });
     }
   }
 

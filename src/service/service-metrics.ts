@@ -29,9 +29,12 @@ export class ServiceMetrics {
     m.counter(CYCLES, 'Cycles of ensure --every by outcome: ok (every address stands) or failed.');
     m.counter(
       ORDERS,
-      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), or failed.',
+      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), failed (not placed), or delivery_failed (placed, then failed at delivery and refunded).',
     );
-    m.counter(SPENT, 'TRX of the orders this service placed (their total_trx).');
+    m.counter(
+      SPENT,
+      'TRX kept by the orders this service placed: their total_trx once delivered (a refunded order is not spent).',
+    );
     m.gauge(LAST_SUCCESS, 'Unix time at which the last successful cycle ended.');
     m.gauge(AVAILABLE, 'Energy available at the address, as the last cycle read it from the TRON node.');
     m.gauge(TARGET, 'Energy the address is kept at (--energy, or --transfers times one transfer).');
@@ -40,7 +43,7 @@ export class ServiceMetrics {
     m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
     // Both outcomes from the start: a rate over a series that appears late misses its first increase.
     for (const outcome of ['ok', 'failed']) m.add(CYCLES, { outcome }, '0');
-    for (const result of ['placed', 'elsewhere', 'failed']) m.add(ORDERS, { result }, '0');
+    for (const result of ['placed', 'elsewhere', 'failed', 'delivery_failed']) m.add(ORDERS, { result }, '0');
     m.add(SPENT, {}, '0');
   }
 
@@ -54,15 +57,21 @@ export class ServiceMetrics {
       m.set(AVAILABLE, address, String(item.available_after ?? item.available));
       m.set(TARGET, address, String(item.target));
       m.set(IN_FLIGHT, address, String(item.in_flight));
-      if (item.reason === 'bought' && item.bought !== null) {
+      // Placed, whatever came of it since (with --wait, a delivery that failed: delivery_failed once settled).
+      if (item.bought !== null) {
         m.add(ORDERS, { result: 'placed' });
-        m.add(SPENT, {}, item.bought.total_trx);
       } else if (item.reason === 'in_flight_elsewhere') {
         m.add(ORDERS, { result: 'elsewhere' });
       } else if (item.error !== null && item.to_buy > 0) {
         m.add(ORDERS, { result: 'failed' });
       }
     }
+  }
+
+  /** An order of this service's final: spent when delivered; counted delivery_failed when refunded. */
+  orderSettled(kept: boolean, totalTrx: string): void {
+    if (kept) this.registry.add(SPENT, {}, totalTrx);
+    else this.registry.add(ORDERS, { result: 'delivery_failed' });
   }
 
   balance(available: string, minBalance: string | undefined): void {

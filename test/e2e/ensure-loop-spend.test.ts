@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { request } from 'node:http';
+import { SANDBOX_FAILING_ADDRESS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { RunningCli } from '../helpers/cli.js';
 import { freshAddress, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -33,6 +34,28 @@ const events = (path: string): { event: string; [key: string]: unknown }[] =>
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { event: string });
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** The service's --metrics URL, once it says it. */
+async function metricsUrl(running: RunningCli): Promise<string> {
+  let url: string | undefined;
+  await until('the metrics URL is announced', () => {
+    url = /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr)?.[1];
+    return url !== undefined;
+  });
+  return url!;
+}
 
 describe('ensure: a delivery the TRON node does not show', () => {
   // The API's world; the node is another sandbox (another world), where no delivery ever shows.
@@ -92,5 +115,60 @@ describe('ensure: a delivery the TRON node does not show', () => {
     expect(JSON.parse(single.stdout).items[0].error.message).toContain(`the TRON node at ${otherWorld.url}`);
     expect(ordersTo()).toHaveLength(1);
     void events;
+  }, 60_000);
+});
+
+describe('ensure --every: an address whose deliveries always fail', () => {
+  const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
+
+  it('backs off (at most 4 orders in 20 cycles), raises delivery_failed once with the code, counts the cycles failed and spends 0', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
+    const eventFile = join(stateDir, 'events.ndjson');
+    const running = world.spawn(
+      [
+        'ensure',
+        ...rentalArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--every', '500ms', '--json'),
+        '--metrics',
+        '0',
+        '--on-event',
+        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
+      ],
+      { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } },
+    );
+    onTestFinished(() => void running.child.kill('SIGKILL'));
+    const url = await metricsUrl(running);
+    const seen = () => cycles(running.output().stdout);
+    await until('20 cycles', () => seen().length >= 20, 30_000);
+    const scrape = (await get(`${url}/metrics`)).body;
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+
+    const orders = world.sandbox.orders();
+    // Cycle 1 orders; 2 sees it failed and 3 waits; 4 orders; 5-7; 8 orders; 9-13; 14 orders; 15-23 wait.
+    expect(orders.length).toBeGreaterThanOrEqual(3);
+    expect(orders.length).toBeLessThanOrEqual(4);
+    expect(orders.every((order) => order.failure?.code === 'DELEGATION_FAILED')).toBe(true);
+    const raised = events(eventFile).filter((event) => event.event === 'delivery_failed');
+    expect(raised).toEqual([
+      expect.objectContaining({
+        event: 'delivery_failed',
+        address: SANDBOX_FAILING_ADDRESS,
+        order_id: orders.at(-1)!.id,
+        failure: expect.objectContaining({ code: 'DELEGATION_FAILED' }),
+        next_order_cycle: 4,
+      }),
+    ]);
+    const lines = cycles(result.stdout);
+    expect(lines[1]!.items[0]).toMatchObject({ reason: 'delivery_failed', error: { exit_code: 8 } });
+    expect(lines[1]!.items[0]!.error!.message).toBe(
+      `order ${orders.at(-1)!.id} to ${SANDBOX_FAILING_ADDRESS} failed at delivery (DELEGATION_FAILED; its price went back to the balance), 1 in a row: no order to ${SANDBOX_FAILING_ADDRESS} before cycle 4`,
+    );
+    expect(scrape).toContain('\nenergy_ensure_spent_trx_total 0\n');
+    expect(scrape).toContain(`\nenergy_ensure_orders_total{result="placed"} ${orders.length}\n`);
+    expect(scrape).toMatch(/\nenergy_ensure_orders_total\{result="delivery_failed"\} [34]\n/);
+    // Only the cycles that placed an order stood; every other one failed (the address was not supplied).
+    expect(scrape).toContain(`\nenergy_ensure_cycles_total{outcome="ok"} ${orders.length}\n`);
+    expect(scrape).toMatch(/\nenergy_ensure_cycles_total\{outcome="failed"\} 1[6-9]\n/);
   }, 60_000);
 });

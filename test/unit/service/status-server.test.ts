@@ -52,6 +52,8 @@ function metricsAfterACycle(): ServiceMetrics {
     false,
     Date.UTC(2026, 10, 25, 10),
   );
+  // Delivered at the next cycle's start: its price is spent.
+  metrics.orderSettled(true, order.total_trx);
   metrics.balance('96.300000', '50.000000');
   return metrics;
 }
