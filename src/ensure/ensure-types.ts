@@ -6,6 +6,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Terminal } from '../output/terminal.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { Need } from './in-flight.js';
+import type { MaxSpend, SpendCeiling } from './spend-ceiling.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
@@ -78,6 +79,8 @@ export interface EnsureOptions {
   placeWhatFits?: boolean | undefined;
   /** Seconds to follow each order with --wait; undefined: do not wait. */
   waitSeconds?: number | undefined;
+  /** --max-spend: a rolling ceiling over what ensure ordered for these addresses (see spend-ceiling.ts). */
+  maxSpend?: MaxSpend | undefined;
 }
 
 /** What `ensure` asks of the API: reads, quotes and orders (narrow, so that tests can give a fake). */
@@ -128,6 +131,8 @@ export interface EnsureDeps {
    * as the error its item fails with (`delivery_failed`); undefined to buy as usual.
    */
   holdBack?: ((address: string) => CliError | undefined) | undefined;
+  /** --max-spend's ledger and rule, kept by a service between cycles; undefined without the option. */
+  spendCeiling?: SpendCeiling | undefined;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;
 }

@@ -21,7 +21,8 @@ export type ServiceEvent =
       failure: { code: string; message: string } | null;
       /** The cycle from which the next order to the address may be placed. */
       next_order_cycle: number;
-    };
+    }
+  | { event: 'spend_limit_reached'; at: string; max_spend: string; left_trx: string };
 
 /** A cycle's order and failure events. */
 export function cycleEvents(report: CycleReport, at: string): ServiceEvent[] {

@@ -4,6 +4,7 @@
  * metrics and the low-balance watch. Without those options nothing is made and nothing is read.
  */
 import { printable } from '../domain/printable.js';
+import type { EnsureItem } from '../ensure/ensure-types.js';
 import type { Settled } from './placed-orders.js';
 import type { CycleReport } from './service-loop.js';
 import { EventHook } from './event-hook.js';
@@ -28,6 +29,7 @@ export class ServiceObserver {
   readonly #hook: EventHook | undefined;
   readonly #lowBalance: LowBalanceWatch | undefined;
   #server: StatusServer | undefined;
+  #spendReached = false;
 
   private constructor(
     readonly watch: WatchOptions,
@@ -102,6 +104,30 @@ export class ServiceObserver {
         next_order_cycle: nextOrderCycle!,
       });
     }
+  }
+
+  /**
+   * After a cycle, with --max-spend: the gauge of what is left; spend_limit_reached (and a note) once each time
+   * an order is refused by the ceiling, raised again only after an order was placed under it since.
+   */
+  spendChecked(left: string, items: readonly EnsureItem[], limitText: string): void {
+    this.#metrics?.spendLeft(left);
+    const refused = items.some((item) => item.reason === 'spend_limit');
+    if (items.some((item) => item.reason === 'bought')) this.#spendReached = false;
+    this.#health.spendLimit(
+      refused || this.#spendReached ? `--max-spend ${limitText} is reached: ${left} TRX left` : undefined,
+    );
+    if (!refused || this.#spendReached) return;
+    this.#spendReached = true;
+    this.note(
+      `energy: --max-spend ${limitText} is reached: ${left} TRX left; nothing more is ordered until orders leave the window`,
+    );
+    this.#hook?.emit({
+      event: 'spend_limit_reached',
+      at: new Date(this.nowMs()).toISOString(),
+      max_spend: limitText,
+      left_trx: left,
+    });
   }
 
   /** Lets the hooks running end (each bounded by its timeout) and stops serving. */

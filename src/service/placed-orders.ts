@@ -11,6 +11,9 @@ import { OrderFailedError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 
+/** Where an order's outcome is told: the --max-spend ledger (a refund gives its price back). */
+type Settles = Pick<SpendLedger, 'settle'>;
+
 /** The longest wait, in cycles, before another order to an address whose deliveries keep failing. */
 export const MAX_HOLD_CYCLES = 32;
 
@@ -43,7 +46,7 @@ export class PlacedOrders {
   readonly #backoff = new Map<string, Backoff>();
   #cycle = 0;
 
-  constructor(private readonly ledger?: () => Promise<SpendLedger | undefined>) {}
+  constructor(private readonly ledger?: Settles) {}
 
   /** True while some order is followed: only then does a cycle ask the API about them. */
   get following(): boolean {
@@ -85,7 +88,7 @@ export class PlacedOrders {
   }
 
   async #settleOne(order: Order, cycle: number): Promise<Settled> {
-    const ledger = await this.ledger?.();
+    const ledger = this.ledger;
     if (!failed(order)) {
       this.#backoff.delete(order.address);
       await ledger?.settle(order.id, 'kept');

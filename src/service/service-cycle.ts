@@ -5,7 +5,6 @@
  */
 import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
 import { runEnsure } from '../ensure/run-ensure.js';
-import type { SpendLedger } from '../journal/spend-ledger.js';
 import type { ServiceObserver } from './observer.js';
 import { PlacedOrders } from './placed-orders.js';
 
@@ -13,9 +12,9 @@ export function serviceCycle(
   deps: EnsureDeps,
   run: EnsureOptions,
   observer: ServiceObserver,
-  ledger?: () => Promise<SpendLedger | undefined>,
 ): () => Promise<EnsureItem[]> {
-  const placed = new PlacedOrders(ledger);
+  const ceiling = deps.spendCeiling;
+  const placed = new PlacedOrders(ceiling);
   const cycleDeps: EnsureDeps = { ...deps, holdBack: (address) => placed.holdBack(address) };
   let cycle = 0;
   return async () => {
@@ -24,6 +23,9 @@ export function serviceCycle(
     if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client));
     const items = await runEnsure(cycleDeps, run);
     placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
+    if (ceiling !== undefined) {
+      observer.spendChecked(await ceiling.leftNow((deps.nowMs ?? Date.now)()), items, ceiling.limit.text);
+    }
     if (observer.wantsBalance) observer.balanceRead((await (await deps.api()).client.balance()).available_trx);
     return items;
   };

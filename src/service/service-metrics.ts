@@ -15,6 +15,7 @@ const TARGET = 'energy_address_target_energy';
 const IN_FLIGHT = 'energy_address_in_flight_energy';
 const BALANCE = 'energy_balance_available_trx';
 const MIN_BALANCE = 'energy_balance_min_trx';
+const SPEND_LEFT = 'energy_ensure_spend_left_trx';
 
 /** A cycle succeeded when it ran to its end and no address failed. */
 export function cycleSucceeded(items: readonly EnsureItem[], failed: boolean): boolean {
@@ -41,10 +42,11 @@ export class ServiceMetrics {
     m.gauge(IN_FLIGHT, 'Energy bought for the address and not on chain yet, as the last cycle counted it.');
     m.gauge(BALANCE, 'Available balance of the API account, in TRX, as the last cycle read it.');
     m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
+    m.gauge(SPEND_LEFT, 'TRX left under --max-spend now (its rolling window), as the last cycle counted it.');
     // Both outcomes from the start: a rate over a series that appears late misses its first increase.
     for (const outcome of ['ok', 'failed']) m.add(CYCLES, { outcome }, '0');
     for (const result of ['placed', 'elsewhere', 'failed', 'delivery_failed']) m.add(ORDERS, { result }, '0');
-    m.add(SPENT, {}, '0');
+    m.add(SPENT, {}, '0.000000');
   }
 
   cycleEnded(items: readonly EnsureItem[], failed: boolean, endedAtMs: number): void {
@@ -72,6 +74,10 @@ export class ServiceMetrics {
   orderSettled(kept: boolean, totalTrx: string): void {
     if (kept) this.registry.add(SPENT, {}, totalTrx);
     else this.registry.add(ORDERS, { result: 'delivery_failed' });
+  }
+
+  spendLeft(left: string): void {
+    this.registry.set(SPEND_LEFT, {}, left);
   }
 
   balance(available: string, minBalance: string | undefined): void {

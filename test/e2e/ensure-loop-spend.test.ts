@@ -3,7 +3,7 @@
  * the server: a delivery the node never shows is bought once, then the item fails naming the node; the same
  * case in a single run says the same (exit 8, reason not_on_chain).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,11 +164,78 @@ describe('ensure --every: an address whose deliveries always fail', () => {
     expect(lines[1]!.items[0]!.error!.message).toBe(
       `order ${orders.at(-1)!.id} to ${SANDBOX_FAILING_ADDRESS} failed at delivery (DELEGATION_FAILED; its price went back to the balance), 1 in a row: no order to ${SANDBOX_FAILING_ADDRESS} before cycle 4`,
     );
-    expect(scrape).toContain('\nenergy_ensure_spent_trx_total 0\n');
+    expect(scrape).toContain('\nenergy_ensure_spent_trx_total 0.000000\n');
     expect(scrape).toContain(`\nenergy_ensure_orders_total{result="placed"} ${orders.length}\n`);
     expect(scrape).toMatch(/\nenergy_ensure_orders_total\{result="delivery_failed"\} [34]\n/);
     // Only the cycles that placed an order stood; every other one failed (the address was not supplied).
     expect(scrape).toContain(`\nenergy_ensure_cycles_total{outcome="ok"} ${orders.length}\n`);
     expect(scrape).toMatch(/\nenergy_ensure_cycles_total\{outcome="failed"\} 1[6-9]\n/);
   }, 60_000);
+});
+
+describe('ensure --max-spend', () => {
+  // An order delivers after 100 ms and its "hour" lasts 2 s: a need comes back every ~2 s.
+  const world = worldForSuite({ deliverAfterMs: 100, hourMs: 2_000, rateLimit: false });
+
+  it('orders that expire every 2 s under --max-spend 8/1h give 2 orders of 3.9 TRX across a stop and a start; the limit is raised once, the gauge and /healthz say so, one run says the same', async () => {
+    const address = freshAddress(30_301);
+    // Activated already (no activation fee), 0.000060 TRX per energy for 1 h: 65,000 energy is 3.900000 TRX.
+    world.sandbox.seedTronAccount(address, { activated: true });
+    world.sandbox.setRates({ 1: '0.000060' });
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
+    const eventFile = join(stateDir, 'events.ndjson');
+    const env = { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir };
+    const args = [
+      'ensure',
+      ...rentalArgs(address, '--yes', '--every', '300ms', '--max-spend', '8/1h', '--json'),
+      '--metrics',
+      '0',
+      '--on-event',
+      `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
+    ];
+    const first = world.spawn(args, { env });
+    onTestFinished(() => void first.child.kill('SIGKILL'));
+    const url = await metricsUrl(first);
+    const refused = (running: RunningCli) =>
+      cycles(running.output().stdout).filter((line) => line.items[0]?.reason === 'spend_limit').length;
+    await until('five cycles refused by the ceiling', () => refused(first) >= 5, 30_000);
+    const scrape = (await get(`${url}/metrics`)).body;
+    const health = await get(`${url}/healthz`);
+    first.child.kill('SIGTERM');
+    expect((await first.result).code).toBe(0);
+
+    const second = world.spawn(args, { env });
+    onTestFinished(() => void second.child.kill('SIGKILL'));
+    await until('the restarted service refused five cycles', () => refused(second) >= 5, 30_000);
+    second.child.kill('SIGTERM');
+    const after = await second.result;
+    expect(after.code, after.stderr).toBe(0);
+
+    const orders = world.sandbox.orders().filter((order) => order.address === address);
+    expect(orders.map((order) => order.total_trx)).toEqual(['3.900000', '3.900000']);
+    const line = cycles(after.stdout).find((cycle) => cycle.items[0]?.reason === 'spend_limit')!;
+    expect(line.items[0]).toMatchObject({ reason: 'spend_limit', error: { exit_code: 5 } });
+    expect(line.items[0]!.error!.message).toMatch(
+      /^3\.900000 TRX would pass --max-spend 8\/1h: 0\.200000 TRX left of 8\.000000 \(orders since \S+Z on the API's clock\): not ordered$/,
+    );
+    expect(scrape).toContain('\nenergy_ensure_spent_trx_total 7.800000\n');
+    expect(scrape).toContain('\nenergy_ensure_spend_left_trx 0.200000\n');
+    expect(health.status).toBe(503);
+    expect(JSON.parse(health.body)).toMatchObject({ spend_limit: '--max-spend 8/1h is reached: 0.200000 TRX left' });
+    // Once for the first service, once for the second: each time it is reached.
+    expect(events(eventFile).filter((event) => event.event === 'spend_limit_reached')).toEqual([
+      expect.objectContaining({ max_spend: '8/1h', left_trx: '0.200000' }),
+      expect.objectContaining({ max_spend: '8/1h', left_trx: '0.200000' }),
+    ]);
+    const ledger = readdirSync(join(stateDir, 'journal')).find((name) => name.startsWith('spend-'))!;
+    expect(statSync(join(stateDir, 'journal', ledger)).mode & 0o777).toBe(0o600);
+
+    // One run on its own says the same: exit 5, reason spend_limit, nothing ordered.
+    const single = await world.run(['ensure', ...rentalArgs(address, '--yes', '--max-spend', '8/1h', '--json')], {
+      env,
+    });
+    expect(single.code, single.stderr).toBe(5);
+    expect(JSON.parse(single.stdout).items[0]).toMatchObject({ reason: 'spend_limit', error: { exit_code: 5 } });
+    expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(2);
+  }, 90_000);
 });
