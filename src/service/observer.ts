@@ -4,6 +4,7 @@
  * metrics and the low-balance watch. Without those options nothing is made and nothing is read.
  */
 import { printable } from '../domain/printable.js';
+import { Alarms, type AlarmEvent } from './alarms.js';
 import type { EnsureItem } from '../ensure/ensure-types.js';
 import type { Settled } from './placed-orders.js';
 import type { CycleReport } from './service-loop.js';
@@ -30,6 +31,7 @@ export class ServiceObserver {
   readonly #lowBalance: LowBalanceWatch | undefined;
   #server: StatusServer | undefined;
   #spendReached = false;
+  readonly #alarms = new Alarms();
 
   private constructor(
     readonly watch: WatchOptions,
@@ -80,8 +82,10 @@ export class ServiceObserver {
     const failed = report.error !== undefined;
     this.#metrics?.cycleEnded(report.items, failed, now);
     this.#health.cycleEnded(cycleSucceeded(report.items, failed), now);
+    const alarms = this.#alarms.cycleEnded(report, now);
+    for (const alarm of alarms) if (alarm.event !== 'cycle_failed') this.note(alarmLine(alarm));
     if (this.#hook !== undefined) {
-      for (const event of cycleEvents(report, new Date(now).toISOString())) this.#hook.emit(event);
+      for (const event of [...cycleEvents(report, new Date(now).toISOString()), ...alarms]) this.#hook.emit(event);
     }
   }
 
@@ -134,5 +138,19 @@ export class ServiceObserver {
   async close(): Promise<void> {
     await this.#hook?.drain();
     await this.#server?.close();
+  }
+}
+
+/** The stderr note of an alarm (a failed cycle has its own line already, from the loop). */
+function alarmLine(alarm: AlarmEvent): string {
+  switch (alarm.event) {
+    case 'recovered':
+      return `energy: cycle ${alarm.cycle} ran to its end again, after ${alarm.failed_cycles} failed cycle(s) since ${alarm.since}`;
+    case 'address_failed':
+      return `energy: ${alarm.address} is failing (${alarm.reason}): ${alarm.error.message}`;
+    case 'address_recovered':
+      return `energy: ${alarm.address} stands again, after ${alarm.failed_cycles} failed cycle(s)`;
+    default:
+      return '';
   }
 }

@@ -114,7 +114,10 @@ describe('ensure: a delivery the TRON node does not show', () => {
     expect(JSON.parse(single.stdout).items[0]).toMatchObject({ reason: 'not_on_chain', error: { exit_code: 8 } });
     expect(JSON.parse(single.stdout).items[0].error.message).toContain(`the TRON node at ${otherWorld.url}`);
     expect(ordersTo()).toHaveLength(1);
-    void events;
+    // The service raised it once, when the address started failing, with its reason.
+    expect(events(eventFile).filter((event) => event.event === 'address_failed')).toEqual([
+      expect.objectContaining({ address, reason: 'not_on_chain', error: expect.objectContaining({ exit_code: 8 }) }),
+    ]);
   }, 60_000);
 });
 
@@ -164,6 +167,10 @@ describe('ensure --every: an address whose deliveries always fail', () => {
     expect(lines[1]!.items[0]!.error!.message).toBe(
       `order ${orders.at(-1)!.id} to ${SANDBOX_FAILING_ADDRESS} failed at delivery (DELEGATION_FAILED; its price went back to the balance), 1 in a row: no order to ${SANDBOX_FAILING_ADDRESS} before cycle 4`,
     );
+    // The address fails cycle after cycle (also across the cycles that order for it): one address_failed.
+    expect(events(eventFile).filter((event) => event.event === 'address_failed')).toEqual([
+      expect.objectContaining({ address: SANDBOX_FAILING_ADDRESS, reason: 'delivery_failed' }),
+    ]);
     expect(scrape).toContain('\nenergy_ensure_spent_trx_total 0.000000\n');
     expect(scrape).toContain(`\nenergy_ensure_orders_total{result="placed"} ${orders.length}\n`);
     expect(scrape).toMatch(/\nenergy_ensure_orders_total\{result="delivery_failed"\} [34]\n/);
@@ -238,4 +245,57 @@ describe('ensure --max-spend', () => {
     expect(JSON.parse(single.stdout).items[0]).toMatchObject({ reason: 'spend_limit', error: { exit_code: 5 } });
     expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(2);
   }, 90_000);
+});
+
+describe('ensure --every: an outage', () => {
+  const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
+
+  it('of 30 cycles raises one cycle_failed and one recovered', async () => {
+    const address = freshAddress(30_401);
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
+    const eventFile = join(stateDir, 'events.ndjson');
+    const running = world.spawn(
+      [
+        '--retries',
+        '0',
+        'ensure',
+        ...rentalArgs(address, '--yes', '--every', '100ms', '--json'),
+        '--on-event',
+        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
+      ],
+      { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } },
+    );
+    onTestFinished(() => {
+      world.sandbox.clearFaults();
+      running.child.kill('SIGKILL');
+    });
+    const seen = () => cycles(running.output().stdout);
+    await until('a cycle ran to its end', () => seen().some((line) => line.error === undefined));
+    // Every request fails from now on (the API's and the node's): the cycles cannot finish.
+    world.sandbox.inject({ kind: 'status', status: 503, times: 1_000_000 });
+    const failedCycles = () => seen().filter((line) => line.error !== undefined).length;
+    await until('30 cycles failed', () => failedCycles() >= 30, 30_000);
+    world.sandbox.clearFaults();
+    const before = seen().length;
+    await until('a cycle ran to its end again', () =>
+      seen()
+        .slice(before)
+        .some((line) => line.error === undefined),
+    );
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(failedCycles()).toBeGreaterThanOrEqual(30);
+    await until('the hooks ran', () => events(eventFile).some((event) => event.event === 'recovered'));
+    const alarms = events(eventFile).filter((event) => ['cycle_failed', 'recovered'].includes(event.event));
+    expect(alarms).toEqual([
+      expect.objectContaining({
+        event: 'cycle_failed',
+        failed_cycles: 1,
+        reminder: false,
+        error: expect.objectContaining({ exit_code: 7 }),
+      }),
+      expect.objectContaining({ event: 'recovered', failed_cycles: failedCycles() }),
+    ]);
+  }, 60_000);
 });
