@@ -247,6 +247,21 @@ describe('ensure --max-spend', () => {
   }, 90_000);
 });
 
+describe('ensure, one run with --wait: a delivery that fails', () => {
+  const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
+
+  it('says what the service says: exit 8, reason delivery_failed, the server code', async () => {
+    const result = await world.run(['ensure', ...rentalArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--wait', '--json')], {
+      env: { ENERGY_TRON_NODE: world.sandbox.url },
+    });
+    expect(result.code, result.stderr).toBe(8);
+    const [item] = JSON.parse(result.stdout).items;
+    expect(item).toMatchObject({ reason: 'delivery_failed', error: { exit_code: 8 } });
+    expect(item.error.message).toMatch(/^order \S+ failed: DELEGATION_FAILED: /);
+    expect(world.sandbox.orders()).toHaveLength(1);
+  });
+});
+
 describe('ensure --every: an outage', () => {
   const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
 
