@@ -8,7 +8,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../domain/errors.js';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import type { EnsureOptions } from '../ensure/ensure-types.js';
+import type { EnsureOptions, MaxSpend } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { ensureLockPath } from '../journal/state-dir.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
@@ -16,7 +16,7 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import type { MaxSpend, SpendCeiling } from '../ensure/spend-ceiling.js';
+import type { SpendCeiling } from '../ensure/spend-ceiling.js';
 import type { FileSpendLedger } from '../journal/spend-ledger-file.js';
 import {
   everyDuration,

@@ -5,8 +5,8 @@ import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { Terminal } from '../output/terminal.js';
 import type { TronNode } from '../tron/tron-node.js';
-import type { Need } from './in-flight.js';
-import type { MaxSpend, SpendCeiling } from './spend-ceiling.js';
+import type { ServerClock } from '../ordering/server-clock.js';
+import type { Need } from './need-id.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
@@ -132,7 +132,7 @@ export interface EnsureDeps {
    */
   holdBack?: ((address: string) => CliError | undefined) | undefined;
   /** --max-spend's ledger and rule, kept by a service between cycles; undefined without the option. */
-  spendCeiling?: SpendCeiling | undefined;
+  spendCeiling?: SpendCeilingRule | undefined;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;
 }
@@ -143,4 +143,25 @@ export interface Purchase {
   quote: QuoteResponse;
   /** The need's anchor, window and the part of the list read, from which the order's id is derived. */
   need: Need;
+}
+
+/** `--max-spend 50/24h`: at most `trx` over any `windowMs`. */
+export interface MaxSpend {
+  trx: string;
+  windowMs: number;
+  /** As typed (`50/24h`), for messages. */
+  text: string;
+}
+
+/** --max-spend's rule as ensure and the service use it (spend-ceiling.ts). */
+export interface SpendCeilingRule {
+  readonly limit: MaxSpend;
+  /** The purchases that fit under the ceiling, in the order given; each other one fails its item, unsent. */
+  fit(purchases: readonly Purchase[], clock: ServerClock, client: Pick<EnsureClient, 'getOrder'>): Promise<Purchase[]>;
+  /** An order placed: counted at once. */
+  record(order: Order): Promise<void>;
+  /** An order's outcome once final: a refunded one no longer counts. */
+  settle(orderId: string, state: 'kept' | 'refunded'): Promise<void>;
+  /** What is left now, on the server's clock as the last run measured it. */
+  leftNow(hostNowMs: number): Promise<string>;
 }

@@ -7,7 +7,7 @@
  * address has used is a real shortfall, and buys as before.
  */
 import type { Order } from '../client/types.js';
-import { OrderFailedError } from '../domain/errors.js';
+import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { formatInteger, formatTimestamp } from '../domain/text-forms.js';
 import type { AddressState } from '../tron/address-state.js';

@@ -7,27 +7,19 @@
  */
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { compareAmounts, subtractAmounts } from '../domain/money.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 import { spentOf } from '../journal/spend-ledger.js';
 import { fitInOrder } from '../ordering/what-fits.js';
 import type { ServerClock } from '../ordering/server-clock.js';
-import type { EnsureClient, Purchase } from './ensure-types.js';
+import type { EnsureClient, MaxSpend, Purchase, SpendCeilingRule } from './ensure-types.js';
 import { failItem } from './item.js';
-
-/** `--max-spend 50/24h`: at most `trx` over any `windowMs`. */
-export interface MaxSpend {
-  trx: string;
-  windowMs: number;
-  /** As typed (`50/24h`), for messages. */
-  text: string;
-}
 
 /** Orders followed again at most, when the ceiling is near, to find refunds. */
 const RECHECK_AT_MOST = 20;
 
-export class SpendCeiling {
+export class SpendCeiling implements SpendCeilingRule {
   /** Server minus host clock, as the last run read it: for the gauge between runs. */
   #offsetMs = 0;
 

@@ -7,7 +7,7 @@
  */
 import type { EnsureClient } from '../ensure/ensure-types.js';
 import type { Order } from '../client/types.js';
-import { OrderFailedError } from '../domain/errors.js';
+import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 

@@ -7,7 +7,8 @@
  * (SIGTERM, SIGINT) is honoured between cycles: the cycle in flight, and any order in it, finishes and is
  * journaled first.
  */
-import { ApiError, CliError, ExitCode, isInterruption } from '../domain/errors.js';
+import { ApiError, CliError, ExitCode } from '../domain/errors.js';
+import { isInterruption } from '../domain/cli-errors.js';
 import type { EnsureItem } from '../ensure/ensure-types.js';
 
 /** What one cycle reports: `items` as a single run's, or the failure that ended the cycle early. */

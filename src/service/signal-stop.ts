@@ -5,7 +5,7 @@
  * for every command. The entry's handlers are set aside meanwhile and put back by `restore`.
  */
 import type { EventEmitter } from 'node:events';
-import { SIGNAL_EXIT_CODES } from '../domain/errors.js';
+import { SIGNAL_EXIT_CODES } from '../domain/cli-errors.js';
 import type { StopSwitch } from './service-loop.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;

@@ -5,14 +5,8 @@
  * credential failure, a bug or a stop ends the service.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  AuthError,
-  ContextualError,
-  InterruptedError,
-  NetworkError,
-  UsageError,
-} from '../../../src/domain/errors.js';
+import { ApiError, AuthError, NetworkError, UsageError } from '../../../src/domain/errors.js';
+import { ContextualError, InterruptedError } from '../../../src/domain/cli-errors.js';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { endsService, runService, type CycleReport } from '../../../src/service/service-loop.js';
 
