@@ -8,7 +8,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../domain/errors.js';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import type { EnsureOptions } from '../ensure/ensure-types.js';
+import type { EnsureOptions, MaxSpend } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { ensureLockPath } from '../journal/state-dir.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
@@ -16,7 +16,17 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption, wholeHours } from './arguments.js';
+import type { SpendCeiling } from '../ensure/spend-ceiling.js';
+import type { FileSpendLedger } from '../journal/spend-ledger-file.js';
+import {
+  everyDuration,
+  parseDuration,
+  positiveInteger,
+  tronAddress,
+  trxAmount,
+  waitTimeoutOption,
+  wholeHours,
+} from './arguments.js';
 import type { CommandServices, Context } from './context.js';
 
 export interface EnsureCommandOptions extends CommandServices {
@@ -36,6 +46,7 @@ interface Parsed {
   tolerance: number;
   hours: number;
   maxTotal?: string;
+  maxSpend?: MaxSpend;
   yes?: boolean;
   wait?: boolean;
   waitTimeout: number;
@@ -45,6 +56,21 @@ interface Parsed {
   metrics?: WatchOptions['metrics'];
   minBalance?: string;
   onEvent?: string;
+}
+
+/** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration of at most a year. */
+function maxSpend(text: string): MaxSpend {
+  const [amount, window, ...rest] = text.split('/');
+  if (window === undefined || rest.length > 0) {
+    throw new InvalidArgumentError('must be <trx>/<duration>, e.g. 50/24h (at most 50 TRX in any 24 hours)');
+  }
+  const trx = trxAmount(amount!.trim());
+  if (!/[1-9]/.test(trx)) throw new InvalidArgumentError('the amount must be above 0');
+  const windowMs = parseDuration(window);
+  if (windowMs === undefined || windowMs > 366 * 86_400_000) {
+    throw new InvalidArgumentError('the duration must be one such as 1h, 24h or 7d (at most 366d)');
+  }
+  return { trx, windowMs, text: `${trx.replace(/\.?0+$/, '')}/${window.trim()}` };
 }
 
 function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
@@ -112,6 +138,12 @@ export function ensureCommand(
     .addOption(
       new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
     )
+    .addOption(
+      new Option(
+        '--max-spend <trx/duration>',
+        'at most this much ordered over any rolling window, e.g. 50/24h (kept in the state folder; survives restarts)',
+      ).argParser(maxSpend),
+    )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
     .option('--place-what-fits', 'when the balance cannot pay the sum, buy for the addresses it covers (the rest fail)')
@@ -146,6 +178,7 @@ export function ensureCommand(
           toleranceBp: parsed.tolerance,
           hours: parsed.hours,
           maxTotal: parsed.maxTotal,
+          maxSpend: parsed.maxSpend,
           yes: parsed.yes === true,
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,
@@ -170,6 +203,7 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const note = (line: string) => printer.note(line);
   // The table's columns from the options alone: the same every cycle.
   const shape = { wait: opts.run.waitSeconds !== undefined };
+  const spendCeiling = await ceilingFor(opts);
   await runOrServe({
     deps: {
       node,
@@ -181,6 +215,7 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
       exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
+      spendCeiling,
       terminal: opts.terminal,
       note,
       progress: printer.jsonMode && !opts.verbose ? undefined : note,
@@ -196,4 +231,22 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
     },
   });
+}
+
+/** --max-spend's ceiling over the ledger in the state folder, next to this API account's journal. */
+async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
+  const limit = opts.run.maxSpend;
+  if (limit === undefined) return undefined;
+  const [{ SpendCeiling }, { FileSpendLedger, spendLedgerPath }, { journalDir, stateDir }] = await Promise.all([
+    import('../ensure/spend-ceiling.js'),
+    import('../journal/spend-ledger-file.js'),
+    import('../journal/state-dir.js'),
+  ]);
+  let ledger: FileSpendLedger | undefined;
+  const open = async () => {
+    const { scope } = await opts.journal();
+    ledger ??= new FileSpendLedger(spendLedgerPath(journalDir(stateDir(opts.terminal.env)), scope));
+    return ledger;
+  };
+  return new SpendCeiling(limit, open, new Set(opts.run.addresses));
 }

@@ -15,6 +15,8 @@ import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
+import { deliveredAndLasting } from './not-on-chain.js';
+import type { Order } from '../client/types.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
 export interface InFlight extends Need {
@@ -23,7 +25,9 @@ export interface InFlight extends Need {
    * The part of `energy` already delivered (within the node's grace, see on-its-way.ts): the chain may show it
    * already, so it is counted in flight only up to what the chain does not show (plan-ensure.ts).
    */
-  delivered: number;
+  deliveredEnergy: number;
+  /** Orders delivered past the node-lag grace and not expired: the node should show them (not-on-chain.ts). */
+  delivered: Order[];
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
 }
@@ -54,7 +58,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       address,
       {
         energy: 0,
-        delivered: 0,
+        deliveredEnergy: 0,
+        delivered: [],
         unknownRequests: 0,
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
@@ -75,7 +80,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       if (entry === undefined) return;
       const onItsWay = energyOnItsWay(order, nowMs);
       entry.energy += onItsWay;
-      if (order.delivery_final) entry.delivered += onItsWay;
+      if (order.delivery_final) entry.deliveredEnergy += onItsWay;
+      if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
       // Newest first: the first order to the address within its window is its anchor.
       if (!anchored.has(order.address) && timestampMs(order.created_at) >= entry.windowStartMs) {
         anchored.add(order.address);
@@ -108,10 +114,12 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry }) => {
     const order = await client.getOrder(orderId);
     const energy = energyOnItsWay(order, clock.nowMs());
-    if (energy === 0) knownFinal.add(order.id);
+    // A delivery that lasts is followed on until it expires: the node should show it meanwhile.
+    if (deliveredAndLasting(order, clock.nowMs())) entry.delivered.push(order);
+    else if (energy === 0) knownFinal.add(order.id);
     else {
       entry.energy += energy;
-      if (order.delivery_final) entry.delivered += energy;
+      if (order.delivery_final) entry.deliveredEnergy += energy;
     }
   });
   return result;

@@ -16,6 +16,8 @@ import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
+import { failItem } from './item.js';
+import { notOnChain } from './not-on-chain.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -84,6 +86,17 @@ export async function planShortfalls(
       entry.reason = entry.available >= entry.target ? 'enough' : withinTolerance(entry, options.toleranceBp);
       continue;
     }
+    // Short while a delivery lasts that the node does not show: the node is wrong, not the supply.
+    const unseen = notOnChain(flight.delivered, chain.get(entry.address)!, options.toleranceBp, deps.node.url);
+    if (unseen !== undefined) {
+      failItem(entry, unseen, 'not_on_chain');
+      continue;
+    }
+    const held = deps.holdBack?.(entry.address);
+    if (held !== undefined) {
+      failItem(entry, held, 'delivery_failed');
+      continue;
+    }
     entry.to_buy = plan.toBuy;
     entry.capped = plan.capped;
     toBuy.push(entry);
@@ -108,8 +121,12 @@ export async function planShortfalls(
  * delivery already, and AVAILABLE and IN_FLIGHT would both count it. What is bought is the same either way:
  * target − available − in flight is cut at 0, and the cap only takes off what lies below 0.
  */
-function countedInFlight(target: number, available: number, flight: { energy: number; delivered: number }): number {
-  const notDelivered = flight.energy - flight.delivered;
+function countedInFlight(
+  target: number,
+  available: number,
+  flight: { energy: number; deliveredEnergy: number },
+): number {
+  const notDelivered = flight.energy - flight.deliveredEnergy;
   const room = Math.max(0, target - available - notDelivered);
-  return notDelivered + Math.min(flight.delivered, room);
+  return notDelivered + Math.min(flight.deliveredEnergy, room);
 }

@@ -6,8 +6,8 @@
  * service before that cycle orders anything: `systemctl stop` just after a start buys nothing.
  */
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { runEnsure } from '../ensure/run-ensure.js';
 import { ServiceObserver, type WatchOptions } from './observer.js';
+import { serviceCycle } from './service-cycle.js';
 import { runService, type CycleReport } from './service-loop.js';
 import { StoppedBeforeOrderingError } from '../domain/cli-errors.js';
 import { signalAtSwitch } from './signal-seam.js';
@@ -44,11 +44,7 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
   try {
     await runService({
       everyMs,
-      cycle: async () => {
-        const items = await runEnsure(serviceDeps, run);
-        if (observer.wantsBalance) observer.balanceRead((await (await deps.api()).client.balance()).available_trx);
-        return items;
-      },
+      cycle: serviceCycle(serviceDeps, run, observer),
       report: async (report) => {
         observer.cycleEnded(report);
         await printCycle(report);

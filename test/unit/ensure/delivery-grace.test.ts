@@ -35,11 +35,15 @@ describe('the node-lag grace runs from the delivery, not the order', () => {
     expect(api.ordersTo(X)).toHaveLength(1);
   });
 
-  it('the same order 56 s later (61 s after its delivery, past the 60 s grace): bought', async () => {
+  it('the same order 56 s later (61 s after its delivery, past the 60 s grace), its energy used: bought', async () => {
     const api = new FakeApi();
-    const host = new Host(api, new FakeNode());
+    const node = new FakeNode();
+    const host = new Host(api, node);
     slowDelivery(api);
     api.nowMs += 56_000;
+    // The node shows the delegation (its limit holds it) and the address used it: a real shortfall. A node that
+    // did not show it would fail the item not_on_chain (issue 30), never buy it again.
+    node.used.set(X, 65_000);
     const [item] = await host.run({ addresses: [X] });
     expect(item).toMatchObject({ reason: 'bought', in_flight: 0, to_buy: 65_000 });
     expect(api.posted).toHaveLength(1);
