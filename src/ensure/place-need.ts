@@ -9,6 +9,10 @@
  *     moves on past it, as every host's does;
  *   - 409, and the list shows an order with that id: the same, sized otherwise by another host. The 409's
  *     code is not in the spec, and 409 also means a price change or a low balance: alone it proves nothing.
+ * An order still on its way (not final, or delivered within the node-lag grace) ends the walk, however old:
+ * it cannot have answered an earlier need, since that need's energy would have come from it. Hopping past
+ * it bought a second rental for one need (issue 32). An order whose rental ended (final, not failed) is
+ * never this need's purchase: the id moves past it too, whatever the reading of the list showed.
  */
 import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
@@ -36,6 +40,11 @@ function earlierNeeds(order: Order, need: Need): boolean {
   return created < need.windowStartMs || (need.listedSinceMs !== undefined && created < need.listedSinceMs);
 }
 
+/** Final without a failure: delivered and expired (or ended), so it supplies nothing to a need now. */
+function rentalEnded(order: Order): boolean {
+  return order.lifecycle_final && order.failure === null;
+}
+
 export async function placeNeed(
   api: EnsureApi,
   hours: number,
@@ -54,7 +63,8 @@ export async function placeNeed(
     });
     const answer = await send(api, id, body, need);
     if (answer.created) return bought(item, answer.order);
-    if (earlierNeeds(answer.order, need)) {
+    const onItsWay = energyOnItsWay(answer.order, serverNowMs()) > 0;
+    if (!onItsWay && (earlierNeeds(answer.order, need) || rentalEnded(answer.order))) {
       anchor = { orderId: answer.order.id };
       continue;
     }

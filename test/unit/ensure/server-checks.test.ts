@@ -1,0 +1,53 @@
+/**
+ * What the server did not promise, checked before ensure acts on it (issue 32): an order still on its way
+ * ends the walk over derived ids, whatever its age.
+ */
+import { describe, expect, it } from 'vitest';
+import { needId, periodStart } from '../../../src/ensure/need-id.js';
+import { freshAddress } from '../../helpers/e2e.js';
+import { FakeApi, FakeNode, HOUR_MS, Host, fakeOrder } from './fakes.js';
+
+const X = freshAddress(32_001);
+
+function world(): { api: FakeApi; node: FakeNode; host: Host } {
+  const api = new FakeApi();
+  const node = new FakeNode();
+  return { api, node, host: new Host(api, node) };
+}
+
+describe('an order on its way ends the walk', () => {
+  it('a second host that cannot see X past 1,001 newer orders stops at the pending order: no second rental', async () => {
+    const { api, host } = world();
+    // Host A bought O1 (none <period>), O1 expired, A bought O2 (after O1), O2 is pending.
+    const o1 = fakeOrder({
+      address: X,
+      client_request_id: needId(X, { periodStartMs: periodStart(X, api.nowMs) }),
+      created_at: api.nowMs - 3 * HOUR_MS,
+    });
+    const o2 = fakeOrder({
+      address: X,
+      client_request_id: needId(X, { orderId: o1.id }),
+      status: 'pending',
+      lifecycle_final: false,
+      delivery_final: false,
+      created_at: api.nowMs - HOUR_MS,
+      updated_at: api.nowMs - HOUR_MS,
+    });
+    const others = Array.from({ length: 1001 }, (_, i) =>
+      fakeOrder({
+        address: freshAddress(32_100 + (i % 5)),
+        client_request_id: `other-${i}`,
+        created_at: api.nowMs - 60_000,
+      }),
+    );
+    api.orders = [...others, o2, o1];
+    const [item] = await host.run({ addresses: [X] });
+    expect(item).toMatchObject({ reason: 'in_flight_elsewhere', in_flight: 65_000, bought: null });
+    expect(api.ordersTo(X)).toHaveLength(2);
+    // O1's id, then O2's: nothing after it.
+    expect(api.posted.map((body) => JSON.parse(body).client_request_id)).toEqual([
+      o1.client_request_id,
+      o2.client_request_id,
+    ]);
+  });
+});
