@@ -7,6 +7,7 @@
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
  * other way would buy twice. Every time is on the server's clock (ordering/server-clock.ts).
  */
+import { ResponseShapeError } from '../domain/errors.js';
 import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
@@ -49,6 +50,8 @@ export interface InFlightInput {
   knownFinal?: Set<string> | undefined;
   /** `--verbose` lines. */
   trace?: ((line: string) => void) | undefined;
+  /** Lines for stderr: what the reading noticed about the list (repeated orders, its order). */
+  note?: ((line: string) => void) | undefined;
 }
 
 /** Orders followed by id at once. */
@@ -73,7 +76,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   // One reading for all: back to the earliest window of them.
   const oldest = Math.min(...[...result.values()].map((entry) => entry.windowStartMs));
   const listed = new Set<string>();
-  const anchored = new Set<string>();
+  const anchoredAt = new Map<string, number>();
   const scan = await scanRecentOrders(
     client,
     oldest,
@@ -82,14 +85,17 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       const entry = result.get(order.address);
       if (entry === undefined) return;
       entry.energy += energyOnItsWay(order, nowMs);
-      // Newest first: the first order to the address within its window is its anchor.
-      if (!anchored.has(order.address) && timestampMs(order.created_at) >= entry.windowStartMs) {
-        anchored.add(order.address);
+      // The newest order to the address within its window is its anchor (the first met, in a newest-first list).
+      const created = timestampMs(order.created_at);
+      if (created >= entry.windowStartMs && created > (anchoredAt.get(order.address) ?? -Infinity)) {
+        anchoredAt.set(order.address, created);
         entry.anchor = { orderId: order.id };
       }
     },
     { onPageSize: (size) => trace?.(`energy: order list read in pages of ${size ?? "the server's default size"}`) },
   );
+  for (const line of scan.notices) input.note?.(line);
+  if (!scan.complete && scan.outOfOrder) throw unorderedListError();
   if (!scan.complete) {
     trace?.(
       `energy: the order list was read back to ${new Date(scan.oldestReadMs ?? nowMs).toISOString()} only (its newest orders), not through the window`,
@@ -118,4 +124,12 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     else entry.energy += energy;
   });
   return result;
+}
+
+/** A list not newest first, longer than a scan reads: what is on its way cannot be told (issue 32). */
+function unorderedListError(): ResponseShapeError {
+  return new ResponseShapeError(
+    "the server's order list is not newest first (created_at rises down it) and holds more orders than ensure reads (1,000): what is on its way cannot be told, nothing bought",
+    { hint: 'buy with `energy order create`; `energy order list` shows the order the server lists in' },
+  );
 }

@@ -59,6 +59,7 @@ export async function planShortfalls(
     clock,
     knownFinal: deps.knownFinal,
     trace: deps.trace,
+    note: deps.note,
   });
   // Read again after the orders: one delivered in between then shows on chain instead of being missed by both.
   const chain = await readAddresses(deps.node, addresses);

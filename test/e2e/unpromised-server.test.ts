@@ -4,11 +4,46 @@
  * fresh cursor, order stamps ahead of /v1/time. Each runs the built CLI against the sandbox, which plays
  * that server through an option.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectNoStackTrace } from '../helpers/e2e.js';
+import type { Order } from '../../src/client/types.js';
+import type { CliResult } from '../helpers/cli.js';
+import { expectNoStackTrace, freshAddress, signedCall, until } from '../helpers/e2e.js';
+import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
+import { json, type World } from '../helpers/world.js';
+
+interface Item {
+  address: string;
+  in_flight: number;
+  to_buy: number;
+  reason: string;
+  bought: Order | null;
+}
+const items = (result: CliResult) => json<{ items: Item[] }>(result).items;
+
+/** `energy ensure` from a host with its own state folder, on the sandbox's TRON node. */
+function ensureHost(world: World): (args: string[]) => Promise<CliResult> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'energy-host-'));
+  return (args) =>
+    world.run(['ensure', ...args], { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } });
+}
+
+/** One order placed straight at the sandbox (not through the CLI): `energy` energy for 1 h to `address`. */
+async function placeAt(world: World, address: string, energy: number, id: string): Promise<Order> {
+  const quote = await signedCall(world, 'POST', '/v1/energy/quotes', { address, energy, duration_hours: 1 });
+  const placed = await signedCall(world, 'POST', '/v1/energy/orders', {
+    client_request_id: id,
+    address,
+    energy,
+    duration_hours: 1,
+    expected_total_trx: quote.json.total_trx,
+  });
+  expect(placed.status).toBe(201);
+  return placed.json as Order;
+}
 
 describe('a /v1/time that cannot be the time', () => {
   // Spec, Time response: "unix_time | integer (int64) | Server time in Unix seconds" — no range is given.
@@ -41,5 +76,68 @@ describe('a /v1/time that cannot be the time', () => {
     writeFileSync(join(negative.configDir, 'clock-offset.json'), JSON.stringify(offsets), { mode: 0o600 });
     const balance = await negative.run(['balance']);
     expect(balance.code).toBe(0);
+  });
+});
+
+describe('a list that repeats its first page under a fresh cursor', () => {
+  // Spec, Order list response: "items | array of Order" and an opaque next_cursor; nothing says an order
+  // is listed once. Slow delivery: an order stays on its way while ensure looks.
+  const world = worldForSuite({ repeatFirstPage: true, deliverAfterMs: 120_000, rateLimit: false });
+  const X = freshAddress(32_300);
+
+  it('spend sums each order once (1.900000, not 3.800000) and says the server repeated it', async () => {
+    // 20,000 × 0.000040 + 1.100000 activation.
+    await placeAt(world, X, 20_000, 'twenty-thousand');
+    const spend = await world.run(['spend', '--json']);
+    expect(spend.code, spend.stderr).toBe(0);
+    expect(JSON.parse(spend.stdout)).toMatchObject({ total_trx: '1.900000', orders: 1 });
+    expect(spend.stderr).toMatch(/the server listed an order more than once; each order is counted once/);
+  });
+
+  it('ensure counts the 20,000 on its way once: it buys 45,000, not 25,000', async () => {
+    const result = await ensureHost(world)(rentalArgs(X, '--yes', '--json'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(items(result)[0]).toMatchObject({ reason: 'bought', in_flight: 20_000, to_buy: 45_000 });
+    expect(world.sandbox.orders().filter((order) => order.address === X)).toHaveLength(2);
+    expect(result.stderr).toMatch(/listed an order more than once/);
+  });
+});
+
+describe('a list served oldest first', () => {
+  // Spec, List query parameters: limit and cursor only; the order of items is not given. 25 seeded orders a
+  // week old come first; pages of the server's default size (20) once 100 and 50 are refused.
+  const world = worldForSuite({
+    listOrder: 'oldest-first',
+    seedOrders: 25,
+    deliverAfterMs: 300,
+    hourMs: 1_500,
+    rateLimit: false,
+  });
+  const X = freshAddress(32_400);
+  let firstCreatedAt = 0;
+
+  it("ensure finds the address's own expired order and buys for the new need (no expired order reported bought)", async () => {
+    world.sandbox.setMaxPageSize(20);
+    const run = ensureHost(world);
+    const first = await run(rentalArgs(X, '--yes', '--json'));
+    expect(first.code, first.stderr).toBe(0);
+    const o1 = items(first)[0]!.bought!;
+    firstCreatedAt = o1.created_at;
+    await until('the order expired', () => world.sandbox.orders().find((order) => order.id === o1.id)!.lifecycle_final);
+    const again = await run(rentalArgs(X, '--yes', '--json'));
+    expect(again.code, again.stderr).toBe(0);
+    const [item] = items(again);
+    expect(item!.reason).toBe('bought');
+    expect(item!.bought!.id).not.toBe(o1.id);
+    expect(world.sandbox.orders().filter((order) => order.address === X)).toHaveLength(2);
+    expect(again.stderr).toMatch(/not newest first \(created_at rises down it\): it was read whole/);
+  }, 60_000);
+
+  it("spend --since the first order sums X's two orders (3.700000 + 2.600000), not 0", async () => {
+    // The seeded orders are minutes older (a week of 1.5 s hours before the sandbox started).
+    const since = new Date(firstCreatedAt * 1000).toISOString().slice(0, 19) + 'Z';
+    const spend = await world.run(['spend', '--since', since, '--json']);
+    expect(spend.code, spend.stderr).toBe(0);
+    expect(JSON.parse(spend.stdout)).toMatchObject({ total_trx: '6.300000', orders: 2 });
   });
 });

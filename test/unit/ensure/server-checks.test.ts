@@ -51,3 +51,31 @@ describe('an order on its way ends the walk', () => {
     ]);
   });
 });
+
+describe('a list that is not newest first', () => {
+  it("anchors on the address's newest order in the window, wherever the list puts it", async () => {
+    const { api, host } = world();
+    const older = fakeOrder({ address: X, client_request_id: 'older', created_at: api.nowMs - 3 * HOUR_MS });
+    const newer = fakeOrder({ address: X, client_request_id: 'newer', created_at: api.nowMs - 2 * HOUR_MS });
+    api.orders = [older, newer];
+    const [item] = await host.run({ addresses: [X] });
+    expect(item!.reason).toBe('bought');
+    expect(item!.bought!.client_request_id).toBe(needId(X, { orderId: newer.id }));
+  });
+
+  it('longer than the 1,000 orders ensure reads: exit 7, nothing bought, rather than a guess', async () => {
+    const { api, host } = world();
+    api.orders = Array.from({ length: 1001 }, (_, i) =>
+      fakeOrder({
+        address: freshAddress(32_500),
+        client_request_id: `oldest-first-${i}`,
+        created_at: api.nowMs - 3 * HOUR_MS + i * 1000,
+      }),
+    );
+    await expect(host.run({ addresses: [X] })).rejects.toMatchObject({
+      exitCode: 7,
+      message: expect.stringMatching(/not newest first \(created_at rises down it\)/),
+    });
+    expect(api.posted).toHaveLength(0);
+  });
+});

@@ -6,7 +6,11 @@ import { sampleOrder } from '../../helpers/sample-order.js';
 import { FakeClient } from './fakes.js';
 
 const conflict = new ApiError(409, 'POST /v1/energy/orders failed: CONFLICT: client_request_id in use', undefined);
-const listed = sampleOrder({ client_request_id: 'line-7', created_at: Date.parse('2026-11-23T09:00:00Z') });
+const listed = sampleOrder({
+  id: '7d0c4a52-1b8e-4c39-9f0e-2a6b5c4d3e21',
+  client_request_id: 'line-7',
+  created_at: Date.parse('2026-11-23T09:00:00Z'),
+});
 const since = Date.parse('2026-11-23T08:00:00Z');
 
 describe('orderBehindConflict', () => {
