@@ -123,9 +123,11 @@ async function placeLine(run: BatchRun, line: BatchLine, shared: SharedByLines):
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // Another host (or state folder) ran this file and placed this line already, at another price.
-    const order = await lineBehindConflict(run, id, error, shared);
-    if (order !== undefined) return result('existing', { order, order_id: order.id });
-    return result('failed', { error: { exit_code: error.exitCode, message: error.message } });
+    const found = await lineBehindConflict(run, line, id, error, shared);
+    const failure = found instanceof CliError ? found : error;
+    if (found !== undefined && !(found instanceof CliError))
+      return result('existing', { order: found, order_id: found.id });
+    return result('failed', { error: { exit_code: failure.exitCode, message: failure.message } });
   }
 }
 
@@ -135,10 +137,11 @@ const ELSEWHERE_WINDOW_MS = 24 * 3_600_000;
 /** The order behind a 409, placed by another host; undefined when none is found or the server's clock cannot be read. */
 async function lineBehindConflict(
   run: BatchRun,
+  line: BatchLine,
   id: string,
   error: CliError,
   shared: SharedByLines,
-): Promise<Order | undefined> {
+): Promise<Order | CliError | undefined> {
   if (!(error instanceof ApiError && error.status === 409)) return undefined;
   let sinceMs: number;
   try {
@@ -146,7 +149,12 @@ async function lineBehindConflict(
   } catch {
     return undefined; // The 409 stands; a re-run looks again.
   }
-  return orderBehindConflict(run.client, id, error, sinceMs);
+  // The line's own order only: the same id in another file (a client_request_id column) may be another address's.
+  return orderBehindConflict(run.client, id, error, sinceMs, {
+    address: line.address,
+    energy: line.energy,
+    duration_hours: line.hours,
+  });
 }
 
 async function send(

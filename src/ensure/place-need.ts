@@ -18,7 +18,7 @@ import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
 import { ConflictError } from '../domain/errors.js';
-import { orderBehindConflict } from '../ordering/conflict-order.js';
+import { orderBehindConflict, type Wanted } from '../ordering/conflict-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
 import type { Need } from './in-flight.js';
@@ -61,7 +61,7 @@ export async function placeNeed(
       duration_hours: hours,
       expected_total_trx: quote.total_trx,
     });
-    const answer = await send(api, id, body, need);
+    const answer = await send(api, id, body, need, { address: item.address, duration_hours: hours, energy: undefined });
     if (answer.created) return bought(item, answer.order);
     const onItsWay = energyOnItsWay(answer.order, serverNowMs()) > 0;
     if (!onItsWay && (earlierNeeds(answer.order, need) || rentalEnded(answer.order))) {
@@ -79,13 +79,16 @@ export async function placeNeed(
   );
 }
 
-async function send(api: EnsureApi, id: string, body: string, need: Need): Promise<Answer> {
+async function send(api: EnsureApi, id: string, body: string, need: Need, wanted: Wanted): Promise<Answer> {
   const { record, fresh } = await api.journal.begin(id, body);
   try {
     return { ...(await sendJournaled(api, record)), ours: !fresh };
   } catch (error) {
-    const found = await orderBehindConflict(api.client, id, error, need.windowStartMs);
+    // Another host's order for this need may be sized otherwise (chain reads a few blocks apart): energy is
+    // not compared; the address and hours are.
+    const found = await orderBehindConflict(api.client, id, error, need.windowStartMs, wanted);
     if (found === undefined) throw error;
+    if (found instanceof ConflictError) throw found;
     return { order: found, created: false, ours: false };
   }
 }

@@ -141,3 +141,37 @@ describe('a list served oldest first', () => {
     expect(JSON.parse(spend.stdout)).toMatchObject({ total_trx: '6.300000', orders: 2 });
   });
 });
+
+describe("a 409's order is the line's only if it matches", () => {
+  const world = worldForSuite({ rateLimit: false });
+  const X = freshAddress(32_600);
+  const Y = freshAddress(32_601);
+
+  /** `energy order batch` from a host with its own state folder. */
+  function batchHost(): (file: string, ...args: string[]) => Promise<CliResult> {
+    const stateDir = mkdtempSync(join(tmpdir(), 'energy-host-'));
+    return (file, ...args) =>
+      world.run(['order', 'batch', file, '--yes', ...args], { env: { ENERGY_STATE_DIR: stateDir } });
+  }
+
+  it("file B's line with id 1 for Y, on another host, is not file A's order 1 for X: failed, exit 9, nothing bought for Y", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'energy-files-'));
+    writeFileSync(join(folder, 'a.csv'), `address,energy,hours,client_request_id\n${X},65000,1,1\n`);
+    writeFileSync(join(folder, 'b.csv'), `address,energy,hours,client_request_id\n${Y},65000,1,1\n`);
+    const a = await batchHost()(join(folder, 'a.csv'));
+    expect(a.code, a.stderr).toBe(0);
+    const b = await batchHost()(join(folder, 'b.csv'), '--json');
+    // The server answers 409 (the id is taken with other parameters); the list shows order 1 for X.
+    expect(b.code).toBe(9);
+    const [line] = b.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { status: string; error: { message: string } });
+    expect(line!.status).toBe('failed');
+    expect(line!.error.message).toMatch(
+      new RegExp(`client_request_id 1 is already order \\S+ for ${X}, 65,000 energy, 1 h: not this request's`),
+    );
+    expect(world.sandbox.orders().filter((order) => order.address === Y)).toHaveLength(0);
+    expect(world.sandbox.orders().filter((order) => order.address === X)).toHaveLength(1);
+  });
+});

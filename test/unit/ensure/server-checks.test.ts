@@ -3,6 +3,7 @@
  * ends the walk over derived ids, whatever its age.
  */
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/domain/errors.js';
 import { needId, periodStart } from '../../../src/ensure/need-id.js';
 import { freshAddress } from '../../helpers/e2e.js';
 import { FakeApi, FakeNode, HOUR_MS, Host, fakeOrder } from './fakes.js';
@@ -77,5 +78,32 @@ describe('a list that is not newest first', () => {
       message: expect.stringMatching(/not newest first \(created_at rises down it\)/),
     });
     expect(api.posted).toHaveLength(0);
+  });
+});
+
+describe("a 409's order is the need's only if it matches", () => {
+  it('another host took the derived id for a 24 h rental: a 1 h run fails the item, naming that order', async () => {
+    const { api, host } = world();
+    // Placed between this run's reading of the list and its order: the 409's order, for other hours.
+    api.onPost = (sent, server) => {
+      if (server.orders.length > 0) return undefined;
+      server.place({ ...sent, duration_hours: 24 });
+      return new ApiError(409, 'POST /v1/energy/orders failed: IDEMPOTENCY_MISMATCH', undefined);
+    };
+    const [item] = await host.run({ addresses: [X] });
+    expect(item!.reason).toBe('failed');
+    expect(item!.error!.message).toMatch(/is already order \S+ for \S+, 65,000 energy, 24 h: not this request's/);
+    expect(api.ordersTo(X)).toHaveLength(1);
+  });
+
+  it('sized otherwise by another host (64,000), same address and hours: in flight elsewhere, as before', async () => {
+    const { api, host } = world();
+    api.onPost = (sent, server) => {
+      if (server.orders.length > 0) return undefined;
+      server.place({ ...sent, energy: 64_000 });
+      return new ApiError(409, 'POST /v1/energy/orders failed: IDEMPOTENCY_MISMATCH', undefined);
+    };
+    const [item] = await host.run({ addresses: [X] });
+    expect(item).toMatchObject({ reason: 'in_flight_elsewhere', in_flight: 64_000 });
   });
 });
