@@ -7,13 +7,15 @@
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
  * other way would buy twice. Every time is on the server's clock (ordering/server-clock.ts).
  */
-import { ResponseShapeError } from '../domain/errors.js';
+import { ApiError, NotFoundError, ResponseShapeError, type CliError } from '../domain/errors.js';
+import type { Order } from '../client/types.js';
+import type { JournalRecord } from '../journal/record.js';
 import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
-import { periodStart, windowStart, type Anchor } from './need-id.js';
+import { PERIOD_MS, periodStart, windowStart, type Anchor } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
@@ -34,6 +36,8 @@ export interface Need {
 
 export interface InFlight extends Need {
   energy: number;
+  /** Set when what is on its way cannot be told: an order of this machine's the server does not know (404). */
+  failure?: CliError | undefined;
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
 }
@@ -115,10 +119,18 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     const entry = result.get(recordedOrder(record).address);
     const wanted =
       orderId !== undefined && entry !== undefined && !listed.has(record.client_request_id) && !knownFinal.has(orderId);
-    return wanted ? [{ orderId, entry }] : [];
+    return wanted ? [{ orderId, entry, record }] : [];
   });
-  await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry }) => {
-    const order = await client.getOrder(orderId);
+  await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry, record }) => {
+    let order: Order;
+    try {
+      order = await client.getOrder(orderId);
+    } catch (error) {
+      // That address's alone: one lost order must not stop every other address, cycle after cycle.
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      entry.failure = unknownOrderError(orderId, record);
+      return;
+    }
     const energy = energyOnItsWay(order, clock.nowMs());
     if (energy === 0) knownFinal.add(order.id);
     else entry.energy += energy;
@@ -131,5 +143,14 @@ function unorderedListError(): ResponseShapeError {
   return new ResponseShapeError(
     "the server's order list is not newest first (created_at rises down it) and holds more orders than ensure reads (1,000): what is on its way cannot be told, nothing bought",
     { hint: 'buy with `energy order create`; `energy order list` shows the order the server lists in' },
+  );
+}
+
+/** The server answered 404 for an order this machine journaled: say which record, and what to do. */
+function unknownOrderError(orderId: string, record: JournalRecord): NotFoundError {
+  const { address } = recordedOrder(record);
+  const until = new Date(Date.parse(record.journaled_at) + 2 * PERIOD_MS).toISOString().slice(0, 16);
+  return new NotFoundError(
+    `order ${orderId} (journal record ${record.client_request_id}, for ${address}) is not known to the server (404): what is on its way to ${address} cannot be told, nothing bought for it; check it with \`energy order get ${orderId}\` (another API key or server?); the record stops counting at ${until}Z, when it leaves ensure's two-day window`,
   );
 }

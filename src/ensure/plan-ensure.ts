@@ -16,6 +16,7 @@ import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
+import { failItem } from './item.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -66,6 +67,10 @@ export async function planShortfalls(
   const toBuy: EnsureItem[] = [];
   for (const entry of short) {
     const flight = inFlight.get(entry.address)!;
+    if (flight.failure !== undefined) {
+      failItem(entry, flight.failure);
+      continue;
+    }
     entry.available = chain.get(entry.address)!.energy_available;
     entry.in_flight = flight.energy;
     if (flight.unknownRequests > 0) {

@@ -107,3 +107,24 @@ describe("a 409's order is the need's only if it matches", () => {
     expect(item).toMatchObject({ reason: 'in_flight_elsewhere', in_flight: 64_000 });
   });
 });
+
+describe('an order of this machine the server answers 404 for', () => {
+  it('fails that address alone (exit 4), naming the journal record and what to do; the others go on', async () => {
+    const { api, host } = world();
+    const Z = freshAddress(32_700);
+    const first = await host.run({ addresses: [X, Z] });
+    expect(first.map((item) => item.reason)).toEqual(['bought', 'bought']);
+    const lost = first[0]!.bought!;
+    // The server no longer knows X's order (it is not in the list, and GET by id is a 404).
+    api.orders = api.orders.filter((order) => order.id !== lost.id);
+    const [x, z] = await host.run({ addresses: [X, Z] });
+    expect(x!.reason).toBe('failed');
+    expect(x!.error!.exit_code).toBe(4);
+    expect(x!.error!.message).toContain(
+      `order ${lost.id} (journal record ${lost.client_request_id}, for ${X}) is not known to the server (404)`,
+    );
+    expect(x!.error!.message).toContain(`\`energy order get ${lost.id}\``);
+    expect(z).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
+    expect(api.ordersTo(X)).toHaveLength(0);
+  });
+});
