@@ -128,3 +128,31 @@ describe('an order of this machine the server answers 404 for', () => {
     expect(api.ordersTo(X)).toHaveLength(0);
   });
 });
+
+describe('ensure --dry-run and the balance', () => {
+  it('says a real run would be refused when the balance cannot pay the sum (2 × 2.600000 > 4.000000)', async () => {
+    const { api, host } = world();
+    api.available = '4.000000';
+    const items = await host.run({ addresses: [X, freshAddress(32_800)], dryRun: true });
+    expect(items.map((item) => item.reason)).toEqual(['would_buy', 'would_buy']);
+    expect(host.notes).toContain(
+      'energy: needs 5.200000 TRX, 4.000000 available: a real run would be refused for the balance (exit 5), nothing placed',
+    );
+    expect(api.posted).toHaveLength(0);
+  });
+
+  it('with --place-what-fits, how many of the orders the balance covers', async () => {
+    const { api, host } = world();
+    api.available = '4.000000';
+    await host.run({ addresses: [X, freshAddress(32_800)], dryRun: true, placeWhatFits: true });
+    expect(host.notes).toContain(
+      'energy: the balance (4.000000 TRX available) covers 1 of these 2 orders: a real run would place those, in the order given, and fail the others',
+    );
+  });
+
+  it('says nothing of the balance when it pays', async () => {
+    const { host } = world();
+    await host.run({ addresses: [X, freshAddress(32_800)], dryRun: true });
+    expect(host.notes.join('\n')).not.toMatch(/balance/);
+  });
+});
