@@ -175,3 +175,42 @@ describe("a 409's order is the line's only if it matches", () => {
     expect(world.sandbox.orders().filter((order) => order.address === X)).toHaveLength(1);
   });
 });
+
+describe("order batch: an order older than the run's look-back is not this run's purchase", () => {
+  const world = worldForSuite({ rateLimit: false });
+  const P = freshAddress(32_900);
+  const Q = freshAddress(32_901);
+
+  it("next month's payouts.csv on a host without last month's journal: each line fails saying so, exit 9, nothing bought", async () => {
+    // P activated already (its price stays 2.600000: the server answers 200 with last month's order); Q new (its
+    // price falls once delivered: the server answers 409, and the list shows last month's order).
+    world.sandbox.seedTronAccount(P, {});
+    const text = `address,energy,hours\n${P},65000,1\n${Q},65000,1\n`;
+    const [monthOne, monthTwo] = [mkdtempSync(join(tmpdir(), 'energy-m1-')), mkdtempSync(join(tmpdir(), 'energy-m2-'))];
+    writeFileSync(join(monthOne, 'payouts.csv'), text);
+    writeFileSync(join(monthTwo, 'payouts.csv'), text);
+    const hostA = mkdtempSync(join(tmpdir(), 'energy-host-'));
+    const first = await world.run(['order', 'batch', join(monthOne, 'payouts.csv'), '--yes'], {
+      env: { ENERGY_STATE_DIR: hostA },
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(world.sandbox.orders()).toHaveLength(2);
+    world.sandbox.advance(25 * 3_600_000);
+    const hostB = mkdtempSync(join(tmpdir(), 'energy-host-'));
+    const again = await world.run(['order', 'batch', join(monthTwo, 'payouts.csv'), '--yes', '--json'], {
+      env: { ENERGY_STATE_DIR: hostB },
+    });
+    expect(again.code, again.stderr).toBe(9);
+    const lines = again.stdout
+      .trim()
+      .split('\n')
+      .map((row) => JSON.parse(row) as { status: string; error: { message: string } | null });
+    expect(lines.map((line) => line.status)).toEqual(['failed', 'failed']);
+    for (const line of lines) {
+      expect(line.error!.message).toMatch(
+        /already names order \S+, placed \S+Z, before this run's look-back of 24 h: an earlier run of a file of the same name, not this run's purchase; nothing bought\. To buy these lines again, run them as another batch/,
+      );
+    }
+    expect(world.sandbox.orders()).toHaveLength(2);
+  }, 60_000);
+});
