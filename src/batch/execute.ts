@@ -11,12 +11,7 @@ import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
-import {
-  ELSEWHERE_WINDOW_MS,
-  beforeLookBack,
-  lineBehindConflict,
-  type LookBack,
-} from './existing-order.js';
+import { ELSEWHERE_WINDOW_MS, beforeLookBack, lineBehindConflict, type LookBack } from './existing-order.js';
 import { unfundedError, type LinesFit } from './fit-lines.js';
 import type { BatchLine } from './parse-line.js';
 import { plannedId, type BatchPlan, type LinePlan } from './plan.js';

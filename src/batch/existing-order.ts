@@ -25,11 +25,7 @@ export const ELSEWHERE_WINDOW_MS = 24 * 3_600_000;
  * Such a line fails, saying so and how to buy again. An id the file gives is the user's own name for the
  * order: its order stands, however old, as `order create --client-request-id` does.
  */
-export async function beforeLookBack(
-  line: BatchLine,
-  order: Order,
-  shared: LookBack,
-): Promise<CliError | undefined> {
+export async function beforeLookBack(line: BatchLine, order: Order, shared: LookBack): Promise<CliError | undefined> {
   if (line.clientRequestId !== undefined) return undefined;
   let sinceMs: number;
   try {
