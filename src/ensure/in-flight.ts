@@ -16,7 +16,7 @@ import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { PERIOD_MS, periodStart, windowStart, type Anchor } from './need-id.js';
-import { energyOnItsWay } from './on-its-way.js';
+import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
 /** What an order for an address's current need is derived from, and how to tell an earlier need's order. */
@@ -36,6 +36,8 @@ export interface Need {
 
 export interface InFlight extends Need {
   energy: number;
+  /** Of `energy`, what delivered orders stamped ahead of the server's clock hold (on-its-way.ts stampedAhead). */
+  stampedAheadEnergy: number;
   /** Set when what is on its way cannot be told: an order of this machine's the server does not know (404). */
   failure?: CliError | undefined;
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
@@ -70,6 +72,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       address,
       {
         energy: 0,
+        stampedAheadEnergy: 0,
         unknownRequests: 0,
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
@@ -89,6 +92,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       const entry = result.get(order.address);
       if (entry === undefined) return;
       entry.energy += energyOnItsWay(order, nowMs);
+      if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
       // The newest order to the address within its window is its anchor (the first met, in a newest-first list).
       const created = timestampMs(order.created_at);
       if (created >= entry.windowStartMs && created > (anchoredAt.get(order.address) ?? -Infinity)) {

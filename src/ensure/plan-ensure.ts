@@ -71,8 +71,13 @@ export async function planShortfalls(
       failItem(entry, flight.failure);
       continue;
     }
-    entry.available = chain.get(entry.address)!.energy_available;
-    entry.in_flight = flight.energy;
+    const onChain = chain.get(entry.address)!;
+    entry.available = onChain.energy_available;
+    // Deliveries stamped ahead of the server's clock have arrived once the node's limit holds them, whatever
+    // was used of them since: their stamps cannot say how long ago they were delivered (issue 32).
+    const arrived =
+      flight.stampedAheadEnergy > 0 && !isShort(flight.stampedAheadEnergy, onChain.energy_limit, options.toleranceBp);
+    entry.in_flight = arrived ? flight.energy - flight.stampedAheadEnergy : flight.energy;
     if (flight.unknownRequests > 0) {
       deps.note(
         `energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
@@ -81,7 +86,7 @@ export async function planShortfalls(
     const plan = shortfall({
       target: entry.target,
       available: entry.available,
-      inFlight: flight.energy,
+      inFlight: entry.in_flight,
       portion: offer.energy_per_portion,
       maxEnergy: offer.max_energy,
       toleranceBp: options.toleranceBp,

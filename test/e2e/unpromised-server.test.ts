@@ -214,3 +214,42 @@ describe("order batch: an order older than the run's look-back is not this run's
     expect(world.sandbox.orders()).toHaveLength(2);
   }, 60_000);
 });
+
+describe('order stamps ahead of /v1/time', () => {
+  // Spec, Order: "created_at | integer (int64) | required. Unit: not shown." Nothing ties the stamps to
+  // GET /v1/time's clock; this server stamps local time as UTC, 8 h ahead.
+  const world = worldForSuite({ stampsAheadSeconds: 28_800, deliverAfterMs: 300, rateLimit: false });
+  const X = freshAddress(33_000);
+
+  it('a delivered order whose energy was used is bought for again at once, not kept in flight for 8 h', async () => {
+    const run = ensureHost(world);
+    const first = await run(rentalArgs(X, '--yes', '--json'));
+    expect(first.code, first.stderr).toBe(0);
+    const o1 = items(first)[0]!.bought!;
+    await until('delivered', () => world.sandbox.orders().find((order) => order.id === o1.id)!.delivery_final);
+    // The node shows the delegation (EnergyLimit 65,000), all of it used since.
+    world.sandbox.seedTronAccount(X, { energyUsed: 65_000 });
+    const again = await run(rentalArgs(X, '--yes', '--json'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(items(again)[0]).toMatchObject({ reason: 'bought', in_flight: 0 });
+    expect(world.sandbox.orders().filter((order) => order.address === X)).toHaveLength(2);
+  }, 60_000);
+
+  it('a delivery the node does not show yet still counts in flight (no second order)', async () => {
+    const Y = freshAddress(33_001);
+    world.sandbox.setTronLag(60_000);
+    try {
+      const run = ensureHost(world);
+      const first = await run(rentalArgs(Y, '--yes', '--json'));
+      expect(first.code, first.stderr).toBe(0);
+      const o1 = items(first)[0]!.bought!;
+      await until('delivered', () => world.sandbox.orders().find((order) => order.id === o1.id)!.delivery_final);
+      const again = await run(rentalArgs(Y, '--yes', '--json'));
+      expect(again.code, again.stderr).toBe(0);
+      expect(items(again)[0]).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
+      expect(world.sandbox.orders().filter((order) => order.address === Y)).toHaveLength(1);
+    } finally {
+      world.sandbox.setTronLag(0);
+    }
+  }, 60_000);
+});
