@@ -253,3 +253,19 @@ describe('order stamps ahead of /v1/time', () => {
     }
   }, 60_000);
 });
+
+describe('rent or burn says what it assumes', () => {
+  const world = worldForSuite({ rateLimit: false });
+
+  it('quote --hours 168 with a node: the burn is for one use; the rental can serve 7 days of use', async () => {
+    const table = await world.run(['quote', freshAddress(33_100), '--energy', '65000', '--hours', '168'], {
+      env: { ENERGY_TRON_NODE: world.sandbox.url },
+    });
+    expect(table.code, table.stderr).toBe(0);
+    // 65,000 energy at the sandbox node's 100 sun.
+    expect(table.stdout).toMatch(/^Burn instead +6\.500000 TRX$/m);
+    expect(table.stdout).toMatch(
+      /^Burn assumes +the energy used once; it recovers over 24 h, so this 7-day rental can serve 7 days of use/m,
+    );
+  });
+});
