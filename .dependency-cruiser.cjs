@@ -84,6 +84,14 @@ module.exports = {
       to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-[a-z-]+\\.ts)$` },
     },
     {
+      name: 'no-circular',
+      comment:
+        'No import circles, type-only ones included (tsPreCompilationDeps): move the shared shape down into a file both import.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'A relative import that does not resolve cannot be checked.',
       severity: 'error',

@@ -5,7 +5,9 @@
 // - money never through a float: no-restricted-syntax on Number(), parseFloat and unary + of amount values;
 // - stdout only from output/: no-restricted-properties and no-console;
 // - no focused or skipped tests: @vitest/eslint-plugin;
-// - files of at most 300 lines: max-lines.
+// - files of at most 300 lines, command files of at most 150: max-lines;
+// - error classes only in the errors modules (src/domain/errors.ts, cli-errors.ts, journal-errors.ts):
+//   no-restricted-syntax on a class that extends an …Error.
 // Unused exports are knip's job (knip.json); formatting is Prettier's (.prettierrc.json, `npm run format`).
 import js from '@eslint/js';
 import vitest from '@vitest/eslint-plugin';
@@ -34,6 +36,12 @@ const AREAS = [
   'src/sandbox/',
   'src/service/status-server.ts',
   'src/app/cli.ts',
+  // The homes of error classes (ERROR_HOMES).
+  'src/domain/errors.ts',
+  'src/domain/cli-errors.ts',
+  'src/domain/journal-errors.ts',
+  'src/client/http-failure.ts',
+  'src/storage/file-lock.ts',
 ];
 const glob = (area) => (area.endsWith('/') ? `${area}**/*.ts` : area);
 const owns = (area, owners) =>
@@ -67,6 +75,27 @@ const MONEY = [
     selector:
       "CallExpression[callee.name='parseFloat'], CallExpression[callee.object.name='Number'][callee.property.name='parseFloat']",
     message: 'parseFloat: amounts stay strings (src/domain/money.ts); other numbers use Number() with a pattern check.',
+  },
+];
+
+/**
+ * Where a class that extends an error may be declared: the errors modules, and two low-level failures that
+ * never reach a user as themselves (an HTTP exchange's HttpFailure, which the client turns into a
+ * NetworkError; a lock's LockTimeoutError, which its callers turn into a ConflictError): each is tied to its
+ * layer's own knowledge (network error codes, a lock holder) that the domain may not import.
+ */
+const ERROR_HOMES = [
+  'src/domain/errors.ts',
+  'src/domain/cli-errors.ts',
+  'src/domain/journal-errors.ts',
+  'src/client/http-failure.ts',
+  'src/storage/file-lock.ts',
+];
+const ERROR_CLASSES = [
+  {
+    selector: 'ClassDeclaration[superClass.name=/Error$/], ClassExpression[superClass.name=/Error$/]',
+    message:
+      'An error class outside the errors module: declare it in src/domain/errors.ts (what the library throws) or src/domain/cli-errors.ts (what only the command line meets).',
   },
 ];
 
@@ -112,7 +141,13 @@ function areaBlock(area) {
         'error',
         { paths: imports.map((path) => ({ ...path, allowTypeImports: true })) },
       ],
-      'no-restricted-syntax': ['error', ...syntax, ...MONEY, ...STATIC_LOADING],
+      'no-restricted-syntax': [
+        'error',
+        ...syntax,
+        ...MONEY,
+        ...STATIC_LOADING,
+        ...(ERROR_HOMES.includes(area) ? [] : ERROR_CLASSES),
+      ],
       'no-restricted-properties': [
         'error',
         ...(writesStdout

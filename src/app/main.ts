@@ -6,15 +6,8 @@ import { CommanderError, type Command } from 'commander';
 import { scrubSecrets, scrubSecretsDeep } from '../client/redact.js';
 import { Context } from '../commands/context.js';
 import { withContext } from '../commands/shell-words.js';
-import {
-  ApiError,
-  AuthError,
-  CliError,
-  ExitCode,
-  InterruptedError,
-  SIGNAL_EXIT_CODES,
-  type InterruptSignal,
-} from '../domain/errors.js';
+import { ApiError, AuthError, CliError, ExitCode } from '../domain/errors.js';
+import { InterruptedError, SIGNAL_EXIT_CODES, type InterruptSignal } from '../domain/cli-errors.js';
 import { writeErrorReport, type ErrorReport } from '../output/error-report.js';
 import type { Terminal } from '../output/terminal.js';
 import { buildProgram, helpArguments, invokedPath, outputJsonArguments } from './program.js';

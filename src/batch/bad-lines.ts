@@ -1,6 +1,6 @@
 /** Every bad line of a batch file, reported in one run rather than the first alone. */
 import { UsageError } from '../domain/errors.js';
-import type { BadLineError } from './batch-fields.js';
+import type { BadLineError } from '../domain/cli-errors.js';
 
 /** The bad lines of a file: the first is held back (alone, it is the error itself), the rest said as found. */
 export class BadLines {

@@ -1,25 +1,9 @@
 /**
- * The names a batch file may use for an order's fields (CSV columns, NDJSON keys), and the error of a line
- * that is not a valid order.
+ * The names a batch file may use for an order's fields (CSV columns, NDJSON keys).
  */
 import { printable } from '../domain/printable.js';
 import { UsageError } from '../domain/errors.js';
-
-/**
- * A line that is not a valid order. Every such line of a file is reported in one run (checkBatch); a
- * problem with the header, which no line can be read without, is a plain UsageError.
- */
-export class BadLineError extends UsageError {
-  override name = 'BadLineError';
-  constructor(
-    readonly source: string,
-    readonly line: number,
-    readonly problem: string,
-    hint?: string,
-  ) {
-    super(`${source}, line ${line}: ${problem}: nothing was bought`, hint === undefined ? {} : { hint });
-  }
-}
+import type { BadLineError } from '../domain/cli-errors.js';
 
 export const FIELDS = ['address', 'energy', 'hours', 'client_request_id'] as const;
 export type Field = (typeof FIELDS)[number];

@@ -6,7 +6,8 @@
  */
 import { orderRequestBody, type EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { ApiError, CliError, ConflictError } from '../domain/errors.js';
+import { ApiError, CliError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';

@@ -5,7 +5,8 @@
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
-import { ApiError, CliError, ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
+import { ApiError, CliError } from '../domain/errors.js';
 import { orderBehindConflict } from '../ordering/conflict-order.js';
 import type { BatchLine } from './parse-line.js';
 

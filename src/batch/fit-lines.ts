@@ -5,7 +5,7 @@
  * the file lists first. A resend is always sent: its order may exist and be paid for already.
  */
 import type { EnergyClient } from '../client/client.js';
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { addAmounts, subtractAmounts } from '../domain/money.js';
 import { fitInOrder } from '../ordering/what-fits.js';
 import type { BatchPlan } from './plan.js';

@@ -5,7 +5,8 @@
  * looked for under its id, then under the id an earlier version gave it (line-identity.ts).
  */
 import type { EnergyClient } from '../client/client.js';
-import { CliError, ContextualError } from '../domain/errors.js';
+import { CliError } from '../domain/errors.js';
+import { ContextualError } from '../domain/cli-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { mayHaveOrder, orderIdOf, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { addAmounts } from '../domain/money.js';

@@ -7,7 +7,8 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
-import { ContextualError, InterruptedError, SomeFailedError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { ContextualError, InterruptedError, SomeFailedError } from '../domain/cli-errors.js';
 import { addAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';

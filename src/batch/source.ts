@@ -12,7 +12,7 @@ import { CliError, UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { MAX_LINE_LENGTH, readLines, tooLong } from './line-reader.js';
-import { BadLineError } from './batch-fields.js';
+import { BadLineError } from '../domain/cli-errors.js';
 import { BadLines } from './bad-lines.js';
 import { detectFormat, LineParser, type BatchFormat, type BatchLine, type BatchRules } from './parse-line.js';
 

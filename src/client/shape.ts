@@ -7,10 +7,7 @@
  */
 import { AMOUNT_PATTERN } from '../domain/money-text.js';
 import { INTEGER_TEXT, UUID_TEXT } from '../domain/patterns.js';
-
-export class ShapeMismatch extends Error {
-  override name = 'ShapeMismatch';
-}
+import { ShapeMismatch } from '../domain/errors.js';
 
 export type Check<T> = (value: unknown, path: string) => T;
 

@@ -49,7 +49,10 @@ interface Parsed {
 
 function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
   const address = parseListenAddress(text);
-  if (address === undefined) throw new InvalidArgumentError('must be a port, or host:port (e.g. 9464, 0.0.0.0:9464)');
+  if (address === undefined)
+    throw new InvalidArgumentError(
+      'must be a port, or host:port (e.g. 9464; 0.0.0.0:9464 for every interface, not 0:9464)',
+    );
   return address;
 }
 
@@ -149,7 +152,7 @@ export function ensureCommand(
           waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         },
         everyMs: parsed.every,
-        watch: watchOptions(parsed),
+        watch: { ...watchOptions(parsed), version: command.parent?.version() },
         tronNode: () => ctx.tronNode(),
         ...ctx.services(),
       });

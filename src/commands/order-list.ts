@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { CliError, ContextualError, InternalError, UsageError } from '../domain/errors.js';
+import { CliError, UsageError } from '../domain/errors.js';
+import { ContextualError, InternalError } from '../domain/cli-errors.js';
 import { ORDER_COLUMNS, orderCells } from '../output/views.js';
 import { streamOrdersCsv, streamOrdersJson, streamOrdersTable } from '../output/order-stream.js';
 import { ORDER_CSV_COLUMNS, orderCsvFields } from '../output/csv.js';

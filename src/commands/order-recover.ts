@@ -5,7 +5,8 @@
  */
 import { Argument, Command } from 'commander';
 import type { EnergyClient } from '../client/client.js';
-import { ConflictError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../domain/errors.js';
-import type { TronAccountSeed } from '../sandbox/tron-ledger.js';
+import type { TronAccountSeed } from '../sandbox/types.js';
 import { parseSeedAddress } from '../sandbox/tron-seed.js';
 import { nonNegativeInteger, portNumber, positiveInteger, signedInteger, trxAmount } from './arguments.js';
 import type { Context } from './context.js';

@@ -5,7 +5,8 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UnsafeFileError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { UnsafeFileError } from '../domain/cli-errors.js';
 import { PRIVATE_DIR_MODE } from '../storage/file-modes.js';
 
 /** The config folder (settings, credentials) or the state folder (the order journal). */

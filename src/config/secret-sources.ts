@@ -5,6 +5,7 @@
  * the command and what went wrong, not what it printed (the output may be a part of the secret).
  */
 import { AuthError } from '../domain/errors.js';
+import { BoundedReadError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { commandWords, needsShell } from '../domain/shell-syntax.js';
 import { COMMAND_SECRETS, type CommandSecretName, type SettingName } from './names.js';
@@ -54,7 +55,7 @@ const MAX_SECRET_FILE_BYTES = 65_536;
  */
 async function readSecretFile(name: CommandSecretName, path: string): Promise<string> {
   const variable = COMMAND_SECRETS[name].fileVariable;
-  const { BoundedReadError, readRegularFile } = await import('../storage/bounded-read.js');
+  const { readRegularFile } = await import('../storage/bounded-read.js');
   let text: string;
   try {
     text = (await readRegularFile(path, MAX_SECRET_FILE_BYTES)).toString('utf8');

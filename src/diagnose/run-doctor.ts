@@ -6,7 +6,7 @@
 import { apiBaseUrl } from '../config/credentials.js';
 import { SETTING_NAMES } from '../config/names.js';
 import type { Settings } from '../config/settings.js';
-import { ChecksFailedError } from '../domain/errors.js';
+import { ChecksFailedError } from '../domain/cli-errors.js';
 import { failed, guarded, type CheckResult } from './check.js';
 import { checkConfigFiles, checkJournal, checkProfile, checkStateFolder } from './local-checks.js';
 import { checkApi, checkCredentials, checkTronNode, type ApiChecks, type Remote } from './remote-checks.js';

@@ -1,10 +1,12 @@
 /**
- * Typed errors: every failure a user can cause or meet is one of these classes, one (or more) per exit code
- * of the contract, and only `app/main.ts` turns it into a message and an exit status. Nothing outside this
- * module builds a `CliError` with a bare exit code.
+ * The errors the library throws and exports (src/index.ts): every failed request is a `CliError` (the library's
+ * `EnergyError`) with the exit code the command line gives it. The failures only the command line meets are in
+ * cli-errors.ts, the journal's in journal-errors.ts: together, the errors module. Only `app/main.ts` turns an
+ * error into a message and an exit status, and nothing outside these modules builds a `CliError` with a bare
+ * exit code.
  */
 import type { ProblemDetails } from './problem-details.js';
-import { clause, printable } from './printable.js';
+import { printable } from './printable.js';
 import { formatDuration } from './duration.js';
 
 /** Exit codes of the `energy` command-line contract. */
@@ -60,14 +62,6 @@ export class UsageError extends CliError {
   }
 }
 
-/** Something local is wrong with the input or the machine's setup (a private file open to others): nothing was sent. */
-export class UnsafeFileError extends CliError {
-  override name = 'UnsafeFileError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.usage, options);
-  }
-}
-
 /**
  * No credentials, unusable ones, or credentials a server refused. `status` is 401 only for the API's own
  * answer: the one case an order's journal records as "refused, 401" (anything local was never sent).
@@ -95,22 +89,6 @@ export class MissingCredentialsError extends AuthError {
   }
 }
 
-/** Refused on purpose before anything was placed: a price above --max-total, an id used for another order, a busy lock. */
-export class ConflictError extends CliError {
-  override name = 'ConflictError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.conflict, options);
-  }
-}
-
-/** A server other than the API (a TRON node) limits or refuses our rate. */
-export class RateLimitedError extends CliError {
-  override name = 'RateLimitedError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.rateLimited, options);
-  }
-}
-
 /** The API answered with an error status. */
 export class ApiError extends CliError {
   override name = 'ApiError';
@@ -126,14 +104,6 @@ export class ApiError extends CliError {
   readonly retryAfterSeconds: number | undefined;
 }
 
-/** Something the user named does not exist, found out without the API's 404 (e.g. a short id no order has). */
-export class NotFoundError extends CliError {
-  override name = 'NotFoundError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.notFound, options);
-  }
-}
-
 /** The connection failed, timed out, or the response broke the spec. */
 export class NetworkError extends CliError {
   override name = 'NetworkError';
@@ -147,30 +117,6 @@ export class ResponseShapeError extends CliError {
   override name = 'ResponseShapeError';
   constructor(message: string, options?: CliErrorOptions) {
     super(message, ExitCode.service, options);
-  }
-}
-
-/** A request the TRON node answered with an error of its own (java-tron's `{"Error": …}`). */
-export class TronNodeError extends CliError {
-  override name = 'TronNodeError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.service, options);
-  }
-}
-
-/** The order is final and did not deliver (a failure, a lifecycle that ended first, energy that never arrived). */
-export class OrderFailedError extends CliError {
-  override name = 'OrderFailedError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.orderFailed, options);
-  }
-}
-
-/** Some lines of a batch or addresses of `ensure` failed; the others stand. */
-export class SomeFailedError extends CliError {
-  override name = 'SomeFailedError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.someFailed, options);
   }
 }
 
@@ -191,72 +137,6 @@ export class WaitTimeoutError extends CliError {
   }
 }
 
-/** Not the user's doing: a state the program should not reach. */
-export class InternalError extends CliError {
-  override name = 'InternalError';
-  constructor(message: string) {
-    super(message, ExitCode.internal);
-  }
-}
-
-/** A failure said again with what it means here ("line 3: …"): its cause's exit code; an interrupt stays one. */
-export class ContextualError extends CliError {
-  override name = 'ContextualError';
-  constructor(message: string, cause: CliError, options?: { hint?: string }) {
-    super(message, cause.exitCode, { cause, hint: options?.hint, outcomeUncertain: cause.outcomeUncertain });
-  }
-}
-
-/** A failure already reported in a row of the output (an address of `ensure`), said again as the run's error. */
-export class ReportedFailureError extends CliError {
-  override name = 'ReportedFailureError';
-  constructor(failure: { message: string; exit_code: number }) {
-    super(failure.message, toExitCode(failure.exit_code));
-  }
-}
-
-function toExitCode(code: number): ExitCode {
-  return (Object.values(ExitCode) as number[]).includes(code) ? (code as ExitCode) : ExitCode.internal;
-}
-
-/** The signals that end a run early, with the exit status a shell gives them (128 + number). */
-export const SIGNAL_EXIT_CODES = {
-  SIGHUP: ExitCode.hangup,
-  SIGINT: ExitCode.interrupted,
-  SIGTERM: ExitCode.terminated,
-} as const;
-export type InterruptSignal = keyof typeof SIGNAL_EXIT_CODES;
-
-/** The user or a supervisor stopped the run (Ctrl-C, `timeout`, SIGTERM, a closed terminal). */
-export class InterruptedError extends CliError {
-  override name = 'InterruptedError';
-  constructor(readonly signal: InterruptSignal) {
-    super(`interrupted by ${signal}`, SIGNAL_EXIT_CODES[signal]);
-  }
-}
-
-/** The run was stopped by a signal: the error itself, or one that wraps it (an order whose outcome it left unknown). */
-export function isInterruption(error: unknown): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof InterruptedError) return true;
-  return false;
-}
-
-/** An order request that may have reached the server, answer never received: the journal keeps it for recover. */
-export class OrderOutcomeUnknownError extends CliError {
-  override name = 'OrderOutcomeUnknownError';
-  constructor(
-    readonly clientRequestId: string,
-    cause: CliError,
-    recoverCommand: string,
-  ) {
-    super(
-      `${clause(cause.message)}: the order with client_request_id ${clientRequestId} may or may not have been placed (it is in the journal)`,
-      cause.exitCode,
-      { cause, hint: `settle it (this never places a second order) with: ${recoverCommand}` },
-    );
-  }
-}
-
 /** Maps an HTTP error status to the contract's exit code. */
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401) return ExitCode.auth;
@@ -270,20 +150,9 @@ export function exitCodeForStatus(status: number): ExitCode {
 }
 
 /**
- * A simulated contract call that would fail on chain (e.g. a transfer from an address without the tokens):
- * the answer is about the input, not the network, so it is a usage error (exit 2) with its own message.
+ * A response value that breaks the spec's shape, at the path named in its message (client/shape.ts's
+ * validators). Not exported by the library: the client says it again as a ResponseShapeError.
  */
-export class TransferRevertedError extends CliError {
-  override name = 'TransferRevertedError';
-  constructor(message: string, options?: { hint?: string }) {
-    super(message, ExitCode.usage, options);
-  }
-}
-
-/** `energy doctor` found a failure: its exit code is the first failed check's (3, 7 or 2), said as a summary. */
-export class ChecksFailedError extends CliError {
-  override name = 'ChecksFailedError';
-  constructor(message: string, exitCode: ExitCode, options?: { hint?: string }) {
-    super(message, exitCode, options);
-  }
+export class ShapeMismatch extends Error {
+  override name = 'ShapeMismatch';
 }

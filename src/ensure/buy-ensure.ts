@@ -4,7 +4,7 @@
  * --place-what-fits, those it covers are placed one after another in the order given, and the others
  * never sent.
  */
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { refuseUnaffordable } from '../ordering/afford.js';

@@ -2,7 +2,7 @@
  * `ensure --wait`: each order followed to a final state (as `order wait` does), then the chain read again
  * until it shows the energy, within `--tolerance`, or the grace for a node behind the API runs out.
  */
-import { OrderFailedError } from '../domain/errors.js';
+import { OrderFailedError } from '../domain/cli-errors.js';
 import { sleep } from '../domain/sleep.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { followToFinal } from '../ordering/follow-order.js';

@@ -6,7 +6,7 @@
  * mtime: the other host's clock may be off), saying so. Across hosts, derived order ids keep one order per
  * need (need-id.ts); this lock only spares a machine's runs the same work.
  */
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { LockTimeoutError, withFileLock, type LockHolder, type LockSystem } from '../storage/file-lock.js';
 

@@ -4,7 +4,7 @@ import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { Terminal } from '../output/terminal.js';
 import type { TronNode } from '../tron/tron-node.js';
-import type { Need } from './in-flight.js';
+import type { Need } from './need-id.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing

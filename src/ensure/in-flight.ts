@@ -7,7 +7,8 @@
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
  * other way would buy twice. Every time is on the server's clock (ordering/server-clock.ts).
  */
-import { ApiError, NotFoundError, ResponseShapeError, type CliError } from '../domain/errors.js';
+import { NotFoundError } from '../domain/cli-errors.js';
+import { ApiError, ResponseShapeError, type CliError } from '../domain/errors.js';
 import type { Order } from '../client/types.js';
 import type { JournalRecord } from '../journal/record.js';
 import { mapLimit } from '../domain/pool.js';
@@ -15,24 +16,9 @@ import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
-import { PERIOD_MS, periodStart, windowStart, type Anchor } from './need-id.js';
+import { PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import type { ServerClock } from '../ordering/server-clock.js';
-
-/** What an order for an address's current need is derived from, and how to tell an earlier need's order. */
-export interface Need {
-  /** What this address's need is anchored to: the id of an order placed for it derives from this. */
-  anchor: Anchor;
-  /** Orders to the address older than this are not what an order for the current need could be. */
-  windowStartMs: number;
-  /**
-   * When the list was read only in part (its newest 1,000 orders), the `created_at` of the oldest order
-   * read: an order older than that could not be seen, so one met under a derived id answered an earlier
-   * need. Undefined when the whole window was read: an unseen order under a derived id is then newer than
-   * the reading, another host's order for this very need.
-   */
-  listedSinceMs: number | undefined;
-}
 
 export interface InFlight extends Need {
   energy: number;

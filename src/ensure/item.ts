@@ -1,5 +1,6 @@
 /** One address's line of an `ensure` run: made once, and failed the one way, whatever failed it. */
-import { CliError, isInterruption } from '../domain/errors.js';
+import { CliError } from '../domain/errors.js';
+import { isInterruption } from '../domain/cli-errors.js';
 import type { EnsureItem } from './ensure-types.js';
 
 /** A fresh item: the address's target and what it has, nothing bought yet. */

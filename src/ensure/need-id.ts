@@ -41,6 +41,21 @@ export function windowStart(address: string, nowMs: number): number {
 /** What the need is anchored to: the newest order to the address in the window, or the period. */
 export type Anchor = { orderId: string } | { periodStartMs: number };
 
+/** What an order for an address's current need is derived from, and how to tell an earlier need's order. */
+export interface Need {
+  /** What this address's need is anchored to: the id of an order placed for it derives from this. */
+  anchor: Anchor;
+  /** Orders to the address older than this are not what an order for the current need could be. */
+  windowStartMs: number;
+  /**
+   * When the list was read only in part (its newest 1,000 orders), the `created_at` of the oldest order
+   * read: an order older than that could not be seen, so one met under a derived id answered an earlier
+   * need. Undefined when the whole window was read: an unseen order under a derived id is then newer than
+   * the reading, another host's order for this very need.
+   */
+  listedSinceMs: number | undefined;
+}
+
 const PREFIX = 'ensure-';
 
 /** True for an id that `needId` derives: a request of `ensure`'s own. */

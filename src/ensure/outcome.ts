@@ -1,5 +1,5 @@
 /** What a finished `ensure` run ends with: nothing when every item stands; else exit 9, or a single address's own code. */
-import { ReportedFailureError, SomeFailedError } from '../domain/errors.js';
+import { ReportedFailureError, SomeFailedError } from '../domain/cli-errors.js';
 import type { EnsureItem } from './ensure-types.js';
 
 export function ensureFailure(items: readonly EnsureItem[]): Error | undefined {

@@ -6,7 +6,8 @@
  * flight instead, run after run, such a request would starve the address until someone settled it by
  * hand. The resend needs no new consent: the run that first sent it had it, for these bytes and this price.
  */
-import { AuthError, CliError, isInterruption } from '../domain/errors.js';
+import { AuthError, CliError } from '../domain/errors.js';
+import { isInterruption } from '../domain/cli-errors.js';
 import { recordedOrder } from '../journal/record.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
 import type { EnsureJournal } from './ensure-types.js';

@@ -17,11 +17,11 @@
 import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { orderBehindConflict, type Wanted } from '../ordering/conflict-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
-import type { Need } from './in-flight.js';
+import type { Need } from './need-id.js';
 import { needId } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
 

@@ -4,7 +4,7 @@
  * the item also says whether its bandwidth pays for the n transfers.
  */
 import { randomBytes } from 'node:crypto';
-import { TransferRevertedError } from '../domain/errors.js';
+import { TransferRevertedError } from '../domain/cli-errors.js';
 import { encodeTronAddress } from '../domain/address.js';
 import { addressState, TRC20_TRANSFER_BYTES, transactionsCovered } from '../tron/address-state.js';
 import { estimateTransfer } from '../tron/estimate-transfer.js';

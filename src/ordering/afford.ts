@@ -3,7 +3,7 @@
  * it can and fails the rest, leaving a half-bought list the user never agreed to.
  */
 import type { EnergyClient } from '../client/client.js';
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { compareAmounts } from '../domain/money.js';
 
 export interface AffordCheck {

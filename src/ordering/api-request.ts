@@ -5,7 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
-import { ConflictError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { BoundedReadError, ConflictError } from '../domain/cli-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { orderBody } from '../journal/record.js';
 import { checkFields, fieldsBody, withFieldsQuery, type ApiField } from './api-fields.js';
@@ -150,7 +151,7 @@ function clientRequestIdOf(text: string): string | undefined {
 
 /** --input's bytes: standard input up to the cap, or a regular file (never a pipe or device: see bounded-read). */
 async function readInput(input: string, deps: ApiDeps): Promise<Buffer> {
-  const { BoundedReadError, readCappedStream, readRegularFile } = await import('../storage/bounded-read.js');
+  const { readCappedStream, readRegularFile } = await import('../storage/bounded-read.js');
   try {
     return input === '-'
       ? await readCappedStream(deps.stdin, MAX_INPUT_BYTES, deps.interrupt)

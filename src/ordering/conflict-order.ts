@@ -9,7 +9,8 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { ApiError, ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
+import { ApiError } from '../domain/errors.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { findRecentOrders } from './find-recent.js';
 

@@ -3,7 +3,8 @@
  * Without one of them nothing is sent, whatever the caller (exit 2). How the question is asked is the
  * caller's (output/prompt.ts `confirmOn`): the flows never touch a terminal.
  */
-import { ConflictError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 
 /** Asks a person a yes/no question and says whether the answer was yes. */
 export type Confirm = (question: string) => Promise<boolean>;

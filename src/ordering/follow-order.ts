@@ -6,7 +6,8 @@
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { endedUndelivered, isFinal, waitUntilFinal } from '../client/wait-for-order.js';
-import { CliError, ContextualError, OrderFailedError, WaitTimeoutError } from '../domain/errors.js';
+import { CliError, WaitTimeoutError } from '../domain/errors.js';
+import { ContextualError, OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 
 export interface Follower {

@@ -2,7 +2,7 @@
  * The options' `intake_enabled: false`: the server takes no new orders now. `order create` stops before
  * any order (exit 5) instead of sending one only to meet a 409; `quote` and a dry run say so.
  */
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 
 export const INTAKE_DISABLED = 'intake of new orders is disabled (GET /v1/energy/options says intake_enabled: false)';
 

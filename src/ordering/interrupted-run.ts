@@ -14,7 +14,8 @@
  */
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { ApiError, ConflictError } from '../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { UUID_TEXT } from '../domain/patterns.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';

@@ -7,7 +7,8 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { CliError, SomeFailedError } from '../domain/errors.js';
+import { CliError } from '../domain/errors.js';
+import { SomeFailedError } from '../domain/cli-errors.js';
 import { sumAmounts } from '../domain/money.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';

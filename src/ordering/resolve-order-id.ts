@@ -4,7 +4,8 @@
  * guessed: no match, or more than one, is an error that says so.
  */
 import type { EnergyClient } from '../client/client.js';
-import { NotFoundError, UsageError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { NotFoundError } from '../domain/cli-errors.js';
 
 /** How far back a short id is looked for: the newest orders, as `order list` shows them first. */
 const SEARCHED = 1000;

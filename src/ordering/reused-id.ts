@@ -3,7 +3,7 @@
  * would answer with the first order (200) or a 409, never the one asked for. Refused before anything is
  * sent, by `order create` and by `order batch` (a client_request_id column), in the same words.
  */
-import { ConflictError } from '../domain/errors.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
 

@@ -4,7 +4,8 @@
  * request is on disk before it leaves and no outcome goes unrecorded.
  */
 import type { CreatedOrder, EnergyClient } from '../client/client.js';
-import { ApiError, AuthError, CliError, InterruptedError, OrderOutcomeUnknownError } from '../domain/errors.js';
+import { ApiError, AuthError, CliError } from '../domain/errors.js';
+import { InterruptedError, OrderOutcomeUnknownError } from '../domain/cli-errors.js';
 import { JournalWriteError, OrderUnrecordedError } from '../domain/journal-errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/record.js';

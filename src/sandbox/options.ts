@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { isApiAmount } from '../domain/money-text.js';
 import { checkExtraFields, foreignRecordFields, type ForeignRecordFields } from './foreign-orders.js';
 import type { RateLimit } from './rate-limiter.js';
-import type { TronAccountSeed } from './tron-ledger.js';
-import type { SandboxOptions } from './types.js';
+import type { SandboxOptions, TronAccountSeed } from './types.js';
 
 export interface ResolvedOptions {
   host: string;

@@ -7,23 +7,7 @@
 import { checkTronAddress } from '../domain/address.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import type { OrderBook } from './order-book.js';
-
-export interface TronAccountSeed {
-  /** Default true; false answers `{}` until an order to the address is delivered. */
-  activated?: boolean;
-  /** Energy the address holds by itself (staked or delegated elsewhere). Default 0. */
-  energy?: number;
-  /** Energy used in the current window. Default 0. */
-  energyUsed?: number;
-  /** Free bandwidth used (of 600). Default 0. */
-  bandwidthUsed?: number;
-  /** Staked or delegated bandwidth (NetLimit). Default 0. */
-  bandwidth?: number;
-  /** USDT held, in its smallest unit (6 decimals). Default 0. */
-  usdt?: bigint;
-  /** A smart contract's account (`"type":"Contract"`): java-tron never delegates to one. Default false. */
-  contract?: boolean;
-}
+import type { TronAccountSeed, TronRequestRecord } from './types.js';
 
 interface Account {
   activated: boolean;
@@ -33,12 +17,6 @@ interface Account {
   bandwidth: number;
   usdt: bigint;
   contract: boolean;
-}
-
-/** One TRON node request as the sandbox saw it, for tests that count effects. */
-export interface TronRequestRecord {
-  path: string;
-  apiKey: string | undefined;
 }
 
 export const FREE_BANDWIDTH = 600;

@@ -3,7 +3,7 @@
  * `TXYZ…:energy=65000,used=20000,usdt=5000000` or `TXYZ…:inactive`. Pure; throws RangeError with the reason.
  */
 import { checkTronAddress } from '../domain/address.js';
-import type { TronAccountSeed } from './tron-ledger.js';
+import type { TronAccountSeed } from './types.js';
 
 export const SEED_ADDRESS_SYNTAX =
   '<address>[:energy=N,used=N,bandwidth=N,bandwidth-used=N,usdt=UNITS,inactive,contract]';

@@ -1,6 +1,5 @@
 /** Public shapes of the sandbox: its options, its handle, and the faults a test can queue. */
 import type { Order, OrderFailure } from '../client/types.js';
-import type { TronAccountSeed, TronRequestRecord } from './tron-ledger.js';
 
 export interface SandboxOptions {
   /** Default '127.0.0.1'. */
@@ -130,3 +129,27 @@ export type Fault = (
   | { kind: 'hold-after-commit'; ms?: number }
   | { kind: 'raw'; status: number; contentType: string; body: string }
 ) & { match?: FaultMatch; times?: number };
+
+/** What a seeded TRON account holds (SandboxOptions.tronAccounts): the sandbox's chain starts from these. */
+export interface TronAccountSeed {
+  /** Default true; false answers `{}` until an order to the address is delivered. */
+  activated?: boolean;
+  /** Energy the address holds by itself (staked or delegated elsewhere). Default 0. */
+  energy?: number;
+  /** Energy used in the current window. Default 0. */
+  energyUsed?: number;
+  /** Free bandwidth used (of 600). Default 0. */
+  bandwidthUsed?: number;
+  /** Staked or delegated bandwidth (NetLimit). Default 0. */
+  bandwidth?: number;
+  /** USDT held, in its smallest unit (6 decimals). Default 0. */
+  usdt?: bigint;
+  /** A smart contract's account (`"type":"Contract"`): java-tron never delegates to one. Default false. */
+  contract?: boolean;
+}
+
+/** One TRON node request as the sandbox saw it, for tests that count effects. */
+export interface TronRequestRecord {
+  path: string;
+  apiKey: string | undefined;
+}

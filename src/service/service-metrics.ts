@@ -24,30 +24,32 @@ export function cycleSucceeded(items: readonly EnsureItem[], failed: boolean): b
 export class ServiceMetrics {
   readonly registry = new Metrics();
 
-  constructor() {
+  /** `startedAtMs`: the last success reads the service's start until a first one (alert rules count from it). */
+  constructor(startedAtMs?: number) {
     const m = this.registry;
-    m.counter(CYCLES, 'Cycles of ensure --every by outcome: ok (every address stands) or failed.');
+    m.counter(CYCLES, 'Cycles of ensure --every by result: ok (every address stands) or failed.');
     m.counter(
       ORDERS,
       'Orders by result: placed by this service, placed by another host for the same need (elsewhere), or failed.',
     );
     m.counter(SPENT, 'TRX of the orders this service placed (their total_trx).');
-    m.gauge(LAST_SUCCESS, 'Unix time at which the last successful cycle ended.');
+    m.gauge(LAST_SUCCESS, 'Unix time at which the last successful cycle ended; until a first one, the service start.');
     m.gauge(AVAILABLE, 'Energy available at the address, as the last cycle read it from the TRON node.');
     m.gauge(TARGET, 'Energy the address is kept at (--energy, or --transfers times one transfer).');
     m.gauge(IN_FLIGHT, 'Energy bought for the address and not on chain yet, as the last cycle counted it.');
     m.gauge(BALANCE, 'Available balance of the API account, in TRX, as the last cycle read it.');
     m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
     // Both outcomes from the start: a rate over a series that appears late misses its first increase.
-    for (const outcome of ['ok', 'failed']) m.add(CYCLES, { outcome }, '0');
+    for (const result of ['ok', 'failed']) m.add(CYCLES, { result }, '0');
     for (const result of ['placed', 'elsewhere', 'failed']) m.add(ORDERS, { result }, '0');
     m.add(SPENT, {}, '0');
+    if (startedAtMs !== undefined) m.set(LAST_SUCCESS, {}, (startedAtMs / 1000).toFixed(3));
   }
 
   cycleEnded(items: readonly EnsureItem[], failed: boolean, endedAtMs: number): void {
     const m = this.registry;
     const ok = cycleSucceeded(items, failed);
-    m.add(CYCLES, { outcome: ok ? 'ok' : 'failed' });
+    m.add(CYCLES, { result: ok ? 'ok' : 'failed' });
     if (ok) m.set(LAST_SUCCESS, {}, (endedAtMs / 1000).toFixed(3));
     for (const item of items) {
       const address = { address: item.address };

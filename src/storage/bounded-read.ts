@@ -11,10 +11,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
 
-/** Why the input cannot be read, in words to put after its name: "no such file", "a named pipe, …". */
-export class BoundedReadError extends Error {
-  override name = 'BoundedReadError';
-}
+import { BoundedReadError } from '../domain/cli-errors.js';
 
 /** 1024 → "1 KiB", 1048576 → "1 MiB". */
 export function describeBytes(bytes: number): string {

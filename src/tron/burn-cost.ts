@@ -4,7 +4,8 @@
  * say the price costs a note and a null, never the command's answer.
  */
 import { burnTrx } from '../domain/burn.js';
-import { CliError, isInterruption } from '../domain/errors.js';
+import { CliError } from '../domain/errors.js';
+import { isInterruption } from '../domain/cli-errors.js';
 import type { TronNode } from './tron-node.js';
 
 /** The chain's sun per unit of energy, or null when the node cannot say (after a note). */

@@ -5,7 +5,8 @@
  * (TriggerConstantContractServlet, Wallet.callConstantContract). So success is the absence of every failure
  * sign, never `result.result` alone: an energy figure from a failed call would under-buy.
  */
-import { ShapeMismatch, type Check } from '../client/shape.js';
+import { type Check } from '../client/shape.js';
+import { ShapeMismatch } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { counter, describe, optionalString, record } from './tron-schemas.js';
 import type { ConstantCallResult, SimulationFailure } from './tron-types.js';

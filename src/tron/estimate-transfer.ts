@@ -2,8 +2,9 @@
  * The energy a TRC-20 transfer would use, from the node's simulation. A simulation that would fail on chain
  * is the input's problem (exit 2, its own message); a node that cannot simulate at all is a service failure.
  */
-import { TransferRevertedError, UsageError } from '../domain/errors.js';
-import { TronNodeError } from '../domain/errors.js';
+import { UsageError } from '../domain/errors.js';
+import { TransferRevertedError } from '../domain/cli-errors.js';
+import { TronNodeError } from '../domain/cli-errors.js';
 import type { TronNode } from './tron-node.js';
 import { readableMessage } from './tron-schemas.js';
 import type { ConstantCallResult, TransferSimulation } from './tron-types.js';

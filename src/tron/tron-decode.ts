@@ -4,8 +4,10 @@
  * java-tron `{"Error": "…"}` body (sent with HTTP 200) is the node refusing the request, reported as such.
  */
 import type { HttpResponse } from '../client/http.js';
-import { ShapeMismatch, type Check } from '../client/shape.js';
-import { AuthError, RateLimitedError, ResponseShapeError, TronNodeError, type CliError } from '../domain/errors.js';
+import { type Check } from '../client/shape.js';
+import { ShapeMismatch } from '../domain/errors.js';
+import { AuthError, ResponseShapeError, type CliError } from '../domain/errors.js';
+import { RateLimitedError, TronNodeError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { readableMessage } from './tron-schemas.js';
 

@@ -3,7 +3,8 @@
  * missing account is `{}`, so every counter is optional here and reads as 0; a counter that is present must
  * be a non-negative integer, or the answer breaks the spec. Unknown keys are ignored.
  */
-import { ShapeMismatch, type Check } from '../client/shape.js';
+import { type Check } from '../client/shape.js';
+import { ShapeMismatch } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import type { AccountInfo, AccountResource, EnergyPrice, NowBlock } from './tron-types.js';
 

@@ -4,26 +4,28 @@ import {
   ApiError,
   AuthError,
   CliError,
-  ConflictError,
-  ContextualError,
   ExitCode,
-  InternalError,
-  InterruptedError,
   MissingCredentialsError,
   NetworkError,
+  ResponseShapeError,
+  UsageError,
+  WaitTimeoutError,
+} from '../../src/domain/errors.js';
+import {
+  ConflictError,
+  ContextualError,
+  InternalError,
+  InterruptedError,
   OrderFailedError,
   OrderOutcomeUnknownError,
   RateLimitedError,
   ReportedFailureError,
-  ResponseShapeError,
   SomeFailedError,
   TransferRevertedError,
   TronNodeError,
   UnsafeFileError,
-  UsageError,
-  WaitTimeoutError,
   isInterruption,
-} from '../../src/domain/errors.js';
+} from '../../src/domain/cli-errors.js';
 import { JournalWriteError, OrderUnrecordedError } from '../../src/domain/journal-errors.js';
 
 describe('a class per exit code', () => {

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, SIGNAL_EXIT_CODES } from '../../../src/domain/errors.js';
+import { ExitCode } from '../../../src/domain/errors.js';
+import { SIGNAL_EXIT_CODES } from '../../../src/domain/cli-errors.js';
 
 const source = readFileSync(new URL('../../../src/app/cli.ts', import.meta.url), 'utf8');
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BadLineError } from '../../../src/batch/batch-fields.js';
+import type { BadLineError } from '../../../src/domain/cli-errors.js';
 import { legacyRequestId, lineRequestId } from '../../../src/batch/line-identity.js';
 import { batchLines, checkBatch } from '../../../src/batch/source.js';
 import { UsageError } from '../../../src/domain/errors.js';

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, ExitCode } from '../../../src/domain/errors.js';
+import { ExitCode } from '../../../src/domain/errors.js';
+import { ConflictError } from '../../../src/domain/cli-errors.js';
 import { withEnsureLock } from '../../../src/ensure/ensure-lock.js';
 import type { LockSystem } from '../../../src/storage/file-lock.js';
 

@@ -7,7 +7,8 @@ import { PassThrough } from 'node:stream';
 import type { ClockCheck, CreatedOrder, OrderPagesParams } from '../../../src/client/client.js';
 import type { BalanceResponse, Order, OrderList, OptionsResponse, QuoteRequest } from '../../../src/client/types.js';
 import type { QuoteResponse } from '../../../src/client/types.js';
-import { ApiError, TronNodeError } from '../../../src/domain/errors.js';
+import { ApiError } from '../../../src/domain/errors.js';
+import { TronNodeError } from '../../../src/domain/cli-errors.js';
 import { multiplyAmount } from '../../../src/domain/money.js';
 import type {
   EnsureApi,

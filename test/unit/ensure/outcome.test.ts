@@ -1,6 +1,7 @@
 /** ensure/outcome: the error a finished run ends with, in words that fit how many addresses failed. */
 import { describe, expect, it } from 'vitest';
-import { ConflictError, ExitCode, SomeFailedError } from '../../../src/domain/errors.js';
+import { ExitCode } from '../../../src/domain/errors.js';
+import { ConflictError, SomeFailedError } from '../../../src/domain/cli-errors.js';
 import { failItem, newItem } from '../../../src/ensure/item.js';
 import { ensureFailure } from '../../../src/ensure/outcome.js';
 import { freshAddress } from '../../helpers/e2e.js';

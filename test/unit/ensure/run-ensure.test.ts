@@ -4,7 +4,8 @@
  * case counts what reached the server: orders placed, quotes asked.
  */
 import { describe, expect, it } from 'vitest';
-import { ConflictError, InterruptedError, NetworkError, UsageError } from '../../../src/domain/errors.js';
+import { NetworkError, UsageError } from '../../../src/domain/errors.js';
+import { ConflictError, InterruptedError } from '../../../src/domain/cli-errors.js';
 import { orderRequestBody } from '../../../src/client/client.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { needId, periodStart, windowStart } from '../../../src/ensure/need-id.js';

@@ -37,6 +37,9 @@ const FILES: Record<string, string> = {
   'src/commands/order-get.ts': 'export const get = 1;\n',
   'src/commands/order.ts':
     "import { get } from './order-get.js';\nimport { quote } from './quote.js';\nexport const o = [get, quote];\n",
+  // Planted: a circle of type-only imports inside one folder.
+  'src/ensure/shapes.ts': "import type { Need } from './need.js';\nexport type Item = { need: Need };\n",
+  'src/ensure/need.ts': "import type { Item } from './shapes.js';\nexport type Need = { items: Item[] };\n",
   'tsconfig.json': JSON.stringify({
     compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
     include: ['src'],
@@ -83,6 +86,7 @@ describe('layering (dependency-cruiser)', () => {
       'the order group importing another command',
       'order-group-composes-its-verbs-only: src/commands/order.ts → src/commands/quote.ts',
     ],
+    ['a circle of type-only imports', 'no-circular: src/ensure/need.ts → '],
   ])('reports %s', (_label, line) => {
     expect(report).toContain(line);
   });

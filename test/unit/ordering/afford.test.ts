@@ -1,7 +1,7 @@
 /** refuseUnaffordable at its edge: a balance equal to the total pays it, one micro-TRX less does not. */
 import { describe, expect, it } from 'vitest';
 import type { BalanceResponse } from '../../../src/client/types.js';
-import { ConflictError } from '../../../src/domain/errors.js';
+import { ConflictError } from '../../../src/domain/cli-errors.js';
 import { refuseUnaffordable } from '../../../src/ordering/afford.js';
 
 /** A client whose balance is `available`, counting the reads. */

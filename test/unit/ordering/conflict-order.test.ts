@@ -1,6 +1,7 @@
 /** ordering/conflict-order: "409, then look in the list", the rule order batch and ensure share. */
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConflictError, NetworkError } from '../../../src/domain/errors.js';
+import { ConflictError } from '../../../src/domain/cli-errors.js';
+import { ApiError, NetworkError } from '../../../src/domain/errors.js';
 import { orderBehindConflict } from '../../../src/ordering/conflict-order.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 import { FakeClient } from './fakes.js';

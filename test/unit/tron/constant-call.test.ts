@@ -4,7 +4,8 @@
  * real answer (one sign of failure removed, to test each sign alone) say so.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode, TransferRevertedError, TronNodeError, UsageError } from '../../../src/domain/errors.js';
+import { CliError, ExitCode, UsageError } from '../../../src/domain/errors.js';
+import { TransferRevertedError, TronNodeError } from '../../../src/domain/cli-errors.js';
 import { constantCallResult, decodeRevertReason } from '../../../src/tron/constant-call.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
 import { jsonReply } from '../../helpers/http-server.js';

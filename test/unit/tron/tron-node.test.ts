@@ -1,14 +1,7 @@
 /** TronNode against a scripted node:http server on 127.0.0.1: quirks, broken answers, retries, the key header. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CliError,
-  ExitCode,
-  NetworkError,
-  ResponseShapeError,
-  TransferRevertedError,
-  TronNodeError,
-  UsageError,
-} from '../../../src/domain/errors.js';
+import { CliError, ExitCode, NetworkError, ResponseShapeError, UsageError } from '../../../src/domain/errors.js';
+import { TransferRevertedError, TronNodeError } from '../../../src/domain/cli-errors.js';
 import { estimateTransfer } from '../../../src/tron/estimate-transfer.js';
 import { TronNode } from '../../../src/tron/tron-node.js';
 import { jsonReply, startScriptedServer, type Handler, type ScriptedServer } from '../../helpers/http-server.js';
