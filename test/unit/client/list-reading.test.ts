@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ListReading, MAX_PAGES_WITHOUT_NEW } from '../../../src/client/list-reading.js';
-import type { Order } from '../../../src/client/types.js';
+import type { Order, OrderList } from '../../../src/client/types.js';
+import { findRecentOrders } from '../../../src/ordering/find-recent.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 const at = (id: string, createdAt: number): Order => ({ ...sampleOrder(), id, created_at: createdAt });
@@ -45,5 +46,24 @@ describe('ListReading', () => {
     }
     reading.take(at('a', 30));
     expect(() => reading.endPage(1)).toThrow(expect.objectContaining({ exitCode: 7 }));
+  });
+});
+
+describe('findRecentOrders (order recover, the 409 look-up) over a list served oldest first', () => {
+  it('reads on past the old first page and finds the committed request on the next', async () => {
+    const since = Date.UTC(2026, 10, 23, 10);
+    const oldest = { ...at('o1', since / 1000 - 7200), client_request_id: 'x-1' };
+    const older = { ...at('o2', since / 1000 - 3600), client_request_id: 'x-2' };
+    const mine = { ...at('o3', since / 1000 + 60), client_request_id: 'mine' };
+    const client = {
+      async *orderPages(): AsyncGenerator<OrderList> {
+        yield { items: [oldest, older], next_cursor: 'c1' };
+        yield { items: [mine], next_cursor: null };
+      },
+    };
+    // Both orders of the first page are older than the moment (less the hour of slack): a newest-first
+    // reading would stop there.
+    const found = await findRecentOrders(client, new Set(['mine']), since + 3_600_000);
+    expect(found.get('mine')).toBe(mine);
   });
 });
