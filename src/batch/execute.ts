@@ -10,9 +10,9 @@ import { ApiError, CliError } from '../domain/errors.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import type { Journal } from '../journal/journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
-import { orderBehindConflict } from '../ordering/conflict-order.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
+import { ELSEWHERE_WINDOW_MS, beforeLookBack, lineBehindConflict, type LookBack } from './existing-order.js';
 import { unfundedError, type LinesFit } from './fit-lines.js';
 import type { BatchLine } from './parse-line.js';
 import { plannedId, type BatchPlan, type LinePlan } from './plan.js';
@@ -94,11 +94,9 @@ export async function executeBatch(run: BatchRun): Promise<BatchSummary> {
 }
 
 /** What every line of one run shares. */
-interface SharedByLines {
+interface SharedByLines extends LookBack {
   /** Pays a line's price rise from the room left under the cap; false when it does not fit. */
   reprice: (from: string, to: string) => boolean;
-  /** How far back a 409's order is looked for, on the server's clock. */
-  elsewhereSince: () => Promise<number>;
 }
 
 async function placeLine(run: BatchRun, line: BatchLine, shared: SharedByLines): Promise<LineResult> {
@@ -118,36 +116,23 @@ async function placeLine(run: BatchRun, line: BatchLine, shared: SharedByLines):
     const { exitCode, message } = unfundedError(plan.total, run.fit);
     return result('failed', { error: { exit_code: exitCode, message } });
   }
+  const failed = (error: CliError) =>
+    result('failed', { error: { exit_code: error.exitCode, message: error.message } });
   try {
     const { order, created } = await send(run, line, id, plan, shared.reprice);
-    return result(created ? 'created' : 'existing', { order, order_id: order.id });
+    if (created) return result('created', { order, order_id: order.id });
+    // A journaled request of this machine's is its own purchase however old; an order met anew may not be.
+    const stale = plan.kind === 'new' ? await beforeLookBack(line, order, shared) : undefined;
+    return stale === undefined ? result('existing', { order, order_id: order.id }) : failed(stale);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // Another host (or state folder) ran this file and placed this line already, at another price.
-    const order = await lineBehindConflict(run, id, error, shared);
-    if (order !== undefined) return result('existing', { order, order_id: order.id });
-    return result('failed', { error: { exit_code: error.exitCode, message: error.message } });
+    const found = await lineBehindConflict(run.client, line, id, error, shared);
+    if (found === undefined) return failed(error);
+    if (found instanceof CliError) return failed(found);
+    const stale = await beforeLookBack(line, found, shared);
+    return stale === undefined ? result('existing', { order: found, order_id: found.id }) : failed(stale);
   }
-}
-
-/** How far back a 409's order is looked for: the same file run from another host, today. */
-const ELSEWHERE_WINDOW_MS = 24 * 3_600_000;
-
-/** The order behind a 409, placed by another host; undefined when none is found or the server's clock cannot be read. */
-async function lineBehindConflict(
-  run: BatchRun,
-  id: string,
-  error: CliError,
-  shared: SharedByLines,
-): Promise<Order | undefined> {
-  if (!(error instanceof ApiError && error.status === 409)) return undefined;
-  let sinceMs: number;
-  try {
-    sinceMs = await shared.elsewhereSince();
-  } catch {
-    return undefined; // The 409 stands; a re-run looks again.
-  }
-  return orderBehindConflict(run.client, id, error, sinceMs);
 }
 
 async function send(

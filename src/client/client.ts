@@ -15,7 +15,7 @@ import type {
   TimeResponse,
 } from './types.js';
 import { ApiError, ResponseShapeError } from '../domain/errors.js';
-import { measureOffsetSeconds } from './clock.js';
+import { implausibleServerTime, measureOffsetSeconds } from './clock.js';
 
 export interface CreatedOrder {
   order: Order;
@@ -60,8 +60,11 @@ export class EnergyClient {
 
   /** GET /v1/time (anonymous). */
   async time(): Promise<TimeResponse> {
-    return (await this.transport.send({ method: 'GET', path: '/v1/time', auth: false, check: schema.timeResponse }))
-      .data;
+    const answer = (
+      await this.transport.send({ method: 'GET', path: '/v1/time', auth: false, check: schema.timeResponse })
+    ).data;
+    assertServerTime(answer.unix_time, this.transport.clock.localMs());
+    return answer;
   }
 
   /** GET /v1/balance. */
@@ -233,4 +236,11 @@ async function orderMismatch(order: Order, asked: CreateOrderRequest): Promise<s
     return `an order whose total_trx ${order.total_trx} is above the expected ${asked.expected_total_trx}`;
   }
   return undefined;
+}
+
+/** A time that cannot be one is refused as a malformed answer is (exit 7), before anything adopts or stores it. */
+function assertServerTime(unixTime: number, localMs: number): void {
+  const why = implausibleServerTime(unixTime, localMs);
+  if (why !== undefined)
+    throw new ResponseShapeError(`GET /v1/time answered unix_time ${unixTime}, which cannot be the time (${why})`);
 }

@@ -9,6 +9,28 @@ export interface OffsetStore {
   save(origin: string, offsetSeconds: number): void;
 }
 
+/**
+ * The spec gives `unix_time` no range, but some values cannot be the time (issue 32): one negative reading,
+ * stored as the offset, made every signed command fail for its lifetime. A server time before 2020 or
+ * from 2100 on is refused, and so is one more than five years from this host's clock while this host's
+ * clock is itself within those years (a host whose clock reset to 1970 takes the server's word).
+ */
+export const EARLIEST_SERVER_TIME = Date.UTC(2020, 0, 1) / 1000;
+export const LATEST_SERVER_TIME = Date.UTC(2100, 0, 1) / 1000;
+export const MAX_CLOCK_DISTANCE_SECONDS = 5 * 365 * 86_400;
+
+/** Why `serverUnixSeconds` cannot be the server's time read at `localMs`, or undefined when it can. */
+export function implausibleServerTime(serverUnixSeconds: number, localMs: number): string | undefined {
+  if (!Number.isSafeInteger(serverUnixSeconds)) return 'not a whole number of seconds';
+  if (serverUnixSeconds < EARLIEST_SERVER_TIME) return 'before 2020';
+  if (serverUnixSeconds >= LATEST_SERVER_TIME) return 'after 2099';
+  const local = localMs / 1000;
+  const hostPlausible = local >= EARLIEST_SERVER_TIME && local < LATEST_SERVER_TIME;
+  if (hostPlausible && Math.abs(serverUnixSeconds - local) > MAX_CLOCK_DISTANCE_SECONDS)
+    return "more than five years from this host's clock";
+  return undefined;
+}
+
 /** Offsets this small are within ordinary drift and network delay: not worth correcting. */
 export const SKEW_TOLERANCE_SECONDS = 5;
 

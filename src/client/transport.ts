@@ -10,7 +10,7 @@ import { MissingCredentialsError } from '../domain/errors.js';
 import { bodyHash, canonicalPayload, encodeQuery, signRequest } from '../signing/index.js';
 import { attemptSettings, runAttempts, type AttemptSettings } from './attempts.js';
 import { parseBaseUrl } from './base-url.js';
-import { RequestClock, describeOffset, type OffsetStore } from './clock.js';
+import { RequestClock, describeOffset, implausibleServerTime, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
 import { DEFAULT_TIMEOUTS, HttpConnection, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
 import { redactAuthorization } from './redact.js';
@@ -256,6 +256,8 @@ export class Transport {
       const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false }, '', undefined);
       if (response.status !== 200) return;
       serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
+      // A time that cannot be one is never adopted: the 401 stands, as when the clock cannot be read.
+      if (implausibleServerTime(serverTime, sentAt) !== undefined) return;
     } catch {
       return;
     }

@@ -48,7 +48,9 @@ export function spendCommand(ctx: Context): Command {
       const pages = client.orderPages({ pageSizes: PAGE_SIZES, signal: stop });
       // Rent or burn only where a TRON node is configured: without one, nothing is asked and nothing added.
       const [summed, price] = await Promise.all([
-        spendReport(pages, { sinceMs: options.since, untilMs: options.until, by: options.by }),
+        spendReport(pages, { sinceMs: options.since, untilMs: options.until, by: options.by }, (line) =>
+          ctx.printer.note(line),
+        ),
         node === undefined ? undefined : energyPriceOrNull(node, (line) => ctx.printer.note(line)),
       ]);
       stop.throwIfAborted();

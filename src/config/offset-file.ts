@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OffsetStore } from '../client/clock.js';
+import { implausibleServerTime, type OffsetStore } from '../client/clock.js';
 import { OFFSET_FILE_NAME } from './paths.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { ensurePrivateDir } from './permissions.js';
@@ -30,7 +30,10 @@ export class OffsetFile implements OffsetStore {
     const record = this.#read()[origin];
     if (record === undefined) return undefined;
     const age = this.nowMs() / 1000 - record.measured_at;
-    return age >= 0 && age <= OFFSET_TTL_SECONDS ? record.offset_seconds : undefined;
+    if (!(age >= 0 && age <= OFFSET_TTL_SECONDS)) return undefined;
+    // Checked when read, too: an offset stored by an earlier version from a time that cannot be one.
+    const serverNow = Math.floor(this.nowMs() / 1000) + record.offset_seconds;
+    return implausibleServerTime(serverNow, this.nowMs()) === undefined ? record.offset_seconds : undefined;
   }
 
   save(origin: string, offsetSeconds: number): void {

@@ -24,7 +24,7 @@ export async function buyPurchases(
   plan: Plan,
 ): Promise<void> {
   if (plan.purchases.length === 0) return;
-  if (options.dryRun) return showDryRun(deps, options, plan.purchases);
+  if (options.dryRun) return showDryRun(deps, api, options, plan.purchases);
   const fitting = options.placeWhatFits === true ? await whatFits(api, plan.purchases) : plan.purchases;
   const ceiling = deps.spendCeiling;
   const purchases = ceiling === undefined ? fitting : await ceiling.fit(fitting, plan.clock, api.client);
@@ -64,12 +64,32 @@ export async function buyPurchases(
   );
 }
 
-function showDryRun(deps: EnsureDeps, options: EnsureOptions, purchases: readonly Purchase[]): void {
+async function showDryRun(
+  deps: EnsureDeps,
+  api: EnsureApi,
+  options: EnsureOptions,
+  purchases: readonly Purchase[],
+): Promise<void> {
   for (const { item } of purchases) item.reason = 'would_buy';
-  const sum = sumAmounts(purchases.map((p) => p.quote.total_trx));
+  const totals = purchases.map((p) => p.quote.total_trx);
+  const sum = sumAmounts(totals);
   if (options.maxTotal !== undefined && compareAmounts(sum, options.maxTotal) > 0) {
     deps.note(
       `energy: the sum of the quotes ${sum} TRX is above --max-total ${options.maxTotal}: a real run would buy nothing (exit 5)`,
+    );
+  }
+  // The balance read once, as order batch --dry-run does: a dry run says what the real run would do with it.
+  const { available_trx: available } = await api.client.balance();
+  if (options.placeWhatFits === true) {
+    const placed = fitInOrder(totals, available).fits.filter(Boolean).length;
+    if (placed < totals.length) {
+      deps.note(
+        `energy: the balance (${available} TRX available) covers ${placed} of these ${totals.length} orders: a real run would place those, in the order given, and fail the others`,
+      );
+    }
+  } else if (compareAmounts(sum, available) > 0 || purchases.some(({ quote }) => !quote.can_afford)) {
+    deps.note(
+      `energy: needs ${sum} TRX, ${available} available: a real run would be refused for the balance (exit 5), nothing placed`,
     );
   }
 }

@@ -7,16 +7,19 @@
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
  * other way would buy twice. Every time is on the server's clock (ordering/server-clock.ts).
  */
+import { NotFoundError } from '../domain/cli-errors.js';
+import { ApiError, ResponseShapeError, type CliError } from '../domain/errors.js';
+import type { Order } from '../client/types.js';
+import type { JournalRecord } from '../journal/record.js';
 import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
-import { periodStart, windowStart, type Need } from './need-id.js';
-import { energyOnItsWay } from './on-its-way.js';
+import { PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
+import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import { deliveredAndLasting } from './not-on-chain.js';
-import type { Order } from '../client/types.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
 export interface InFlight extends Need {
@@ -28,6 +31,10 @@ export interface InFlight extends Need {
   deliveredEnergy: number;
   /** Orders delivered past the node-lag grace and not expired: the node should show them (not-on-chain.ts). */
   delivered: Order[];
+  /** Of `energy`, what delivered orders stamped ahead of the server's clock hold (on-its-way.ts stampedAhead). */
+  stampedAheadEnergy: number;
+  /** Set when what is on its way cannot be told: an order of this machine's the server does not know (404). */
+  failure?: CliError | undefined;
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
 }
@@ -44,6 +51,8 @@ export interface InFlightInput {
   knownFinal?: Set<string> | undefined;
   /** `--verbose` lines. */
   trace?: ((line: string) => void) | undefined;
+  /** Lines for stderr: what the reading noticed about the list (repeated orders, its order). */
+  note?: ((line: string) => void) | undefined;
 }
 
 /** Orders followed by id at once. */
@@ -60,6 +69,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
         energy: 0,
         deliveredEnergy: 0,
         delivered: [],
+        stampedAheadEnergy: 0,
         unknownRequests: 0,
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
@@ -70,7 +80,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   // One reading for all: back to the earliest window of them.
   const oldest = Math.min(...[...result.values()].map((entry) => entry.windowStartMs));
   const listed = new Set<string>();
-  const anchored = new Set<string>();
+  const anchoredAt = new Map<string, number>();
   const scan = await scanRecentOrders(
     client,
     oldest,
@@ -82,14 +92,18 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       entry.energy += onItsWay;
       if (order.delivery_final) entry.deliveredEnergy += onItsWay;
       if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
-      // Newest first: the first order to the address within its window is its anchor.
-      if (!anchored.has(order.address) && timestampMs(order.created_at) >= entry.windowStartMs) {
-        anchored.add(order.address);
+      if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
+      // The newest order to the address within its window is its anchor (the first met, in a newest-first list).
+      const created = timestampMs(order.created_at);
+      if (created >= entry.windowStartMs && created > (anchoredAt.get(order.address) ?? -Infinity)) {
+        anchoredAt.set(order.address, created);
         entry.anchor = { orderId: order.id };
       }
     },
     { onPageSize: (size) => trace?.(`energy: order list read in pages of ${size ?? "the server's default size"}`) },
   );
+  for (const line of scan.notices) input.note?.(line);
+  if (!scan.complete && scan.outOfOrder) throw unorderedListError();
   if (!scan.complete) {
     trace?.(
       `energy: the order list was read back to ${formatTimestamp(scan.oldestReadMs ?? nowMs)} only (its newest orders), not through the window`,
@@ -109,10 +123,18 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     const entry = result.get(recordedOrder(record).address);
     const wanted =
       orderId !== undefined && entry !== undefined && !listed.has(record.client_request_id) && !knownFinal.has(orderId);
-    return wanted ? [{ orderId, entry }] : [];
+    return wanted ? [{ orderId, entry, record }] : [];
   });
-  await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry }) => {
-    const order = await client.getOrder(orderId);
+  await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry, record }) => {
+    let order: Order;
+    try {
+      order = await client.getOrder(orderId);
+    } catch (error) {
+      // That address's alone: one lost order must not stop every other address, cycle after cycle.
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      entry.failure = unknownOrderError(orderId, record);
+      return;
+    }
     const energy = energyOnItsWay(order, clock.nowMs());
     // A delivery that lasts is followed on until it expires: the node should show it meanwhile.
     if (deliveredAndLasting(order, clock.nowMs())) entry.delivered.push(order);
@@ -123,4 +145,21 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     }
   });
   return result;
+}
+
+/** A list not newest first, longer than a scan reads: what is on its way cannot be told (issue 32). */
+function unorderedListError(): ResponseShapeError {
+  return new ResponseShapeError(
+    "the server's order list is not newest first (created_at rises down it) and holds more orders than ensure reads (1,000): what is on its way cannot be told, nothing bought",
+    { hint: 'buy with `energy order create`; `energy order list` shows the order the server lists in' },
+  );
+}
+
+/** The server answered 404 for an order this machine journaled: say which record, and what to do. */
+function unknownOrderError(orderId: string, record: JournalRecord): NotFoundError {
+  const { address } = recordedOrder(record);
+  const until = new Date(Date.parse(record.journaled_at) + 2 * PERIOD_MS).toISOString().slice(0, 16);
+  return new NotFoundError(
+    `order ${orderId} (journal record ${record.client_request_id}, for ${address}) is not known to the server (404): what is on its way to ${address} cannot be told, nothing bought for it; check it with \`energy order get ${orderId}\` (another API key or server?); the record stops counting at ${until}Z, when it leaves ensure's two-day window`,
+  );
 }

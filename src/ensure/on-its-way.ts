@@ -18,3 +18,13 @@ export function energyOnItsWay(order: Order, serverNowMs: number): number {
   if (!order.delivery_final) return order.energy;
   return serverNowMs - timestampMs(order.updated_at) < NODE_LAG_GRACE_MS ? order.energy : 0;
 }
+
+/**
+ * A delivered order stamped ahead of the server's clock (GET /v1/time): its age cannot be read from its
+ * stamp, and the grace would last as long as the stamps are ahead (a server stamping local time as UTC
+ * kept a used-up delivery "in flight" for 8 h). Its energy is on its way only until the node shows it
+ * (in-flight.ts counts it apart; plan-ensure.ts drops it once the address's EnergyLimit holds it).
+ */
+export function stampedAhead(order: Order, serverNowMs: number): boolean {
+  return order.delivery_final && energyOnItsWay(order, serverNowMs) > 0 && timestampMs(order.updated_at) > serverNowMs;
+}

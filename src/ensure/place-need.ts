@@ -9,12 +9,16 @@
  *     moves on past it, as every host's does;
  *   - 409, and the list shows an order with that id: the same, sized otherwise by another host. The 409's
  *     code is not in the spec, and 409 also means a price change or a low balance: alone it proves nothing.
+ * An order still on its way (not final, or delivered within the node-lag grace) ends the walk, however old:
+ * it cannot have answered an earlier need, since that need's energy would have come from it. Hopping past
+ * it bought a second rental for one need (issue 32). An order whose rental ended (final, not failed) is
+ * never this need's purchase: the id moves past it too, whatever the reading of the list showed.
  */
 import { orderRequestBody, type CreatedOrder } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
 import { ConflictError } from '../domain/cli-errors.js';
-import { orderBehindConflict } from '../ordering/conflict-order.js';
+import { orderBehindConflict, type Wanted } from '../ordering/conflict-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
 import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
 import type { Need } from './need-id.js';
@@ -36,6 +40,11 @@ function earlierNeeds(order: Order, need: Need): boolean {
   return created < need.windowStartMs || (need.listedSinceMs !== undefined && created < need.listedSinceMs);
 }
 
+/** Final without a failure: delivered and expired (or ended), so it supplies nothing to a need now. */
+function rentalEnded(order: Order): boolean {
+  return order.lifecycle_final && order.failure === null;
+}
+
 export async function placeNeed(
   api: EnsureApi,
   hours: number,
@@ -52,9 +61,10 @@ export async function placeNeed(
       duration_hours: hours,
       expected_total_trx: quote.total_trx,
     });
-    const answer = await send(api, id, body, need);
+    const answer = await send(api, id, body, need, { address: item.address, duration_hours: hours, energy: undefined });
     if (answer.created) return bought(item, answer.order);
-    if (earlierNeeds(answer.order, need)) {
+    const onItsWay = energyOnItsWay(answer.order, serverNowMs()) > 0;
+    if (!onItsWay && (earlierNeeds(answer.order, need) || rentalEnded(answer.order))) {
       anchor = { orderId: answer.order.id };
       continue;
     }
@@ -69,13 +79,16 @@ export async function placeNeed(
   );
 }
 
-async function send(api: EnsureApi, id: string, body: string, need: Need): Promise<Answer> {
+async function send(api: EnsureApi, id: string, body: string, need: Need, wanted: Wanted): Promise<Answer> {
   const { record, fresh } = await api.journal.begin(id, body);
   try {
     return { ...(await sendJournaled(api, record)), ours: !fresh };
   } catch (error) {
-    const found = await orderBehindConflict(api.client, id, error, need.windowStartMs);
+    // Another host's order for this need may be sized otherwise (chain reads a few blocks apart): energy is
+    // not compared; the address and hours are.
+    const found = await orderBehindConflict(api.client, id, error, need.windowStartMs, wanted);
     if (found === undefined) throw error;
+    if (found instanceof ConflictError) throw found;
     return { order: found, created: false, ours: false };
   }
 }

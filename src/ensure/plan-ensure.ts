@@ -61,14 +61,30 @@ export async function planShortfalls(
     clock,
     knownFinal: deps.knownFinal,
     trace: deps.trace,
+    note: deps.note,
   });
   // Read again after the orders: one delivered in between then shows on chain instead of being missed by both.
   const chain = await readAddresses(deps.node, addresses);
   const toBuy: EnsureItem[] = [];
   for (const entry of short) {
     const flight = inFlight.get(entry.address)!;
-    entry.available = chain.get(entry.address)!.energy_available;
-    entry.in_flight = countedInFlight(entry.target, entry.available, flight);
+    if (flight.failure !== undefined) {
+      failItem(entry, flight.failure);
+      continue;
+    }
+    const onChain = chain.get(entry.address)!;
+    entry.available = onChain.energy_available;
+    // Deliveries stamped ahead of the server's clock have arrived once the node's limit holds them, whatever
+    // was used of them since: their stamps cannot say how long ago they were delivered (issue 32).
+    const arrived =
+      flight.stampedAheadEnergy > 0 && !isShort(flight.stampedAheadEnergy, onChain.energy_limit, options.toleranceBp);
+    const counted = arrived
+      ? {
+          energy: flight.energy - flight.stampedAheadEnergy,
+          deliveredEnergy: Math.max(0, flight.deliveredEnergy - flight.stampedAheadEnergy),
+        }
+      : flight;
+    entry.in_flight = countedInFlight(entry.target, entry.available, counted);
     if (flight.unknownRequests > 0) {
       deps.note(
         `energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,

@@ -5,6 +5,7 @@
  */
 import type { EnergyClient, OrderPagesParams } from '../client/client.js';
 import type { Order } from '../client/types.js';
+import { ListReading } from '../client/list-reading.js';
 import { timestampMs } from '../domain/api-time.js';
 
 /**
@@ -31,13 +32,21 @@ export interface RecentSearch extends ScanOptions {
 export interface RecentScan {
   /** True when it reached its oldest moment or the end of the list; false when it stopped at `maxOrders`. */
   complete: boolean;
-  /** created_at (ms) of the last order read, the oldest; undefined when the list was empty. */
+  /** The oldest created_at (ms) read; undefined when the list was empty. */
   oldestReadMs: number | undefined;
+  /** Orders the server listed again, left out (each id is visited once). */
+  repeated: number;
+  /** created_at rose down the list: it is not newest first, so the scan read on past its oldest moment. */
+  outOfOrder: boolean;
+  /** What to say on stderr about the list (repeats, its order). */
+  notices: string[];
 }
 
 /**
- * Visits the orders newest first, a whole page at a time, until a page ends with an order older than
- * `oldestMs`, the end of the list, `maxOrders` orders read, or `visit` returning true.
+ * Visits each order once (by id), newest first as the server lists them, a whole page at a time, until a
+ * page ends with an order older than `oldestMs`, the end of the list, `maxOrders` orders read, or `visit`
+ * returning true. A list that turns out not to be newest first (created_at rises down it) is read on to
+ * its end or `maxOrders`: its old order proves nothing about the pages after it.
  */
 export async function scanRecentOrders(
   client: Pick<EnergyClient, 'orderPages'>,
@@ -46,18 +55,27 @@ export async function scanRecentOrders(
   options: ScanOptions = {},
 ): Promise<RecentScan> {
   const maxOrders = options.maxOrders ?? SCAN_MAX_ORDERS;
+  const reading = new ListReading();
+  const ended = (complete: boolean): RecentScan => ({
+    complete,
+    oldestReadMs: reading.oldestMs,
+    repeated: reading.repeated,
+    outOfOrder: reading.outOfOrder,
+    notices: reading.notices(),
+  });
   let read = 0;
-  let oldestReadMs: number | undefined;
   for await (const page of client.orderPages({ pageSizes: SCAN_PAGE_SIZES, onPageSize: options.onPageSize })) {
-    for (const order of page.items) if (visit(order) === true) return { complete: true, oldestReadMs };
+    for (const order of page.items) {
+      if (reading.take(order) && visit(order) === true) return ended(true);
+    }
+    reading.endPage(page.items.length);
     read += page.items.length;
     const last = page.items.at(-1);
     if (last === undefined) break;
-    oldestReadMs = timestampMs(last.created_at);
-    if (oldestReadMs < oldestMs) return { complete: true, oldestReadMs };
-    if (read >= maxOrders) return { complete: false, oldestReadMs };
+    if (!reading.outOfOrder && timestampMs(last.created_at) < oldestMs) return ended(true);
+    if (read >= maxOrders) return ended(false);
   }
-  return { complete: true, oldestReadMs };
+  return ended(true);
 }
 
 /** The orders found, by client_request_id; reads newest first and stops past `sinceMs` or `maxOrders`. */

@@ -9,6 +9,8 @@
  *   an address or a status from another client on the account, a failure code); a field that is wholly a
  *   decimal number is left as it is (spend's saved_trx may be negative): it is a number, never a formula,
  *   and a quote would make the spreadsheet read it as text;
+ * - a formula character after a `;` inside a field (spaces between allowed) gets a `'` too: a spreadsheet
+ *   splitting on `;` starts a cell there, mid-field, where the field's quotes mean nothing (issue 32);
  * - control characters other than the line feed are written as `\u001b`-style escapes (a CR inside a
  *   field included), as everywhere the CLI prints outside text.
  */
@@ -18,9 +20,12 @@ import type { Order } from '../client/types.js';
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",;\r\n]/;
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+/** A `;` (where a `;`-splitting spreadsheet starts a cell) before a formula start, spaces between allowed. */
+const FORMULA_AFTER_SEMICOLON = /;(?=[ ]*[=+\-@\t\r])/g;
 
 export function csvField(value: string): string {
-  const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  const started = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  const safe = started.replace(FORMULA_AFTER_SEMICOLON, ";'");
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

@@ -24,6 +24,7 @@ export function spendRows(report: SpendReport): Row[] {
             report.burn_trx === null ? 'unknown (no price from the TRON node)' : `${report.burn_trx} TRX`,
           ],
           ['Saved', report.saved_trx === null ? 'unknown' : `${report.saved_trx} TRX`],
+          ['Saved is', 'an upper bound: every unit bought counted as used once (energy not used saved nothing)'],
         ] as const)
       : []),
   ];

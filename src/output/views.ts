@@ -29,7 +29,10 @@ export function quoteRows(quote: QuoteResponse & { burn_trx?: string | null }): 
   const burn: Row[] =
     quote.burn_trx === undefined
       ? []
-      : [['Burn instead', quote.burn_trx === null ? 'unknown (no price from the TRON node)' : `${quote.burn_trx} TRX`]];
+      : [
+          ['Burn instead', quote.burn_trx === null ? 'unknown (no price from the TRON node)' : `${quote.burn_trx} TRX`],
+          ['Burn assumes', burnAssumes(quote.duration_hours)],
+        ];
   return [
     ['Address', quote.address],
     ['Energy', formatInteger(quote.energy)],
@@ -40,6 +43,16 @@ export function quoteRows(quote: QuoteResponse & { burn_trx?: string | null }): 
     ['Can afford', formatYesNo(quote.can_afford)],
     ...burn,
   ];
+}
+
+/**
+ * What the burn figure assumes (issue 32): the energy used once. Energy recovers over 24 h on TRON, so a
+ * rental of D whole days can serve D days of use, and burning that much would cost up to D times the figure.
+ */
+export function burnAssumes(hours: number): string {
+  const days = Math.floor(hours / 24);
+  if (days < 2) return 'the energy used once';
+  return `the energy used once; it recovers over 24 h, so this ${days}-day rental can serve ${days} days of use (burning for them costs up to ${days} times as much)`;
 }
 
 /** A quote as shown before `order create`'s consent question (stderr), a line each. */

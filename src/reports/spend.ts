@@ -1,9 +1,11 @@
 /**
- * `energy spend`: what the account spent, summed exactly. Reads the order list newest first and stops
- * paging at the first order older than `since` (the list is sorted, so no later page can hold one in
- * range). Sums go through src/domain/money.ts (decimal, six digits), never a float: a thousand orders of
+ * `energy spend`: what the account spent, summed exactly. Reads the order list as the server lists it and
+ * stops paging after the page that reaches an order older than `since`, while the list is newest first;
+ * the spec gives it no order, so once a `created_at` rises down the list the whole list is read (and
+ * said on stderr). Each order id is summed once, however often pages repeat it (issue 32). Sums go through src/domain/money.ts (decimal, six digits), never a float: a thousand orders of
  * 0.100000 TRX make 100.000000, not 99.99999999999986.
  */
+import { ListReading } from '../client/list-reading.js';
 import type { Order, OrderList } from '../client/types.js';
 import { timestampMs } from '../domain/api-time.js';
 import { burnTrx } from '../domain/burn.js';
@@ -69,18 +71,34 @@ function groupKey(order: Order, by: SpendGrouping): string {
   return by === 'address' ? order.address : order.status;
 }
 
-export async function spendReport(pages: AsyncIterable<OrderList>, query: SpendQuery): Promise<SpendReport> {
+export async function spendReport(
+  pages: AsyncIterable<OrderList>,
+  query: SpendQuery,
+  note: (line: string) => void = () => {},
+): Promise<SpendReport> {
   const sum = new Sum(query.by);
+  const reading = new ListReading();
+  const report = (): SpendReport => {
+    for (const line of reading.notices()) note(line);
+    return sum.report(query);
+  };
   for await (const page of pages) {
+    let pastSince = false;
     for (const order of page.items) {
+      if (!reading.take(order)) continue;
       const createdMs = timestampMs(order.created_at);
-      // Returning ends the page generator: no page beyond `since` is asked for.
-      if (query.sinceMs !== undefined && createdMs < query.sinceMs) return sum.report(query);
+      if (query.sinceMs !== undefined && createdMs < query.sinceMs) {
+        pastSince = true;
+        continue;
+      }
       // A failed order returns what it held: it was never spent.
       if ((query.untilMs === undefined || createdMs < query.untilMs) && order.failure === null) sum.add(order);
     }
+    reading.endPage(page.items.length);
+    // Returning ends the page generator: no page beyond `since` is asked for, in a newest-first list.
+    if (pastSince && !reading.outOfOrder) return report();
   }
-  return sum.report(query);
+  return report();
 }
 
 class Sum {

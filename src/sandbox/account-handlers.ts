@@ -7,7 +7,7 @@ import type { RouteContext } from './route-context.js';
 import { validateQuote } from './validate-request.js';
 
 export function getTime({ core }: RouteContext): Reply {
-  const body: TimeResponse = { unix_time: core.clock.unixSeconds() };
+  const body: TimeResponse = { unix_time: core.options.timeAnswer ?? core.clock.unixSeconds() };
   return jsonReply(200, body);
 }
 

@@ -36,6 +36,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
   const book = new OrderBook(timing, options.startingBalance, options.seedOrders, clock.nowMs(), {
     foreign: options.foreignOrders,
     extraFields: options.extraFields,
+    stampsAheadSeconds: options.stampsAheadSeconds,
   });
   const tron = new TronLedger(book);
   for (const [address, seed] of Object.entries(options.tronAccounts)) tron.seed(address, seed);

@@ -20,6 +20,10 @@ export interface ResolvedOptions {
   tronAccounts: Record<string, TronAccountSeed>;
   foreignOrders: ForeignRecordFields[];
   extraFields: Record<string, unknown>;
+  listOrder: 'newest-first' | 'oldest-first';
+  repeatFirstPage: boolean;
+  timeAnswer: number | undefined;
+  stampsAheadSeconds: number;
 }
 
 function count(name: string, value: number, min: number): number {
@@ -31,6 +35,11 @@ function count(name: string, value: number, min: number): number {
 function duration(name: string, value: number, min: number): number {
   if (!Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a number ≥ ${min}, got ${value}`);
   return value;
+}
+
+function listOrder(value: SandboxOptions['listOrder']): ResolvedOptions['listOrder'] {
+  if (value === undefined || value === 'newest-first' || value === 'oldest-first') return value ?? 'newest-first';
+  throw new RangeError(`listOrder must be 'newest-first' or 'oldest-first', got ${String(value)}`);
 }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
@@ -59,5 +68,10 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     tronAccounts: options.tronAccounts ?? {},
     foreignOrders: (options.foreignOrders ?? []).map(foreignRecordFields),
     extraFields: checkExtraFields('extraFields', options.extraFields),
+    listOrder: listOrder(options.listOrder),
+    repeatFirstPage: options.repeatFirstPage ?? false,
+    // Any integer, negative ones included: a wild time is the point.
+    timeAnswer: options.timeAnswer === undefined ? undefined : count('timeAnswer', options.timeAnswer, -Infinity),
+    stampsAheadSeconds: count('stampsAheadSeconds', options.stampsAheadSeconds ?? 0, -Infinity),
   };
 }

@@ -27,6 +27,8 @@ export class OrderBook {
   private readonly activated = new Set<string>();
   /** Fields the spec does not name, on every order shown (SandboxOptions.extraFields). */
   private readonly extraFields: Readonly<Record<string, unknown>>;
+  /** Seconds added to every order's stamps (SandboxOptions.stampsAheadSeconds). */
+  private readonly stampsAheadSeconds: number;
   available: string;
   held = '0.000000';
 
@@ -35,12 +37,17 @@ export class OrderBook {
     startingBalance: string,
     seedCount: number,
     nowMs: number,
-    history: { foreign?: readonly ForeignRecordFields[]; extraFields?: Readonly<Record<string, unknown>> } = {},
+    history: {
+      foreign?: readonly ForeignRecordFields[];
+      extraFields?: Readonly<Record<string, unknown>>;
+      stampsAheadSeconds?: number;
+    } = {},
   ) {
     this.available = startingBalance;
     this.seeded = new SeededOrders(seedCount, timing, nowMs);
     for (const address of this.seeded.activatedAddresses) this.activated.add(address);
     this.extraFields = history.extraFields ?? {};
+    this.stampsAheadSeconds = history.stampsAheadSeconds ?? 0;
     // Other clients' orders: the newest history at start, a second apart, final as given; no money moves.
     const foreign = history.foreign ?? [];
     foreign.forEach((fields, index) => {
@@ -113,8 +120,18 @@ export class OrderBook {
     return record;
   }
 
-  /** Newest first, starting at sequence `fromSeq` (inclusive) or at the newest order. */
-  page(fromSeq: number | undefined, limit: number): Page {
+  /** Newest first (or oldest first), starting at sequence `fromSeq` (inclusive) or at the newest (oldest) order. */
+  page(fromSeq: number | undefined, limit: number, oldestFirst = false): Page {
+    if (oldestFirst) {
+      const first = fromSeq ?? 0;
+      const last = Math.min(first + limit, this.size) - 1;
+      const records: OrderRecord[] = [];
+      for (let seq = first; seq <= last; seq += 1) {
+        const record = this.recordAt(seq);
+        if (record !== undefined) records.push(record);
+      }
+      return { records, nextSeq: last < this.size - 1 ? last + 1 : null };
+    }
     const start = fromSeq ?? this.size - 1;
     const end = Math.max(start - limit + 1, 0);
     const records: OrderRecord[] = [];
@@ -127,7 +144,14 @@ export class OrderBook {
 
   view(record: OrderRecord, nowMs: number): Order {
     advance(record, this.timing, nowMs);
-    return { ...orderView(record, this.timing), ...this.extraFields };
+    const order = orderView(record, this.timing);
+    const ahead = this.stampsAheadSeconds;
+    return {
+      ...order,
+      created_at: order.created_at + ahead,
+      updated_at: order.updated_at + ahead,
+      ...this.extraFields,
+    };
   }
 
   /** Every order, newest first. O(n): for tests, not for request handling. */

@@ -85,10 +85,13 @@ export function listOrders({ core, query, nowMs }: RouteContext): Reply {
       return queryProblem('INVALID_CURSOR', 'cursor', 'cursor is not a next_cursor this server issued');
     }
   }
-  const page = core.book.page(fromSeq, limit);
+  const page = core.book.page(fromSeq, limit, core.options.listOrder === 'oldest-first');
+  const first = page.records[0];
+  // The first page once more, under a cursor of its own, before the rest (SandboxOptions.repeatFirstPage).
+  const again = core.options.repeatFirstPage && cursorText === undefined && first !== undefined;
   const body: OrderList = {
     items: page.records.map((record) => core.book.view(record, nowMs)),
-    next_cursor: page.nextSeq === null ? null : encodeCursor(page.nextSeq),
+    next_cursor: again ? encodeCursor(first.seq, true) : page.nextSeq === null ? null : encodeCursor(page.nextSeq),
   };
   return jsonReply(200, body);
 }

@@ -38,6 +38,23 @@ export interface SandboxOptions {
    * change, e.g. `{ x_price_sun: 60 }`): a client must pass them on, and fail on none of them.
    */
   extraFields?: Record<string, unknown>;
+  /**
+   * The order of GET /v1/energy/orders, which the spec does not give: newest first (the default), or
+   * oldest first (a server whose list is in insertion order). Cursors work either way.
+   */
+  listOrder?: 'newest-first' | 'oldest-first';
+  /**
+   * The list's first page is served twice: its next_cursor, a fresh one, leads to the same orders again,
+   * then on as usual (a server whose paging repeats items; the spec does not say ids are listed once).
+   */
+  repeatFirstPage?: boolean;
+  /** GET /v1/time answers this `unix_time` instead of the clock (a wild time: -5, or one years off). */
+  timeAnswer?: number;
+  /**
+   * Orders' `created_at` and `updated_at` are stamped this many seconds ahead of the clock that GET
+   * /v1/time reads (a server stamping local time as UTC: 28800 for +8 h). Default 0.
+   */
+  stampsAheadSeconds?: number;
 }
 
 /** One order of `foreignOrders`: only the client_request_id is needed; the rest has defaults. */

@@ -80,7 +80,7 @@ describe('signing on the wire', () => {
   });
 
   it('sends GET /v1/time without credentials', async () => {
-    server.script(jsonReply(200, { unix_time: 1 }));
+    server.script(jsonReply(200, { unix_time: 1_800_000_000 }));
     await makeClient().client.time();
     expect(server.seen[0]!.headers.authorization).toBeUndefined();
   });

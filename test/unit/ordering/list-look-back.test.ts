@@ -80,13 +80,15 @@ describe('order recover on a host 20 minutes fast', () => {
 describe('the 409 look-up reads back to its window, no further', () => {
   const conflict = new ApiError(409, 'POST /v1/energy/orders failed: CONFLICT', undefined);
   const windowStart = Date.parse('2026-11-23T08:00:00Z');
+  // The request the 409 answered: the sample order's own rental, so only the id and the time decide.
+  const wanted = { address: sampleOrder().address, duration_hours: sampleOrder().duration_hours, energy: undefined };
 
   it("an order with the id from 30 min before the window is not this need's: undefined (the 409 stands)", async () => {
     const client = new OnePerPage([
       sampleOrder({ id: 'o-2', client_request_id: 'other', created_at: windowStart - 10 * MINUTE }),
       sampleOrder({ id: 'o-1', client_request_id: 'need-1', created_at: windowStart - 30 * MINUTE }),
     ]);
-    expect(await orderBehindConflict(client, 'need-1', conflict, windowStart)).toBeUndefined();
+    expect(await orderBehindConflict(client, 'need-1', conflict, windowStart, wanted)).toBeUndefined();
   });
 
   it('one inside the window, behind an older page: found', async () => {
@@ -94,6 +96,6 @@ describe('the 409 look-up reads back to its window, no further', () => {
       sampleOrder({ id: 'o-2', client_request_id: 'other', created_at: windowStart + 20 * MINUTE }),
       sampleOrder({ id: 'o-1', client_request_id: 'need-1', created_at: windowStart + 10 * MINUTE }),
     ]);
-    expect(await orderBehindConflict(client, 'need-1', conflict, windowStart)).toMatchObject({ id: 'o-1' });
+    expect(await orderBehindConflict(client, 'need-1', conflict, windowStart, wanted)).toMatchObject({ id: 'o-1' });
   });
 });

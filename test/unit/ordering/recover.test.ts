@@ -1,4 +1,5 @@
 /** ordering/recover: which records are resent, after which consent, and what each one's outcome is. */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
@@ -16,7 +17,9 @@ const body = (id: string) =>
     expected_total_trx: '3.700000',
   });
 const uncertain = new NetworkError('connection reset', { outcomeUncertain: true });
-const listed = (id: string) => sampleOrder({ client_request_id: id, created_at: Date.parse('2026-11-23T09:00:00Z') });
+// Each its own order id: a reading of the list counts an id once.
+const listed = (id: string) =>
+  sampleOrder({ id: randomUUID(), client_request_id: id, created_at: Date.parse('2026-11-23T09:00:00Z') });
 
 interface Case {
   name: string;

@@ -14,7 +14,8 @@ describe('csvField', () => {
     ['two\nlines', '"two\nlines"'],
     ['cr\rhere', '"cr\rhere"'],
     // A semicolon-splitting spreadsheet would start a new cell, and a formula, at `@SUM`.
-    ["ok;@SUM(1+1)*cmd|' /C calc'!A0", `"ok;@SUM(1+1)*cmd|' /C calc'!A0"`],
+    // Quoted, and the `@` after it neutralised: in that spreadsheet the quote is mid-cell and means nothing.
+    ["ok;@SUM(1+1)*cmd|' /C calc'!A0", `"ok;'@SUM(1+1)*cmd|' /C calc'!A0"`],
     ['a;b', '"a;b"'],
   ])('%j → %s', (value, expected) => {
     expect(csvField(value)).toBe(expected);
