@@ -12,6 +12,7 @@ import type { EnsureOptions } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { ensureLockPath } from '../journal/state-dir.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
+import { confirmOn } from '../output/prompt.js';
 import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
@@ -176,7 +177,8 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
       exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
-      terminal: opts.terminal,
+      confirm: confirmOn(opts.terminal),
+      exit: opts.terminal.exit,
       note,
       progress: printer.jsonMode && !opts.verbose ? undefined : note,
       trace: opts.verbose ? (line) => printer.verbose(line) : undefined,

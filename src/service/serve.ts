@@ -21,7 +21,7 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
   const observer = await ServiceObserver.start(watch, everyMs, deps.note, deps.nowMs);
   // Orders seen final stay known between cycles, so a service follows each of its old orders once.
   const serviceDeps: EnsureDeps = { ...deps, knownFinal: new Set() };
-  const stop = stopOnSignals({ note: deps.note, exit: deps.terminal.exit ?? ((code) => process.exit(code)) });
+  const stop = stopOnSignals({ note: deps.note, exit: deps.exit ?? ((code) => process.exit(code)) });
   try {
     await runService({
       everyMs,
