@@ -52,7 +52,7 @@ const LAYERS = {
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */
-const COMMAND_SHARED = '(context|services|arguments|shell-words|examples)\\.ts';
+const COMMAND_SHARED = '(context|services|arguments|duration-arguments|shell-words|examples)\\.ts';
 
 module.exports = {
   forbidden: [
@@ -74,7 +74,7 @@ module.exports = {
       name: 'commands-do-not-import-commands',
       comment: 'Commands do not import each other: move shared flow down into client/ or config/.',
       severity: 'error',
-      from: { path: '^src/commands/', pathNot: '^src/commands/order\\.ts$' },
+      from: { path: '^src/commands/', pathNot: '^src/commands/(order|config)\\.ts$' },
       to: { path: '^src/commands/', pathNot: `^src/commands/${COMMAND_SHARED}$` },
     },
     {
@@ -83,6 +83,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/commands/order\\.ts$' },
       to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-[a-z-]+\\.ts)$` },
+    },
+    {
+      name: 'config-group-composes-its-verbs-only',
+      comment: 'The config group holds its small verbs and composes the others (config-*.ts).',
+      severity: 'error',
+      from: { path: '^src/commands/config\\.ts$' },
+      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|config-[a-z-]+\\.ts)$` },
     },
     {
       name: 'no-circular',

@@ -17,7 +17,8 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
+import { positiveInteger, tronAddress, trxAmount } from './arguments.js';
+import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
 import type { CommandServices, Context } from './context.js';
 
 export interface EnsureCommandOptions extends CommandServices {
