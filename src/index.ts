@@ -17,7 +17,7 @@ export { bodyHash, canonicalPayload, encodeQuery, hmacSignature, signRequest } f
 export type { CanonicalParts, SignInput, SignedHeaders } from './signing/index.js';
 export { checkTronAddress } from './domain/address.js';
 /**
- * The errors a caller catches (the README's "Using it as a library" has the table). Every failed request is
+ * The errors a caller catches (docs/library.md has the table). Every failed request is
  * an `EnergyError` (the class the command line calls `CliError`), whose `outcomeUncertain` says whether an
  * order may exist; the command line's exit codes are not part of the library.
  */

@@ -10,7 +10,7 @@ import { type Check } from './shape.js';
 import { ShapeMismatch } from '../domain/errors.js';
 
 export const SIGNATURE_HINT =
-  'check the API key and secret (energy config list), the base URL, and the clock (energy time); see "Troubleshooting signature errors" in the README';
+  'check the API key and secret (energy config list), the base URL, and the clock (energy time); see "Troubleshooting signature errors" in the manual (docs/troubleshooting.md)';
 
 function headerValue(headers: HttpResponse['headers'], name: string): string | undefined {
   const value = headers[name];

@@ -2,7 +2,7 @@
  * Requests through an HTTP(S) proxy: an Agent whose connections are CONNECT tunnels, so the one node:http
  * transport (http.ts) sends exactly the same signed bytes with or without a proxy, and the proxy sees only
  * the host name and port. Loaded by http.ts only when proxy-env.ts chose a proxy; ~90 lines instead of
- * undici (~80-110 ms to load) or https-proxy-agent (with agent-base and debug): see the README's choices.
+ * undici (~80-110 ms to load) or https-proxy-agent (with agent-base and debug): see docs/behaviour.md's choices.
  */
 import http from 'node:http';
 import https from 'node:https';

@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { Context } from './context.js';
 
-/** The contract's table in short words; the README's "Exit codes" has the details. */
+/** The contract's table in short words; docs/exit-codes.md has the details. */
 const EXIT_CODES: readonly (readonly [number, string])[] = [
   [0, 'success'],
   [1, 'unexpected internal error (a bug)'],

@@ -1,5 +1,5 @@
 /**
- * The README's crontab lines and systemd unit as pasted: each crontab line read the way cron reads it (a
+ * The manual's crontab lines and systemd unit as pasted (the README and the docs/ pages): each crontab line read the way cron reads it (a
  * `NAME=value` line sets a variable; a bare `%` ends the command and `\%` is a `%`; no line continues on the
  * next), then run by /bin/sh as cron runs it, with a stand-in `energy` on PATH that records its arguments.
  */
@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { manualText } from '../helpers/manual.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const README = manualText();
 const blocks = (language: string) =>
   [...README.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]!);
 
@@ -56,7 +56,7 @@ function runCrontab(block: string): string[][] {
     .map((line) => JSON.parse(line) as string[]);
 }
 
-describe('the README crontab lines, run as cron runs them', () => {
+describe('the manual crontab lines, run as cron runs them', () => {
   it('has crontab blocks to check', () => {
     expect(blocks('crontab').length).toBeGreaterThanOrEqual(2);
   });
@@ -87,7 +87,7 @@ describe('the README crontab lines, run as cron runs them', () => {
   });
 });
 
-describe('the README systemd unit', () => {
+describe('the manual systemd unit', () => {
   it('does not restart the service after exit 2 or 3, which fail again until fixed', () => {
     const unit = blocks('ini').find((text) => text.includes('[Service]'))!;
     const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(unit)?.[1];

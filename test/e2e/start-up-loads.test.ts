@@ -2,7 +2,7 @@
  * What a command loads to start: decimal.js (dist/bin/vendor/decimal.cjs) only for commands that do money
  * arithmetic, never for a read such as `balance`, nor for `quote`, whose rent-or-burn figure is integer
  * arithmetic. A static import that pulled it into every command cost `balance` 0.8 MiB and about 10 % of its
- * start (measured): this keeps the bundle's lazy edges where the README's Performance section says they are.
+ * start (measured): this keeps the bundle's lazy edges where CONTRIBUTING.md's Performance section says they are.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

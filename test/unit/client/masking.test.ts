@@ -1,9 +1,9 @@
-/** The masking rule and the README say the same thing. */
-import { readFileSync } from 'node:fs';
+/** The masking rule and the manual say the same thing. */
 import { describe, expect, it } from 'vitest';
 import { maskSecret } from '../../../src/client/redact.js';
+import { manualText } from '../../helpers/manual.js';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+const readme = manualText().replace(/\s+/g, ' ');
 
 describe('secret masking', () => {
   const threshold = Number(
@@ -12,11 +12,11 @@ describe('secret masking', () => {
     )?.[1],
   );
 
-  it('is stated in the README', () => {
+  it('is stated in the manual', () => {
     expect(threshold).toBeGreaterThan(0);
   });
 
-  it('shows the last two characters from the README threshold on, and nothing below it', () => {
+  it('shows the last two characters from the threshold the manual gives on, and nothing below it', () => {
     expect(maskSecret('s'.repeat(threshold - 2) + 'd7')).toBe('****d7');
     expect(maskSecret('s'.repeat(threshold + 20) + 'd7')).toBe('****d7');
     expect(maskSecret('s'.repeat(threshold - 3) + 'd7')).toBe('****');
