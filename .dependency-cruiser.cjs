@@ -52,7 +52,9 @@ const LAYERS = {
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */
-const COMMAND_SHARED = '(context|services|arguments|duration-arguments|shell-words|examples)\\.ts';
+const COMMAND_SHARED = '(context|command-services|services|arguments|duration-arguments|shell-words|examples)\\.ts';
+/** Commands whose file composes parts of their own: the order and config groups' verbs, ensure's run. */
+const COMMAND_GROUPS = ['order', 'config', 'ensure'];
 
 module.exports = {
   forbidden: [
@@ -74,23 +76,17 @@ module.exports = {
       name: 'commands-do-not-import-commands',
       comment: 'Commands do not import each other: move shared flow down into client/ or config/.',
       severity: 'error',
-      from: { path: '^src/commands/', pathNot: '^src/commands/(order|config)\\.ts$' },
+      from: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_GROUPS.join('|')})\\.ts$` },
       to: { path: '^src/commands/', pathNot: `^src/commands/${COMMAND_SHARED}$` },
     },
-    {
-      name: 'order-group-composes-its-verbs-only',
-      comment: 'The order group only composes its verbs.',
+    // A command in several files composes its own (order-*.ts, config-*.ts, ensure-*.ts) and nothing else.
+    ...COMMAND_GROUPS.map((group) => ({
+      name: `${group}-composes-its-own-files-only`,
+      comment: `src/commands/${group}.ts imports its own ${group}-*.ts files and the shared command files only.`,
       severity: 'error',
-      from: { path: '^src/commands/order\\.ts$' },
-      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-[a-z-]+\\.ts)$` },
-    },
-    {
-      name: 'config-group-composes-its-verbs-only',
-      comment: 'The config group holds its small verbs and composes the others (config-*.ts).',
-      severity: 'error',
-      from: { path: '^src/commands/config\\.ts$' },
-      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|config-[a-z-]+\\.ts)$` },
-    },
+      from: { path: `^src/commands/${group}\\.ts$` },
+      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|${group}-[a-z-]+\\.ts)$` },
+    })),
     {
       name: 'no-circular',
       comment:

@@ -5,66 +5,17 @@
  * `EnsureCommandOptions` and runs them (`ensureRun`: the flow is ensure/ and service/); tests pass their own
  * `run` to see what a command line parses into.
  */
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
-import { UsageError } from '../domain/errors.js';
+import { Argument, Command, Option } from 'commander';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import type { EnsureOptions } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
-import { ensureLockPath } from '../journal/state-dir.js';
-import { cycleLine, ensureTable } from '../output/ensure-views.js';
-import { confirmOn } from '../output/prompt.js';
-import { parseListenAddress } from '../service/listen-address.js';
-import type { WatchOptions } from '../service/observer.js';
-import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { positiveInteger, tronAddress, trxAmount } from './arguments.js';
 import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
-import type { CommandServices, Context } from './context.js';
+import type { Context } from './context.js';
+import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
+import { listenAddress, watchOptions, type Parsed } from './ensure-options.js';
 
-export interface EnsureCommandOptions extends CommandServices {
-  run: EnsureOptions;
-  /** --every: milliseconds between cycles; undefined for one run. */
-  everyMs: number | undefined;
-  /** --metrics, --min-balance, --on-event: only with --every. */
-  watch: WatchOptions;
-  tronNode: () => Promise<TronNode>;
-}
-
-interface Parsed {
-  energy?: number;
-  transfers?: number;
-  to?: string;
-  token: string;
-  tolerance: number;
-  hours: number;
-  maxTotal?: string;
-  yes?: boolean;
-  wait?: boolean;
-  waitTimeout: number;
-  dryRun?: boolean;
-  placeWhatFits?: boolean;
-  every?: number;
-  metrics?: WatchOptions['metrics'];
-  minBalance?: string;
-  onEvent?: string;
-}
-
-function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
-  const address = parseListenAddress(text);
-  if (address === undefined) throw new InvalidArgumentError('must be a port, or host:port (e.g. 9464, 0.0.0.0:9464)');
-  return address;
-}
-
-/** The service's watchers, which need the service: refused with one run (exit 2). */
-function watchOptions(parsed: Parsed): WatchOptions {
-  const watch = { metrics: parsed.metrics, minBalance: parsed.minBalance, onEvent: parsed.onEvent };
-  const given = (['metrics', 'minBalance', 'onEvent'] as const).find((key) => watch[key] !== undefined);
-  if (given !== undefined && parsed.every === undefined) {
-    const flag = { metrics: '--metrics', minBalance: '--min-balance', onEvent: '--on-event' }[given];
-    throw new UsageError(`${flag} goes with --every: it watches a running service`);
-  }
-  return watch;
-}
+export type { EnsureCommandOptions } from './ensure-run.js';
 
 export function ensureCommand(
   ctx: Context,
@@ -156,42 +107,4 @@ export function ensureCommand(
         ...ctx.services(),
       });
     });
-}
-
-async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
-  const lockPath = await ensureLockPath(opts.terminal.env);
-  const node = await opts.tronNode();
-  const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
-    import('../service/run-or-serve.js'),
-    import('../ensure/ensure-lock.js'),
-  ]);
-  const { printer } = opts;
-  const note = (line: string) => printer.note(line);
-  await runOrServe({
-    deps: {
-      node,
-      api: async () => ({
-        client: await opts.client(),
-        journal: await opts.journal(),
-        recoverCommand: (id) =>
-          id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
-        waitCommand: (id) => opts.invocation('order', 'wait', id),
-      }),
-      exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
-      confirm: confirmOn(opts.terminal),
-      exit: opts.terminal.exit,
-      note,
-      progress: printer.jsonMode && !opts.verbose ? undefined : note,
-      trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
-    },
-    run: opts.run,
-    everyMs: opts.everyMs,
-    watch: opts.watch,
-    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
-    printCycle: async (cycle) => {
-      if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
-      await printer.write(cycleLine(cycle));
-      if (!cycle.error) await printer.table(ensureTable(cycle.items));
-    },
-  });
 }
