@@ -6,9 +6,12 @@ import { fastPathOutput } from './fast-path.js';
 import { inCharset, utf8Locale } from '../output/charset.js';
 import { terminalJson } from '../domain/printable.js';
 import { privateCacheDir, requireCached } from './code-cache.js';
+import { lightCommand } from './light-run.js';
 
 /** The program's bundle beside this entry (scripts/bundle.mjs defines it; unbundled, main.js is imported). */
 declare const ENERGY_MAIN_BUNDLE: string | undefined;
+/** The same program without the commands other than balance and time (light-run.ts). */
+declare const ENERGY_LIGHT_BUNDLE: string | undefined;
 
 const args = process.argv.slice(2);
 const fast = fastPathOutput(args);
@@ -111,7 +114,8 @@ if (fast !== undefined) {
 /** The program: from the bundle with its compiled code cached (code-cache.ts), or imported where unbundled. */
 function loadMain(): Promise<typeof import('./main.js')> {
   if (typeof ENERGY_MAIN_BUNDLE !== 'string') return import('./main.js');
-  const file = process.getBuiltinModule('node:path').join(__dirname, ENERGY_MAIN_BUNDLE);
+  const light = typeof ENERGY_LIGHT_BUNDLE === 'string' && lightCommand(args) !== undefined;
+  const file = process.getBuiltinModule('node:path').join(__dirname, light ? ENERGY_LIGHT_BUNDLE : ENERGY_MAIN_BUNDLE);
   return new Promise((resolve) =>
     resolve(requireCached(file, privateCacheDir(process.env)) as typeof import('./main.js')),
   );
