@@ -47,6 +47,24 @@ const LAYERS = {
   service: ['commands', 'sandbox', 'config', 'output'],
   // doctor's checks: read config, call the API and the node through factories the command passes in.
   diagnose: ['commands', 'sandbox', 'service'],
+  // The help topics' texts: plain text from the lists they describe (config/environment.ts), nothing that acts.
+  help: [
+    'app',
+    'batch',
+    'client',
+    'commands',
+    'ensure',
+    'journal',
+    'ordering',
+    'output',
+    'reports',
+    'sandbox',
+    'signing',
+    'storage',
+    'tron',
+    'service',
+    'diagnose',
+  ],
   // Reports (spend): sums over the order list; printing is the command's.
   reports: ['commands', 'output', 'sandbox', 'config', 'journal', 'ordering', 'service'],
 };

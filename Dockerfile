@@ -1,12 +1,22 @@
 # energy as a container service: `energy ensure --every 1m --json` keeps the addresses given to `docker run`
-# supplied, and serves /metrics and /healthz on port 9464 (README, "As a service"). Build:
+# supplied, and serves /metrics and /healthz on port 9464 (docs/service.md, "In a container"). Build:
 #   docker build -t energy-ensure .
-#   docker run -d --restart on-failure:5 --env-file energy.env -v energy-state:/state \
+# The API secret as a file, never an environment variable (`docker inspect` shows those):
+#   install -m 0600 /dev/null api-secret && $EDITOR api-secret   # the secret alone
+#   docker run -d --restart on-failure:5 --name energy-ensure \
+#     --mount type=bind,src="$PWD/api-secret",dst=/run/secrets/energy-api-secret,readonly \
+#     -e ENERGY_BASE_URL -e ENERGY_API_KEY -e ENERGY_TRON_NODE -v energy-state:/state \
 #     energy-ensure "$ADDR" --energy 65000 --hours 1 --max-total 20 --yes
-# Add -p 127.0.0.1:9464:9464 to scrape it from the host (nothing is published unless asked).
+# (Compose and Swarm `secrets:` mount it at the same path.) Add -p 127.0.0.1:9464:9464 to scrape it from
+# the host (nothing is published unless asked).
+#
+# The base image is pinned to an exact Node and Alpine release. For a reproducible build pin it by digest
+# too, with the digest your registry gives for that tag (`docker buildx imagetools inspect <tag>`):
+#   docker build --build-arg NODE_IMAGE=node:22.17.1-alpine3.22@sha256:<digest> -t energy-ensure .
+ARG NODE_IMAGE=node:22.17.1-alpine3.22
 
 # Build stage: the dev dependencies build dist/, and npm pack makes the package users install.
-FROM node:22-alpine AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # Without scripts: `prepare` would build before the sources are copied in.
@@ -16,7 +26,17 @@ COPY . .
 RUN npm pack --silent --pack-destination /tmp && mv /tmp/energy-cli-*.tgz /tmp/energy-cli.tgz
 
 # Run stage: Node, the packed tool and its one runtime dependency (decimal.js); no sources, no dev tools.
-FROM node:22-alpine
+# tini is PID 1 (it reaps what a hook leaves behind: `curl &`); curl and jq are for --on-event hooks such as
+# the one in docs/service.md.
+FROM ${NODE_IMAGE}
+ARG VERSION=0.1.0
+LABEL org.opencontainers.image.title="energy-ensure" \
+      org.opencontainers.image.description="energy ensure --every: keeps TRON addresses supplied with rented energy" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.source="https://github.com/energy-cli/energy-cli" \
+      org.opencontainers.image.documentation="https://github.com/energy-cli/energy-cli/blob/main/docs/service.md"
+RUN apk add --no-cache tini curl jq
 COPY --from=build /tmp/energy-cli.tgz /tmp/energy-cli.tgz
 RUN npm install --global --no-audit --no-fund /tmp/energy-cli.tgz \
   && rm /tmp/energy-cli.tgz \
@@ -24,17 +44,22 @@ RUN npm install --global --no-audit --no-fund /tmp/energy-cli.tgz \
   && mkdir -m 0700 /state \
   && chown node:node /state
 # The order journal lives in /state: keep it on a volume, so that a new container never buys twice what
-# the last one ordered just before it stopped. The folder must stay private (0700), as energy checks.
+# the last one ordered just before it stopped. The folder must stay private (0700, owned by the node
+# user, uid 1000), as energy checks: a bind mount from the host needs the same, e.g.
+#   install -d -m 0700 -o 1000 -g 1000 /srv/energy-state   then   -v /srv/energy-state:/state
 ENV ENERGY_STATE_DIR=/state
+# Where the secret is read from when ENERGY_API_SECRET is not set: the file mounted as above.
+ENV ENERGY_API_SECRET_FILE=/run/secrets/energy-api-secret
 VOLUME /state
 USER node
 WORKDIR /home/node
 # Metrics on every interface of the container (so that a Prometheus on its network can scrape them; the
 # port is published only with -p): addresses, energy, balance and counts, no credentials.
 EXPOSE 9464
-# Unhealthy once 3 cycles in a row failed, or none ended for 3 intervals and a minute (README, "Watching the
-# service"); Node's own fetch, so the image needs no curl or wget.
+# Unhealthy once 3 cycles in a row failed, or none ended for 3 intervals and a minute (docs/service.md,
+# "Watching the service"). busybox's wget (about 1 MB, no Node started), with a time limit; any failure is
+# exit 1, which Docker reads as unhealthy.
 HEALTHCHECK --interval=1m --timeout=10s --start-period=2m \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# SIGTERM (docker stop) ends the service after the cycle in flight, exit 0; exec form, so energy gets it.
-ENTRYPOINT ["energy", "ensure", "--every", "1m", "--json", "--metrics", "0.0.0.0:9464"]
+  CMD ["/bin/sh", "-c", "wget -q -T 5 -O /dev/null http://127.0.0.1:9464/healthz || exit 1"]
+# SIGTERM (docker stop) reaches energy through tini and ends the service after the cycle in flight, exit 0.
+ENTRYPOINT ["/sbin/tini", "--", "energy", "ensure", "--every", "1m", "--json", "--metrics", "0.0.0.0:9464"]

@@ -7,6 +7,7 @@
 //   client, the sandbox, money) are bundled but evaluated only when first imported;
 // - dist/bin/sandbox.cjs: the local spec server, required only by `energy sandbox` (it shares no classes
 //   with the program, only types);
+// - dist/bin/topics.cjs: the texts of the help topics, required only by `energy help <topic>`;
 // - dist/bin/vendor/*.cjs: the heavy packages (decimal.js), each its own file, required only by the
 //   commands that use them, so other commands do not even parse them.
 // tsc still builds dist/ for the library and its types.
@@ -58,6 +59,8 @@ const layout = {
     b.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: './main.cjs', external: true }));
     // The sandbox is a program of its own (a server): its own file, compiled only by `energy sandbox`.
     b.onResolve({ filter: /^\.\.\/sandbox\/index\.js$/ }, () => ({ path: './sandbox.cjs', external: true }));
+    // The help topics' texts: read by `energy help <topic>` only, not parsed by any other command.
+    b.onResolve({ filter: /^\.\.\/help\/topics\.js$/ }, () => ({ path: './topics.cjs', external: true }));
     b.onResolve({ filter: /^decimal\.js$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
     // commander requires child_process (~3 ms) at load for executable subcommands, which we do not use.
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
@@ -77,6 +80,7 @@ const result = await build({
   plugins: [layout],
 });
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist/bin', plugins: [layout] });
+await build({ ...common, entryPoints: { topics: 'src/help/topics.ts' }, outdir: 'dist/bin', plugins: [layout] });
 // light.cjs: the program for `balance` and `time` alone (src/app/light-run.ts decides when): program.ts's
 // imports of the other commands are empty modules, whose factories it never calls for those two.
 const OTHER_COMMANDS =

@@ -2,8 +2,9 @@
 # The package as a user gets it: pack the built tree, lint the tarball (publint, are-the-types-wrong; both
 # read the .tgz, no registry), install it into a temporary prefix, and use it there: `energy --version`,
 # `energy sandbox` + `energy balance`, and the library imported with its types by a TypeScript consumer.
-# `npm pack` builds dist/ itself (the `prepare` script), and so does `npm install <git URL>` (npm runs only
-# `prepare` for a git dependency), checked last. Network: the npm registry for the installs' dependencies,
+# `npm pack` builds dist/ itself (the `prepack` script), and so does `npm install <git URL>` (npm runs only
+# `prepare` for a git dependency, which builds where dist/ is missing), checked last. The man pages are
+# checked in the tarball and where a global install links them (`man energy`). Network: the npm registry for the installs' dependencies,
 # 127.0.0.1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,13 +20,14 @@ trap cleanup EXIT
 
 say() { printf 'check-package: %s\n' "$*"; }
 
-# From a tree without dist/, as a fresh clone or a git-URL install has it: prepare must build it. (grep
+# From a tree without dist/, as a fresh clone or a git-URL install has it: prepack must build it. (grep
 # without -q: -q stops reading early, tar dies of SIGPIPE and pipefail fails the check.)
 rm -rf dist
 tarball=$(npm pack --silent --pack-destination "$work")
 tarball="$work/$tarball"
-tar -tzf "$tarball" | grep -x 'package/dist/bin/energy.cjs' >/dev/null || { say "npm pack did not build dist/ (prepare)"; exit 1; }
+tar -tzf "$tarball" | grep -x 'package/dist/bin/energy.cjs' >/dev/null || { say "npm pack did not build dist/ (prepack)"; exit 1; }
 tar -tzf "$tarball" | grep -x 'package/LICENSE' >/dev/null || { say "the tarball has no LICENSE"; exit 1; }
+tar -tzf "$tarball" | grep -x 'package/dist/man/energy.1' >/dev/null || { say "the tarball has no man page"; exit 1; }
 version=$(node -p "require('./package.json').version")
 say "packed $(basename "$tarball"): $(tar -tzf "$tarball" | wc -l) files, $(wc -c <"$tarball") bytes"
 if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(commands|config|output|sandbox)/|\.test\.'; then
@@ -40,13 +42,25 @@ npx --no-install publint run "$tarball" --strict
 npx --no-install attw "$tarball" --profile esm-only
 
 prefix="$work/prefix"
-npm install --global --prefix "$prefix" --no-audit --no-fund --prefer-offline "$tarball" >/dev/null
+npm install --global --prefix "$prefix" --no-audit --no-fund --prefer-offline "$tarball" >/dev/null 2>"$work/global-install.log" \
+  || { cat "$work/global-install.log"; say "npm install --global of the tarball failed"; exit 1; }
+# The tarball is built: its package.json has no `prepare` (scripts/pack-manifest.mjs), so npm has no install
+# script to warn about.
+if grep -i 'install-scripts\|prepare' "$work/global-install.log"; then say "installing the tarball warns (above)"; exit 1; fi
+tar -xOzf "$tarball" package/package.json | grep '"prepare"' && { say "the packed package.json has a prepare script"; exit 1; }
 energy="$prefix/bin/energy"
 installed="$prefix/lib/node_modules/energy-cli"
 
 got=$("$energy" --version)
 [ "$got" = "$version" ] || { say "energy --version printed '$got', not '$version'"; exit 1; }
 say "energy --version: $got"
+# npm links the package's "man" pages into <prefix>/share/man/man1, where `man energy` finds them.
+[ -f "$prefix/share/man/man1/energy.1" ] && [ -f "$prefix/share/man/man1/energy-order-create.1" ] \
+  || { say "the global install has no man pages in $prefix/share/man/man1"; exit 1; }
+if command -v man >/dev/null; then
+  man -M "$prefix/share/man" -P cat energy 2>/dev/null | grep 'EXIT STATUS' >/dev/null || { say "man energy shows no page"; exit 1; }
+fi
+say "man energy: $(ls "$prefix/share/man/man1" | wc -l) pages in share/man/man1"
 
 # The sandbox in the background with credentials we choose, so that nothing needs to be read from a profile.
 export ENERGY_CONFIG_DIR="$work/config" ENERGY_API_KEY=pkg_check_key ENERGY_API_SECRET=pkg-check-secret-0123456789
@@ -108,7 +122,16 @@ const h = signRequest({ method: 'GET', path: '/v1/balance', query: '', body: und
 if (h.authorization !== 'HMAC-SHA256 test_key_123:Eg7WLMKENNYF/NiZrgCZeOyh84sV5pW+mhHZAoOmyL8=') process.exit(1);
 if (typeof EnergyClient !== 'function' || typeof EnergyError !== 'function') process.exit(1);
 ")
-say "library imported, required from CommonJS and type-checked from the installed package"
+# A CommonJS TypeScript project: with "module": "nodenext" (TypeScript 5.8+) an import of the ES module
+# compiles to require() and type-checks, as docs/library.md tells CommonJS TypeScript users.
+cjs="$work/cjs-consumer"
+mkdir -p "$cjs/node_modules"
+ln -s "$installed" "$cjs/node_modules/energy-cli"
+printf '{ "name": "cjs-consumer", "private": true, "type": "commonjs" }\n' >"$cjs/package.json"
+cp "$consumer/tsconfig.json" "$cjs/tsconfig.json"
+printf "import { signRequest, EnergyError } from 'energy-cli';\nexport const used = [signRequest, EnergyError];\n" >"$cjs/use.ts"
+"$root/node_modules/.bin/tsc" -p "$cjs/tsconfig.json" || { say "a CommonJS TypeScript project cannot type-check its import"; exit 1; }
+say "library imported, required from CommonJS and type-checked from the installed package (ESM and CommonJS TypeScript)"
 # `npm install <git URL>` into a project, from this checkout's HEAD: npm clones it, installs its dev
 # dependencies and runs `prepare` (npm 11 runs no prepack there), so the package must come with dist/.
 if head=$(git -C "$root" rev-parse --verify -q HEAD); then

@@ -13,7 +13,7 @@ import type { GlobalOptions } from '../commands/shell-words.js';
 import { estimateCommand } from '../commands/estimate.js';
 import { ensureCommand } from '../commands/ensure.js';
 import { examplesHelp } from '../commands/examples.js';
-import { exitCodesCommand } from '../commands/exit-codes.js';
+import { helpTopicCommand } from '../commands/help-topic.js';
 import { optionsCommand } from '../commands/options.js';
 import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
@@ -21,6 +21,7 @@ import { sandboxCommand } from '../commands/sandbox.js';
 import { spendCommand } from '../commands/spend.js';
 import { timeCommand } from '../commands/time.js';
 import { UsageError } from '../domain/errors.js';
+import { HELP_TOPICS, isHelpTopic } from '../help/topic-names.js';
 
 /** Columns of help text: fixed, like git's, so that help reads the same everywhere. */
 export const HELP_WIDTH = 80;
@@ -41,10 +42,18 @@ const COMMANDS = {
   sandbox: sandboxCommand,
   completion: completionCommand,
   api: apiCommand,
-  'exit-codes': exitCodesCommand,
+  ...Object.fromEntries(
+    Object.entries(HELP_TOPICS).map(([topic, summary]) => [
+      topic,
+      helpTopicCommand(topic as keyof typeof HELP_TOPICS, summary),
+    ]),
+  ),
 } as const;
-/** Help topics rather than commands: `energy help exit-codes` finds them; `energy --help` lists none. */
-const TOPICS: ReadonlySet<string> = new Set(['exit-codes']);
+
+/** The root help's list of topics, as gh's "HELP TOPICS": the topics are hidden from the list of commands. */
+const TOPICS_HELP = Object.entries(HELP_TOPICS)
+  .map(([topic, summary]) => `  ${topic.padEnd(13)}${summary}`)
+  .join('\n');
 
 /**
  * The program. Given `argv`, only the invoked command's subtree is built: the other commands are
@@ -66,7 +75,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .addOption(new Option('--retries <n>', 'retries after a failed attempt (default 3)').argParser(retryCount))
     .addHelpText(
       'after',
-      "\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).\nWhat each exit status means: energy help exit-codes.",
+      `\nCredentials come from the profile or ENERGY_API_KEY / ENERGY_API_SECRET\n(TRON node: ENERGY_TRON_API_KEY), never from the command line.\n\nA command's options and examples: energy help <command>\n(or energy <command> --help).\n\nHelp topics (energy help <topic>, --json too):\n${TOPICS_HELP}`,
     )
     .showSuggestionAfterError()
     .helpCommand(false)
@@ -76,7 +85,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
   const invoked = argv === undefined ? undefined : invokedCommand(program, argv);
   for (const [name, make] of Object.entries(COMMANDS)) {
     program.addCommand(invoked === undefined || invoked === name ? make(ctx) : new Command(name), {
-      hidden: TOPICS.has(name),
+      hidden: isHelpTopic(name),
     });
   }
   applyToAll(program, (command) => {
@@ -169,10 +178,15 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     if (command.commands.length === 0) break;
     if (word === 'help' && command === program) {
       words.splice(i, 1);
-      if (!asksHelp(words)) words.push('--help');
+      // `energy help exit-codes` runs the topic (with --json as data); `help <command>` is its --help.
+      const topic = words.slice(i).find((w) => !w.startsWith('-'));
+      if (!asksHelp(words) && (topic === undefined || !isHelpTopic(topic))) words.push('--help');
       i -= 1;
       continue;
     }
+    // `energy exit-codes --help` is the topic too, not a help about it.
+    if (command === program && isHelpTopic(word))
+      return words.filter((w, index) => index <= i || (w !== '--help' && w !== '-h'));
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (next === undefined) {
       if (asksHelp(words))

@@ -113,7 +113,8 @@ function describeProblem(problem: ProblemDetails): string {
   const fields = (problem.errors ?? [])
     // The detail often already lists the fields' messages: say each once.
     .filter((e) => !detail.includes(e.message))
-    .map((e) => printable(e.field === null ? e.message : `${e.field}: ${e.message}`, 200))
+    // Joined by `; `: a field message's own full stop would make `…".; …`.
+    .map((e) => printable(clause(e.field === null ? e.message : `${e.field}: ${e.message}`), 200))
     .filter((text, index, all) => all.indexOf(text) === index);
   const head = `${printable(problem.code, 60)}: ${printable(detail, 300)}`;
   return fields.length === 0 ? head : `${head} (${fields.join('; ')})`;

@@ -21,6 +21,13 @@ export function positiveInteger(text: string): number {
   return Number(trimmed);
 }
 
+/** `--hours`: whole hours in plain digits; `1h`, `90m` or `1.5` are refused saying what to write instead. */
+export function wholeHours(text: string): number {
+  if (!WHOLE_NUMBER.test(text.trim()) && !/^\d{1,3}(?:[,._ ']\d{3})+$/.test(text.trim()))
+    throw new InvalidArgumentError('must be whole hours, e.g. 1 (a number alone: no unit, no fraction)');
+  return positiveInteger(text);
+}
+
 export function nonNegativeInteger(text: string): number {
   return text.trim() === '0' ? 0 : positiveInteger(text);
 }
@@ -124,7 +131,7 @@ export function rentalArguments(command: Command): Command {
   return command
     .addArgument(new Argument('<address>', 'TRON address that receives the energy').argParser(tronAddress))
     .addOption(new Option('--energy <n>', 'amount of energy').argParser(positiveInteger).makeOptionMandatory())
-    .addOption(new Option('--hours <h>', 'rental duration in hours').argParser(positiveInteger).makeOptionMandatory());
+    .addOption(new Option('--hours <h>', 'rental duration in hours').argParser(wholeHours).makeOptionMandatory());
 }
 
 const UINT256_MAX = (1n << 256n) - 1n;

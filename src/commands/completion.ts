@@ -6,6 +6,7 @@ import { Argument, Command, Option } from 'commander';
 import { SETTING_NAMES } from '../config/names.js';
 import { configDir } from '../config/paths.js';
 import { UsageError } from '../domain/errors.js';
+import { HELP_TOPICS } from '../help/topic-names.js';
 import type { Context } from './context.js';
 
 const INSTALL = `
@@ -49,7 +50,7 @@ export function completionCommand(ctx: Context): Command {
         'api path': API_PATHS,
       };
       // `help` also explains topics, hidden from the command list (program.ts).
-      const topics = ['exit-codes'];
+      const topics = Object.keys(HELP_TOPICS);
       await ctx.printer.write(completionScript(shell, completionTree(root, words, topics), ctx.terminal.program));
     });
 }

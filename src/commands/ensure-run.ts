@@ -3,6 +3,8 @@
  * ensure/ and service/, its items printed as a table or JSON.
  */
 import type { EnsureOptions } from '../ensure/ensure-types.js';
+import type { SpendCeiling } from '../ensure/spend-ceiling.js';
+import type { FileSpendLedger } from '../journal/spend-ledger-file.js';
 import { ensureLockPath } from '../journal/state-dir.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
@@ -28,6 +30,9 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   ]);
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The table's columns from the options alone: the same every cycle.
+  const shape = { wait: opts.run.waitSeconds !== undefined };
+  const spendCeiling = await ceilingFor(opts);
   await runOrServe({
     deps: {
       node,
@@ -39,8 +44,11 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
       exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
+      spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,
+      env: opts.terminal.env,
+      interrupt: opts.terminal.interrupt,
       note,
       progress: printer.jsonMode && !opts.verbose ? undefined : note,
       trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
@@ -48,11 +56,29 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
     run: opts.run,
     everyMs: opts.everyMs,
     watch: opts.watch,
-    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items))),
+    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),
     printCycle: async (cycle) => {
       if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
       await printer.write(cycleLine(cycle));
-      if (!cycle.error) await printer.table(ensureTable(cycle.items));
+      if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
     },
   });
+}
+
+/** --max-spend's ceiling over the ledger in the state folder, next to this API account's journal. */
+async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
+  const limit = opts.run.maxSpend;
+  if (limit === undefined) return undefined;
+  const [{ SpendCeiling }, { FileSpendLedger, spendLedgerPath }, { journalDir, stateDir }] = await Promise.all([
+    import('../ensure/spend-ceiling.js'),
+    import('../journal/spend-ledger-file.js'),
+    import('../journal/state-dir.js'),
+  ]);
+  let ledger: FileSpendLedger | undefined;
+  const open = async () => {
+    const { scope } = await opts.journal();
+    ledger ??= new FileSpendLedger(spendLedgerPath(journalDir(stateDir(opts.terminal.env)), scope));
+    return ledger;
+  };
+  return new SpendCeiling(limit, open, new Set(opts.run.addresses));
 }

@@ -9,11 +9,11 @@ import { Argument, Command, Option } from 'commander';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { positiveInteger, tronAddress, trxAmount } from './arguments.js';
+import { positiveInteger, tronAddress, trxAmount, wholeHours } from './arguments.js';
 import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
-import { listenAddress, watchOptions, type Parsed } from './ensure-options.js';
+import { listenAddress, maxSpend, watchOptions, type Parsed } from './ensure-options.js';
 
 export type { EnsureCommandOptions } from './ensure-run.js';
 
@@ -57,10 +57,16 @@ export function ensureCommand(
         .default(DEFAULT_TOLERANCE_BP, '1'),
     )
     .addOption(
-      new Option('--hours <h>', 'rental duration of what is bought').argParser(positiveInteger).makeOptionMandatory(),
+      new Option('--hours <h>', 'rental duration of what is bought').argParser(wholeHours).makeOptionMandatory(),
     )
     .addOption(
       new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
+    )
+    .addOption(
+      new Option(
+        '--max-spend <trx/duration>',
+        'at most this much ordered over any rolling window, e.g. 50/24h (kept in the state folder; survives restarts)',
+      ).argParser(maxSpend),
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
@@ -96,13 +102,14 @@ export function ensureCommand(
           toleranceBp: parsed.tolerance,
           hours: parsed.hours,
           maxTotal: parsed.maxTotal,
+          maxSpend: parsed.maxSpend,
           yes: parsed.yes === true,
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,
           waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         },
         everyMs: parsed.every,
-        watch: watchOptions(parsed),
+        watch: { ...watchOptions(parsed), version: command.parent?.version() },
         tronNode: () => ctx.tronNode(),
         ...ctx.services(),
       });

@@ -84,7 +84,16 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
     onResult: results.write,
     onPlannedLine: planned.write,
     recoverCommand: (id: string) => ctx.invocation('order', 'recover', id),
-    rerunCommand: ctx.invocation('order', 'batch', request.file, '--yes'),
+    // The re-run decides as this run did: the same format, cap and --place-what-fits.
+    rerunCommand: ctx.invocation(
+      'order',
+      'batch',
+      request.file,
+      ...(request.format === undefined ? [] : ['--format', request.format]),
+      ...(request.maxTotal === undefined ? [] : ['--max-total', request.maxTotal]),
+      ...(request.placeWhatFits ? ['--place-what-fits'] : []),
+      '--yes',
+    ),
   };
   try {
     await runBatch(deps, request);

@@ -33,9 +33,13 @@ export function commandLine(globals: GlobalOptions, ...words: string[]): string 
   return ['energy', ...contextWords(globals), ...words.map(shellQuote)].join(' ');
 }
 
-/** `energy`, the global options written right after it, then a command word (not `sandbox`: it makes its own profile). */
+/**
+ * `energy`, the global options written right after it, then a command that acts on an account: not prose
+ * ("energy never shows…", "another energy command"), not `sandbox` (it makes its own profile), and not the
+ * config commands that take no --profile (`config delete-profile <name>` deletes the profile it names).
+ */
 const SUGGESTED_COMMAND =
-  /(^|[\s`(:])energy((?: --(?:profile|base-url) (?:'[^']*'|[^\s`']+)| --json)*) (?!sandbox\b)(?=[a-z<])/g;
+  /(^|[\s`(:])energy((?: --(?:profile|base-url) (?:'[^']*'|[^\s`']+)| --json)*) (?=(?:time|balance|options|quote|order|address|estimate|ensure|spend|config|doctor|api)\b)(?!config (?:delete-profile|profiles|path)\b)/g;
 
 /**
  * A hint's `energy …` commands with the user's --profile, --base-url and --json added where the hint did not

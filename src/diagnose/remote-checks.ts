@@ -59,9 +59,13 @@ export async function checkApi(remote: Remote, settings: Settings, baseUrl: URL)
     ];
     return { checks, skewSeconds: clock.skew_seconds };
   } catch (error) {
-    // The commands' own hint (which URL, from where; on loopback, whether the sandbox runs), then the route.
+    // The commands' own hint (which URL, from where; on loopback, whether the sandbox runs), then the proxy the
+    // request went through, if any: a whole clause, not "reached …" after a sentence (it was not reached).
     const check = unreachableHint(error, [settings]) ?? 'check the base URL and the network';
-    const hint = `${check}${proxyFor(baseUrl, remote.env) === undefined ? '' : '; check the proxy'}; reached ${route(baseUrl, remote.env)}`;
+    const hint =
+      proxyFor(baseUrl, remote.env) === undefined
+        ? check
+        : `${check}; check the proxy too: the request went ${route(baseUrl, remote.env)}`;
     const down = failed('api', error, hint);
     const clock: CheckResult = {
       name: 'clock',

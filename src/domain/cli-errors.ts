@@ -170,3 +170,14 @@ export class BadLineError extends UsageError {
 export class BoundedReadError extends Error {
   override name = 'BoundedReadError';
 }
+
+/**
+ * Not a failure: a stop (SIGTERM, SIGINT) was asked for while a cycle of `ensure --every` was still reading,
+ * so the cycle ends before it orders anything (service/serve.ts), and the service stops.
+ */
+export class StoppedBeforeOrderingError extends Error {
+  override name = 'StoppedBeforeOrderingError';
+  constructor() {
+    super('stopped before ordering');
+  }
+}

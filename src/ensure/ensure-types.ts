@@ -1,9 +1,11 @@
 /** What `ensure` reports per address, and what it needs from the rest of the program. */
 import type { EnergyClient } from '../client/client.js';
+import type { CliError } from '../domain/errors.js';
 import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
+import type { ServerClock } from '../ordering/server-clock.js';
 import type { Need } from './need-id.js';
 
 /**
@@ -11,10 +13,22 @@ import type { Need } from './need-id.js';
  * bought · in_flight: enough once undelivered orders arrive · bought: ordered now · in_flight_elsewhere:
  * another host ordered for this need at the same moment (the server answered our derived id with its order,
  * or a 409 and the list shows the order with that id) · would_buy: --dry-run · failed: the address cannot be
- * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed.
+ * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed ·
+ * not_on_chain: an order delivered and unexpired that the TRON node does not show (nothing bought again) ·
+ * delivery_failed: the address's last order failed at delivery, and the next one waits (backs off) ·
+ * spend_limit: the order would pass --max-spend. Each of the last three has `error` set, as `failed` has.
  */
 export type EnsureReason =
-  'enough' | 'within_tolerance' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
+  | 'enough'
+  | 'within_tolerance'
+  | 'in_flight'
+  | 'bought'
+  | 'in_flight_elsewhere'
+  | 'would_buy'
+  | 'failed'
+  | 'not_on_chain'
+  | 'delivery_failed'
+  | 'spend_limit';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
@@ -65,6 +79,8 @@ export interface EnsureOptions {
   placeWhatFits?: boolean | undefined;
   /** Seconds to follow each order with --wait; undefined: do not wait. */
   waitSeconds?: number | undefined;
+  /** --max-spend: a rolling ceiling over what ensure ordered for these addresses (see spend-ceiling.ts). */
+  maxSpend?: MaxSpend | undefined;
 }
 
 /** What `ensure` asks of the API: reads, quotes and orders (narrow, so that tests can give a fake). */
@@ -99,6 +115,9 @@ export interface EnsureDeps {
   confirm: Confirm | undefined;
   /** Ends the process at once with `code` (a second signal to the service): the entry's own exit, when it has one. */
   exit?: ((code: number) => void) | undefined;
+  /** The process's environment and interrupt (the service's test seams and signals read them). */
+  env: NodeJS.ProcessEnv;
+  interrupt?: AbortSignal | undefined;
   note: (line: string) => void;
   /** Progress lines (stderr), or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;
@@ -113,6 +132,13 @@ export interface EnsureDeps {
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
+  /**
+   * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
+   * as the error its item fails with (`delivery_failed`); undefined to buy as usual.
+   */
+  holdBack?: ((address: string) => CliError | undefined) | undefined;
+  /** --max-spend's ledger and rule, kept by a service between cycles; undefined without the option. */
+  spendCeiling?: SpendCeilingRule | undefined;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;
 }
@@ -123,4 +149,25 @@ export interface Purchase {
   quote: QuoteResponse;
   /** The need's anchor, window and the part of the list read, from which the order's id is derived. */
   need: Need;
+}
+
+/** `--max-spend 50/24h`: at most `trx` over any `windowMs`. */
+export interface MaxSpend {
+  trx: string;
+  windowMs: number;
+  /** As typed (`50/24h`), for messages. */
+  text: string;
+}
+
+/** --max-spend's rule as ensure and the service use it (spend-ceiling.ts). */
+export interface SpendCeilingRule {
+  readonly limit: MaxSpend;
+  /** The purchases that fit under the ceiling, in the order given; each other one fails its item, unsent. */
+  fit(purchases: readonly Purchase[], clock: ServerClock, client: Pick<EnsureClient, 'getOrder'>): Promise<Purchase[]>;
+  /** An order placed: counted at once. */
+  record(order: Order): Promise<void>;
+  /** An order's outcome once final: a refunded one no longer counts. */
+  settle(orderId: string, state: 'kept' | 'refunded'): Promise<void>;
+  /** What is left now, on the server's clock as the last run measured it. */
+  leftNow(hostNowMs: number): Promise<string>;
 }

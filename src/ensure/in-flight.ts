@@ -11,13 +11,23 @@ import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
+import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
+import { deliveredAndLasting } from './not-on-chain.js';
+import type { Order } from '../client/types.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
 export interface InFlight extends Need {
   energy: number;
+  /**
+   * The part of `energy` already delivered (within the node's grace, see on-its-way.ts): the chain may show it
+   * already, so it is counted in flight only up to what the chain does not show (plan-ensure.ts).
+   */
+  deliveredEnergy: number;
+  /** Orders delivered past the node-lag grace and not expired: the node should show them (not-on-chain.ts). */
+  delivered: Order[];
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
 }
@@ -48,6 +58,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       address,
       {
         energy: 0,
+        deliveredEnergy: 0,
+        delivered: [],
         unknownRequests: 0,
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
@@ -66,7 +78,10 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       listed.add(order.client_request_id);
       const entry = result.get(order.address);
       if (entry === undefined) return;
-      entry.energy += energyOnItsWay(order, nowMs);
+      const onItsWay = energyOnItsWay(order, nowMs);
+      entry.energy += onItsWay;
+      if (order.delivery_final) entry.deliveredEnergy += onItsWay;
+      if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
       // Newest first: the first order to the address within its window is its anchor.
       if (!anchored.has(order.address) && timestampMs(order.created_at) >= entry.windowStartMs) {
         anchored.add(order.address);
@@ -77,7 +92,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   );
   if (!scan.complete) {
     trace?.(
-      `energy: the order list was read back to ${new Date(scan.oldestReadMs ?? nowMs).toISOString()} only (its newest orders), not through the window`,
+      `energy: the order list was read back to ${formatTimestamp(scan.oldestReadMs ?? nowMs)} only (its newest orders), not through the window`,
     );
     for (const entry of result.values()) entry.listedSinceMs = scan.oldestReadMs;
   }
@@ -99,8 +114,13 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry }) => {
     const order = await client.getOrder(orderId);
     const energy = energyOnItsWay(order, clock.nowMs());
-    if (energy === 0) knownFinal.add(order.id);
-    else entry.energy += energy;
+    // A delivery that lasts is followed on until it expires: the node should show it meanwhile.
+    if (deliveredAndLasting(order, clock.nowMs())) entry.delivered.push(order);
+    else if (energy === 0) knownFinal.add(order.id);
+    else {
+      entry.energy += energy;
+      if (order.delivery_final) entry.deliveredEnergy += energy;
+    }
   });
   return result;
 }

@@ -16,6 +16,8 @@ import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
+import { failItem } from './item.js';
+import { notOnChain } from './not-on-chain.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -66,7 +68,7 @@ export async function planShortfalls(
   for (const entry of short) {
     const flight = inFlight.get(entry.address)!;
     entry.available = chain.get(entry.address)!.energy_available;
-    entry.in_flight = flight.energy;
+    entry.in_flight = countedInFlight(entry.target, entry.available, flight);
     if (flight.unknownRequests > 0) {
       deps.note(
         `energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
@@ -75,13 +77,24 @@ export async function planShortfalls(
     const plan = shortfall({
       target: entry.target,
       available: entry.available,
-      inFlight: flight.energy,
+      inFlight: entry.in_flight,
       portion: offer.energy_per_portion,
       maxEnergy: offer.max_energy,
       toleranceBp: options.toleranceBp,
     });
     if (plan.toBuy === 0) {
       entry.reason = entry.available >= entry.target ? 'enough' : withinTolerance(entry, options.toleranceBp);
+      continue;
+    }
+    // Short while a delivery lasts that the node does not show: the node is wrong, not the supply.
+    const unseen = notOnChain(flight.delivered, chain.get(entry.address)!, options.toleranceBp, deps.node.url);
+    if (unseen !== undefined) {
+      failItem(entry, unseen, 'not_on_chain');
+      continue;
+    }
+    const held = deps.holdBack?.(entry.address);
+    if (held !== undefined) {
+      failItem(entry, held, 'delivery_failed');
       continue;
     }
     entry.to_buy = plan.toBuy;
@@ -100,4 +113,20 @@ export async function planShortfalls(
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain, clock };
+}
+
+/**
+ * What is in flight for the address, a just-delivered order counted only up to what the chain does not show
+ * (`target − available − the rest in flight`): read again after the order list, the chain often shows the
+ * delivery already, and AVAILABLE and IN_FLIGHT would both count it. What is bought is the same either way:
+ * target − available − in flight is cut at 0, and the cap only takes off what lies below 0.
+ */
+function countedInFlight(
+  target: number,
+  available: number,
+  flight: { energy: number; deliveredEnergy: number },
+): number {
+  const notDelivered = flight.energy - flight.deliveredEnergy;
+  const room = Math.max(0, target - available - notDelivered);
+  return notDelivered + Math.min(flight.deliveredEnergy, room);
 }

@@ -35,15 +35,12 @@ export interface ApiAnswer {
 }
 
 const ORDERS = '/v1/energy/orders';
-/** The methods and paths of Energy API v1, as `energy api` takes them (completion offers them). */
+/** The methods of Energy API v1, as `energy api` takes them, and the paths each takes (completion offers them). */
 export const API_METHODS = ['GET', 'POST'] as const;
-export const API_PATHS: readonly string[] = [
-  '/v1/time',
-  '/v1/balance',
-  '/v1/energy/options',
-  '/v1/energy/quotes',
-  ORDERS,
-];
+export const API_PATHS: Readonly<Record<(typeof API_METHODS)[number], readonly string[]>> = {
+  GET: ['/v1/time', '/v1/balance', '/v1/energy/options', ORDERS],
+  POST: ['/v1/energy/quotes', ORDERS],
+};
 
 /**
  * The largest body `--input` sends: far above any request of Energy API v1 (a few hundred bytes), and

@@ -17,6 +17,7 @@ import type { Order } from '../client/types.js';
 import { ApiError } from '../domain/errors.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UUID_TEXT } from '../domain/patterns.js';
+import { formatIsoTime } from '../domain/text-forms.js';
 import type { Journal } from '../journal/journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
 import { requireConsent, type Confirm } from './consent.js';
@@ -55,7 +56,7 @@ export async function settleInterrupted(deps: InterruptedDeps, rental: Rental): 
   for (const record of interruptedRecords(deps.journal, rental)) {
     const id = record.client_request_id;
     deps.note(
-      `energy: an earlier run sent this same order at ${record.journaled_at} (client_request_id ${id}) and never learned whether it was placed; resending that request first, so that it cannot be placed twice`,
+      `energy: an earlier run sent this same order at ${formatIsoTime(record.journaled_at)} (client_request_id ${id}) and never learned whether it was placed; resending that request first, so that it cannot be placed twice`,
     );
     await consentToSettle(deps, record, rental);
     let result: CreatedOrder;
@@ -108,7 +109,9 @@ async function consentToSettle(deps: InterruptedDeps, record: JournalRecord, ren
   await requireConsent({
     confirm: deps.confirm,
     given: rental.yes || rental.expectedTotal !== undefined,
-    details: [`An earlier run sent this order (${record.journaled_at}) and never learned whether it was placed.`],
+    details: [
+      `An earlier run sent this order (${formatIsoTime(record.journaled_at)}) and never learned whether it was placed.`,
+    ],
     question: `Resend it first? It returns that order if it exists, or places it now for ${total} TRX.`,
     refusal: `an earlier run sent this same order (client_request_id ${id}) and never learned whether it was placed: not resending it (${total} TRX) without consent, and not placing a second order beside it`,
     hint: `add --yes to resend it first; or ${hint}`,

@@ -21,15 +21,23 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
  */
 const programOf = (program: string | undefined) => quote(program ?? 'energy');
 
+/** A bash/fish-safe glob for `word` in any letter case: GET → [Gg][Ee][Tt] (`energy api get` is GET too). */
+const anyCase = (word: string) =>
+  [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+
 /** Bash `case` branches setting what the positional argument at `$npos` completes to. */
 function positionalCases(command: CommandNode): string {
   const branches = command.positionals.map((positional, index) => {
     const set =
       positional.kind === 'words'
         ? `args=${quote(words(positional.words))}`
-        : positional.kind === 'free'
-          ? 'args=-'
-          : `args=${quote(`<${positional.kind}>`)}`;
+        : positional.kind === 'after'
+          ? `case $lastarg in ${Object.entries(positional.words)
+              .map(([before, list]) => `${anyCase(before)}) args=${quote(words(list))} ;;`)
+              .join(' ')} *) args=- ;; esac`
+          : positional.kind === 'free'
+            ? 'args=-'
+            : `args=${quote(`<${positional.kind}>`)}`;
     return `${index}) ${set} ;;`;
   });
   return branches.length === 0 ? '' : ` case $npos in ${branches.join(' ')} esac;`;
@@ -70,8 +78,18 @@ _energy_reply() {
   COMPREPLY=()
   while IFS= read -r line; do COMPREPLY+=("$line"); done
 }
-# File names, marked as such so that bash adds / to folders and quotes spaces (compopt is bash's alone).
+# File names, marked as such so that bash adds / to folders and quotes spaces. zsh (through bashcompinit)
+# has no compopt: there a folder gets its / here, so that the next TAB goes on inside it.
 _energy_files() {
+  if [[ -n \${ZSH_VERSION-} ]]; then
+    local name
+    COMPREPLY=()
+    while IFS= read -r name; do
+      [[ -d $name ]] && name+=/
+      COMPREPLY+=("$name")
+    done < <(compgen -f -- "$cur")
+    return
+  fi
   compopt -o filenames 2>/dev/null
   _energy_reply < <(compgen -f -- "$cur")
 }
@@ -81,7 +99,7 @@ _energy_profiles() {
   _energy_reply < <(compgen -W "$(command "$bin" completion --profiles 2>/dev/null)" -- "$cur")
 }
 _energy_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath='' word candidates args='' npos=0 i
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath='' word candidates args='' npos=0 lastarg='' i
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=\${COMP_WORDS[i]}
     case "$word" in
@@ -90,7 +108,7 @@ _energy_completion() {
     esac
     case "\${cmdpath:+$cmdpath }$word" in
 ${pathCases}
-      *) npos=$((npos + 1)) ;;
+      *) npos=$((npos + 1)); lastarg=$word ;;
     esac
   done
   case "$prev" in
@@ -143,6 +161,24 @@ function fishScript(tree: CompletionTree, program: string | undefined): string {
     '    end',
     '    test $n -eq (math $argv[1] + $argv[2])',
     'end',
+    '# The Nth word that is not an option nor its value (1: the command): `energy api GET` has GET second.',
+    'function __energy_word',
+    '    set -l n 0',
+    '    set -l skip 0',
+    '    for word in (commandline -opc)[2..-1]',
+    '        if test $skip = 1',
+    '            set skip 0',
+    '            continue',
+    '        end',
+    '        switch $word',
+    ...(valued === '' ? [] : [`            case ${valued}`, '                set skip 1']),
+    "            case '-*'",
+    "            case '*'",
+    '                set n (math $n + 1)',
+    '                test $n -eq $argv[1]; and echo $word',
+    '        end',
+    '    end',
+    'end',
     'function __energy_profiles',
     `    set -l bin ${programOf(program)}`,
     '    test -x $bin; or set bin energy',
@@ -164,6 +200,11 @@ function fishScript(tree: CompletionTree, program: string | undefined): string {
     command.positionals.forEach((positional, index) => {
       const at = quote(`${seen.join('; and ')}; and __energy_arg ${index} ${parts.length}`);
       if (positional.kind === 'words') lines.push(`complete -c energy -n ${at} -a ${quote(words(positional.words))}`);
+      if (positional.kind === 'after')
+        for (const [before, list] of Object.entries(positional.words)) {
+          const when = `${seen.join('; and ')}; and __energy_arg ${index} ${parts.length}; and string match -qi -- ${before} (__energy_word ${parts.length + index})`;
+          lines.push(`complete -c energy -n ${quote(when)} -a ${quote(words(list))}`);
+        }
       if (positional.kind === 'files') lines.push(`complete -c energy -n ${at} -F`);
       if (positional.kind === 'profiles') lines.push(`complete -c energy -n ${at} -a '(__energy_profiles)'`);
     });

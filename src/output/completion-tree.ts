@@ -11,8 +11,14 @@ export interface OptionSpec {
   takesFile?: boolean | undefined;
 }
 
-/** What one positional argument completes to: a few words, file names, profile names, or nothing (free text). */
-export type Positional = { kind: 'words'; words: readonly string[] } | { kind: 'files' | 'profiles' | 'free' };
+/**
+ * What one positional argument completes to: a few words, words chosen by the argument before it (`api GET`
+ * offers the paths that take GET), file names, profile names, or nothing (free text).
+ */
+export type Positional =
+  | { kind: 'words'; words: readonly string[] }
+  | { kind: 'after'; words: Readonly<Record<string, readonly string[]>> }
+  | { kind: 'files' | 'profiles' | 'free' };
 
 export interface CommandNode {
   /** e.g. '' (the root), 'order', 'order list'. */
@@ -39,9 +45,10 @@ export interface CompletionTree {
 
 /**
  * Words for positional arguments that commander cannot know (they are not enforced choices), keyed by the
- * command path and the argument's name: `'config set name'`, `'api method'`.
+ * command path and the argument's name: `'config set name'`, `'api method'`; or, keyed by the argument
+ * before it, the words each of its values allows (`'api path'`: the paths of each method).
  */
-export type ArgumentWords = Readonly<Record<string, readonly string[]>>;
+export type ArgumentWords = Readonly<Record<string, readonly string[] | Readonly<Record<string, readonly string[]>>>>;
 
 const VERSION: OptionSpec = { long: '--version', short: '-V', takesValue: false };
 const HELP: OptionSpec = { long: '--help', short: '-h', takesValue: false };
@@ -49,6 +56,10 @@ const HELP: OptionSpec = { long: '--help', short: '-h', takesValue: false };
 const HELP_COMMAND = 'help';
 /** Argument and value names that mean a file; `-` (standard input) is typed, not completed. */
 const FILE_NAME = /^(file|path)$/;
+/** Option values that name a file to run (`--on-event <command>`: a script, as often as not). */
+const FILE_VALUE = /^(file|path|command)$/;
+/** `--output json` is `--json` for every command (app/program.ts): the commands with --output offer it too. */
+const EXTRA_CHOICES: Readonly<Record<string, readonly string[]>> = { '--output': ['json'] };
 
 export function completionTree(
   root: Command,
@@ -66,8 +77,9 @@ export function completionTree(
         long: o.long!,
         short: o.short,
         takesValue: o.required || o.optional,
-        choices: o.argChoices,
-        takesFile: FILE_NAME.test(/<([^>]+)>|\[([^\]]+)\]/.exec(o.flags)?.slice(1).find(Boolean) ?? ''),
+        choices:
+          o.argChoices === undefined ? undefined : [...new Set([...o.argChoices, ...(EXTRA_CHOICES[o.long!] ?? [])])],
+        takesFile: FILE_VALUE.test(/<([^>]+)>|\[([^\]]+)\]/.exec(o.flags)?.slice(1).find(Boolean) ?? ''),
       }));
     for (const spec of specs) {
       // Both spellings: the word after `-f` is its value, not a positional argument.
@@ -81,7 +93,9 @@ export function completionTree(
   const positionalsOf = (command: Command, path: string): Positional[] =>
     command.registeredArguments.map((argument): Positional => {
       const words = argumentWords[`${path} ${argument.name()}`] ?? argument.argChoices;
-      if (words !== undefined) return { kind: 'words', words };
+      if (words !== undefined && !Array.isArray(words))
+        return { kind: 'after', words: words as Readonly<Record<string, readonly string[]>> };
+      if (words !== undefined) return { kind: 'words', words: words as readonly string[] };
       if (FILE_NAME.test(argument.name())) return { kind: 'files' };
       return { kind: argument.name() === 'profile' ? 'profiles' : 'free' };
     });

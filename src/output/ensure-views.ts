@@ -30,6 +30,9 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   bought: (row) =>
     `bought ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
+  not_on_chain: (row) => `not on chain: ${row.error?.message ?? ''}`,
+  delivery_failed: (row) => `delivery failed: ${row.error?.message ?? ''}`,
+  spend_limit: (row) => `--max-spend reached: ${row.error?.message ?? ''}`,
 };
 
 /** `ensure --every`'s line before each cycle's table, its time local like every table's. */
@@ -48,13 +51,14 @@ function shortResult(cell: string): string {
  * narrow terminal the order id in a result takes its short form, then the address (which the user gave);
  * then the result is cut, and a cut result is written whole on stderr (a failure's reason is never lost);
  * then IN_FLIGHT goes, then TARGET (the user's own figure) and BUY: 80 columns keep every column, 60 keep
- * ADDRESS, AVAILABLE, TOTAL_TRX and RESULT. When something is bought and the chain's price is known, a
- * BURN_TRX column beside TOTAL_TRX says what burning that energy would cost instead (it goes first).
+ * ADDRESS, AVAILABLE, TOTAL_TRX and RESULT. A BURN_TRX column beside TOTAL_TRX says what burning the energy
+ * bought would cost instead (`-` when nothing is bought or the chain's price is unknown; it goes first).
+ * The columns depend on the options, never on what a run found, so that a service's cycles print the same
+ * columns into a pipe, `-` where a cell is empty: `awk '{print $5}'` reads the same column every cycle.
  */
-export function ensureTable(rows: readonly EnsureRow[]): TableSpec {
-  const after = rows.some((row) => row.available_after !== undefined);
-  const burn = rows.some((row) => typeof row.burn_trx === 'string');
-  const pick = <T>(cells: T[]): T[] => cells.filter((_cell, i) => (i !== 2 || after) && (i !== 7 || burn));
+export function ensureTable(rows: readonly EnsureRow[], options: { wait?: boolean } = {}): TableSpec {
+  const after = options.wait === true || rows.some((row) => row.available_after !== undefined);
+  const pick = <T>(cells: T[]): T[] => cells.filter((_cell, i) => i !== 2 || after);
   return {
     columns: pick<Column>([
       { head: 'ADDRESS', width: 34, short: { step: 2, form: shortAddress } },

@@ -178,12 +178,18 @@ export function fitRow(columns: readonly Column[], plan: FitPlan, row: readonly 
   return Array.from({ length: height }, (_line, n) => pieces.map((lines) => lines[n] ?? ''));
 }
 
-/** The stderr lines for the values of `row` that the plan cuts, in the columns that spill (see Column.spill). */
+/**
+ * The stderr lines for the values of `row` that the plan cuts, or leaves out with their column, in the
+ * columns that spill (see Column.spill): an empty cell has nothing to say.
+ */
 export function spills(columns: readonly Column[], plan: FitPlan, row: readonly string[]): string[] {
-  return plan.shown.flatMap((index, at) => {
-    const { spill, wrap } = columns[index]!;
+  return columns.flatMap((column, index) => {
+    const { spill, wrap } = column;
+    if (spill === undefined || wrap !== undefined) return [];
+    const at = plan.shown.indexOf(index);
+    if (at < 0) return (row[index] ?? '') === '' ? [] : [spill(row[index]!, row)];
     const width = plan.cutAt[at];
-    if (spill === undefined || wrap !== undefined || width === undefined) return [];
+    if (width === undefined) return [];
     return visibleWidth(shownCell(columns, plan, row, index)) > width ? [spill(row[index] ?? '', row)] : [];
   });
 }

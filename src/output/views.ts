@@ -69,8 +69,9 @@ export function orderRows(order: Order): Row[] {
 /**
  * `order list`'s columns. The minimum widths line up the pages of `order list --all` in a pipe; on a narrow
  * terminal the date, then the id, then the address take their short forms, a long status is cut, and HOURS
- * then FINAL then CREATED are left out (80 columns keep ID, CREATED, ADDRESS, ENERGY, TOTAL_TRX, STATUS,
- * FINAL; 60 keep ID, ADDRESS, ENERGY, TOTAL_TRX, STATUS).
+ * then FINAL then CREATED, and last FAILURE, are left out (80 columns keep ID, CREATED, ADDRESS, ENERGY,
+ * TOTAL_TRX, STATUS, FAILURE; 60 keep ID, ADDRESS, ENERGY, TOTAL_TRX, STATUS). A status or failure code
+ * cut short or left out is written whole on stderr.
  */
 export const ORDER_COLUMNS: readonly Column[] = [
   { head: 'ID', width: 36, short: { step: 2, form: shortId } },
@@ -79,7 +80,16 @@ export const ORDER_COLUMNS: readonly Column[] = [
   { head: 'ENERGY', width: 9 },
   { head: 'HOURS', width: 5, drop: 5 },
   { head: 'TOTAL_TRX', width: 16 },
-  { head: 'STATUS', width: 12, cut: 4 },
+  { head: 'STATUS', width: 12, cut: 4, spill: (cell, row) => `energy: order ${row[0]}: status ${cell}` },
+  // The failure's code apart from the status (as JSON and CSV keep them), empty (`-` in a pipe) for none; cut
+  // or left out on a narrow terminal, it is written whole on stderr.
+  {
+    head: 'FAILURE',
+    width: 9,
+    cut: 4,
+    drop: 8,
+    spill: (cell, row) => `energy: order ${row[0]}: failed: ${cell}`,
+  },
   { head: 'FINAL', width: 9, drop: 6 },
 ];
 
@@ -99,9 +109,8 @@ export function orderCells(order: Order): string[] {
     formatInteger(order.energy),
     String(order.duration_hours),
     order.total_trx,
-    order.failure === null
-      ? printable(order.status, 40)
-      : `${printable(order.status, 40)} (${printable(order.failure.code, 60)})`,
+    printable(order.status, 40),
+    order.failure === null ? '' : printable(order.failure.code, 60),
     final,
   ];
 }

@@ -1,12 +1,16 @@
 /**
  * `ensure --every`: the service. Its observer starts first (a --metrics port in use is exit 2 before any
  * cycle); then cycles run until SIGTERM or SIGINT, each one `ensure` run, plus one balance read when the
- * metrics or --min-balance want it; each cycle's report is observed, then printed.
+ * metrics or --min-balance want it; each cycle's report is observed, then printed. A stop asked for before
+ * a cycle starts ordering (a signal while it reads, or before the switch was even installed) ends the
+ * service before that cycle orders anything: `systemctl stop` just after a start buys nothing.
  */
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { runEnsure } from '../ensure/run-ensure.js';
 import { ServiceObserver, type WatchOptions } from './observer.js';
+import { serviceCycle } from './service-cycle.js';
 import { runService, type CycleReport } from './service-loop.js';
+import { StoppedBeforeOrderingError } from '../domain/cli-errors.js';
+import { signalAtSwitch } from './signal-seam.js';
 import { stopOnSignals } from './signal-stop.js';
 
 export interface ServeOptions {
@@ -19,17 +23,28 @@ export interface ServeOptions {
 
 export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOptions): Promise<void> {
   const observer = await ServiceObserver.start(watch, everyMs, deps.note, deps.nowMs);
-  // Orders seen final stay known between cycles, so a service follows each of its old orders once.
-  const serviceDeps: EnsureDeps = { ...deps, knownFinal: new Set() };
-  const stop = stopOnSignals({ note: deps.note, exit: deps.exit ?? ((code) => process.exit(code)) });
+  const { env, interrupt } = deps;
+  await signalAtSwitch(env, 'before', () => interrupt?.aborted === true);
+  const stop = stopOnSignals({
+    note: deps.note,
+    exit: deps.exit ?? ((code) => process.exit(code)),
+    earlier: interrupt,
+  });
+  await signalAtSwitch(env, 'after', () => stop.requested);
+  const serviceDeps: EnsureDeps = {
+    ...deps,
+    // Orders seen final stay known between cycles, so a service follows each of its old orders once.
+    knownFinal: new Set(),
+    // Ordering starts here (alone among this machine's runs): not once a stop was asked for.
+    exclusive: (work) => {
+      if (stop.requested) throw new StoppedBeforeOrderingError();
+      return deps.exclusive(work);
+    },
+  };
   try {
     await runService({
       everyMs,
-      cycle: async () => {
-        const items = await runEnsure(serviceDeps, run);
-        if (observer.wantsBalance) observer.balanceRead((await (await deps.api()).client.balance()).available_trx);
-        return items;
-      },
+      cycle: serviceCycle(serviceDeps, run, observer),
       report: async (report) => {
         observer.cycleEnded(report);
         await printCycle(report);

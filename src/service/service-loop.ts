@@ -8,7 +8,7 @@
  * journaled first.
  */
 import { ApiError, CliError, ExitCode } from '../domain/errors.js';
-import { isInterruption } from '../domain/cli-errors.js';
+import { isInterruption, StoppedBeforeOrderingError } from '../domain/cli-errors.js';
 import type { EnsureItem } from '../ensure/ensure-types.js';
 
 /** What one cycle reports: `items` as a single run's, or the failure that ended the cycle early. */
@@ -67,6 +67,10 @@ export async function runService(input: ServiceInput): Promise<number> {
     try {
       await input.report({ cycle, at, items: await input.cycle() });
     } catch (error) {
+      if (error instanceof StoppedBeforeOrderingError) {
+        input.note(`energy: stopped in cycle ${cycle}, before it ordered anything`);
+        return cycle - 1;
+      }
       if (!(error instanceof CliError) || endsService(error)) throw error;
       const failure = { exit_code: error.exitCode, message: error.message };
       input.note(`energy: cycle ${cycle} failed (exit ${error.exitCode}): ${error.message}; trying again next cycle`);
@@ -76,6 +80,6 @@ export async function runService(input: ServiceInput): Promise<number> {
     const spacing = input.everyMs * (1 - JITTER + 2 * JITTER * random());
     await input.stop.wait(Math.max(0, started + spacing - now()));
   }
-  input.note(`energy: stopped after cycle ${cycle}`);
+  input.note(cycle === 0 ? 'energy: stopped before its first cycle' : `energy: stopped after cycle ${cycle}`);
   return cycle;
 }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../domain/errors.js';
 import type { HealthReport } from './health.js';
-import type { ListenAddress } from './listen-address.js';
+import { everyInterface, type ListenAddress } from './listen-address.js';
 
 export interface StatusRoutes {
   metrics: () => string;
@@ -15,8 +15,13 @@ export interface StatusRoutes {
 }
 
 export interface StatusServer {
-  /** e.g. `http://127.0.0.1:9464` (the port the system gave, when 0 was asked for). */
+  /**
+   * e.g. `http://127.0.0.1:9464` (the port the system gave, when 0 was asked for); on every interface
+   * (0.0.0.0, ::) the loopback URL, which works on this machine.
+   */
   readonly url: string;
+  /** Listening on every interface (0.0.0.0, ::): reachable from other machines, unless a firewall stops them. */
+  readonly everyInterface: boolean;
   close(): Promise<void>;
 }
 
@@ -38,9 +43,12 @@ export async function startStatusServer(address: ListenAddress, routes: StatusRo
   });
   await listen(server, address);
   const { port } = server.address() as AddressInfo;
-  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  const wildcard = everyInterface(address.host);
+  const shown = wildcard ? (address.host.includes(':') ? '::1' : '127.0.0.1') : address.host;
+  const host = shown.includes(':') ? `[${shown}]` : shown;
   return {
     url: `http://${host}:${port}`,
+    everyInterface: wildcard,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -107,6 +107,10 @@ describe('order batch on a balance that cannot pay the sum', () => {
         '3.700000 TRX is more than the balance has left after the lines before it (5.000000 TRX available): not ordered',
     });
     expect(result.stderr).toMatch(/2 of 3 lines failed \(the others stand\)/);
+    // The re-run it suggests places what fits too, under the same cap.
+    const again = await world.run(['order', 'batch', file, '--yes', '--max-total', '20', '--place-what-fits']);
+    expect(again.code).toBe(9);
+    expect(again.stderr).toContain(`order batch ${file} --max-total 20.000000 --place-what-fits --yes\n`);
   });
 });
 

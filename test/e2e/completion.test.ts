@@ -120,20 +120,20 @@ describe('energy completion bash, sourced in bash', () => {
     mkdirSync(join(folder, 'v1'));
     expect(completeIn(folder, 'energy', 'api', '')).toEqual(['GET', 'POST']);
     expect(completeIn(folder, 'energy', 'api', 'G')).toEqual(['GET']);
-    expect(completeIn(folder, 'energy', 'api', 'GET', '')).toEqual([
-      '/v1/balance',
-      '/v1/energy/options',
-      '/v1/energy/orders',
-      '/v1/energy/quotes',
-      '/v1/time',
-    ]);
+    // Only the paths that take the method typed (in any case): quotes are POST only, time GET only.
+    const getPaths = ['/v1/balance', '/v1/energy/options', '/v1/energy/orders', '/v1/time'];
+    expect(completeIn(folder, 'energy', 'api', 'GET', '')).toEqual(getPaths);
+    expect(completeIn(folder, 'energy', 'api', 'get', '')).toEqual(getPaths);
+    expect(completeIn(folder, 'energy', 'api', 'POST', '')).toEqual(['/v1/energy/orders', '/v1/energy/quotes']);
+    expect(completeIn(folder, 'energy', 'api', 'PUT', '')).toEqual([]);
     // Options and their values are not positional arguments, before or after the method.
     expect(completeIn(folder, 'energy', 'api', '-f', 'limit=5', 'GET', '/v1/energy/o')).toEqual([
       '/v1/energy/options',
       '/v1/energy/orders',
     ]);
-    expect(completeIn(folder, 'energy', '--profile', 'prod', 'api', 'POST', '--input', 'x', '/v1/t')).toEqual([
-      '/v1/time',
+    expect(completeIn(folder, 'energy', '--profile', 'prod', 'api', 'POST', '--input', 'x', '/v1/t')).toEqual([]);
+    expect(completeIn(folder, 'energy', '--profile', 'prod', 'api', 'POST', '--input', 'x', '/v1/energy/q')).toEqual([
+      '/v1/energy/quotes',
     ]);
     expect(completeIn(folder, 'energy', 'api', 'GET', '/v1/time', '')).not.toContain('GET-notes.txt');
     expect(completeIn(folder, 'energy', 'api', 'GET', '--in')).toEqual(['--input']);
@@ -160,12 +160,23 @@ describe('energy completion bash, sourced in bash', () => {
   it('completes the values an option accepts', () => {
     expect(complete('energy', 'order', 'batch', '--format', '')).toEqual(['csv', 'ndjson']);
     expect(complete('energy', 'order', 'batch', '--format', 'n')).toEqual(['ndjson']);
+    // `--output json` is --json for every command: the commands with --output offer it beside their own.
+    expect(complete('energy', 'order', 'list', '--output', '')).toEqual(['csv', 'json', 'table']);
+    expect(complete('energy', 'spend', '--output', 'j')).toEqual(['json']);
+  });
+
+  it('completes file names for `ensure --on-event`, the command a service runs', () => {
+    const folder = mkdtempSync(join(home, 'hooks-'));
+    writeFileSync(join(folder, 'alert.sh'), '#!/bin/sh\n');
+    writeFileSync(join(folder, 'alarm.py'), '');
+    expect(completeIn(folder, 'energy', 'ensure', 'T', '--on-event', 'al')).toEqual(['alarm.py', 'alert.sh']);
+    expect(completeIn(folder, 'energy', 'ensure', '--on-event', 'alert.sh', '--ev')).toEqual(['--every']);
   });
 
   it('completes `help` and the commands it explains', () => {
     expect(complete('energy', 'he')).toEqual(['help']);
     expect(complete('energy', 'help', 'or')).toEqual(['order']);
-    expect(complete('energy', 'help', 'e')).toEqual(['ensure', 'estimate', 'exit-codes']);
+    expect(complete('energy', 'help', 'e')).toEqual(['ensure', 'environment', 'estimate', 'exit-codes']);
   });
 });
 
@@ -192,6 +203,12 @@ describeWhere('fish', hasCommand('fish'), 'energy completion fish, sourced in fi
     expect(fish('energy api ')).toEqual(['GET', 'POST']);
     expect(fish('energy api -f limit=5 GET /v1/energy/o')).toEqual(['/v1/energy/options', '/v1/energy/orders']);
     expect(fish('energy config delete-profile st')).toEqual(['staging']);
+    expect(fish('energy api GET /v1/')).toEqual(['/v1/balance', '/v1/energy/options', '/v1/energy/orders', '/v1/time']);
+    expect(fish('energy api post /v1/')).toEqual(['/v1/energy/orders', '/v1/energy/quotes']);
+    expect(fish('energy order list --output ')).toEqual(['csv', 'json', 'table']);
+    const folder = mkdtempSync(join(home, 'fish-hooks-'));
+    writeFileSync(join(folder, 'alert.sh'), '');
+    expect(fish(`energy ensure --on-event ${folder}/al`)).toEqual([`${folder}/alert.sh`]);
   });
 });
 
@@ -241,6 +258,15 @@ describeWhere('zsh', hasCommand('zsh'), 'energy completion zsh', () => {
     expect(zshComplete(folder, 'energy', 'api', '')).toEqual(['GET', 'POST']);
     expect(zshComplete(folder, 'energy', 'api', 'GET', '')).toContain('/v1/energy/orders');
     expect(zshComplete(folder, 'energy', 'api', 'GET', '')).not.toContain('my batch.csv');
+    expect(zshComplete(folder, 'energy', 'api', 'GET', '')).not.toContain('/v1/energy/quotes');
+  });
+
+  it('adds the / after a folder, as bash does with its filenames option', () => {
+    const folder = mkdtempSync(join(home, 'zsh-folders-'));
+    mkdirSync(join(folder, 'payroll'));
+    writeFileSync(join(folder, 'payouts.csv'), '');
+    expect(zshComplete(folder, 'energy', 'order', 'batch', 'pay')).toEqual(['payouts.csv', 'payroll/']);
+    expect(zshComplete(folder, 'energy', 'ensure', '--on-event', 'pay')).toEqual(['payouts.csv', 'payroll/']);
   });
 });
 

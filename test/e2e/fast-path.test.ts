@@ -24,7 +24,7 @@ describe('fast path', () => {
     expect(fast.stdout).toBe(full.stdout);
     expect(fast.stdout).toMatch(/^Usage: energy \[options\] \[command\]/);
     expect(fast.stdout).toMatch(
-      /never from the command line\.\n\n.*energy help <command>\n.*--help\)\.\nWhat each exit status means: energy help exit-codes\.\n\nExamples:\n/,
+      /never from the command line\.\n\n.*energy help <command>\n.*--help\)\.\n\nHelp topics \(energy help <topic>, --json too\):\n {2}environment .*\n {2}exit-codes .*\n {2}formatting .*\n {2}service .*\n\nExamples:\n/,
     );
   });
 

@@ -4,8 +4,10 @@ import type { Command } from 'commander';
 import { Context } from '../../src/commands/context.js';
 import { EXAMPLES } from '../../src/commands/examples.js';
 import { buildProgram, commandPath } from '../../src/app/program.js';
+import { isHelpTopic } from '../../src/help/topic-names.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { readPage } from '../helpers/manual.js';
 
 const env = baseEnv('/nonexistent/energy-help');
 
@@ -16,7 +18,10 @@ const program = buildProgram(
   new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
   '0.0.0',
 );
-const paths = allCommands(program).map(commandPath);
+// The help topics are commands too, but their help is the topic: see below.
+const paths = allCommands(program)
+  .filter((command) => !isHelpTopic(command.name()))
+  .map(commandPath);
 
 describe('help', () => {
   it('shows the help of `create` for `energy help order create`', async () => {
@@ -58,19 +63,61 @@ describe('help', () => {
 });
 
 describe('help as people look for it', () => {
-  it('explains every exit status with `energy help exit-codes`, linked from the root help', async () => {
+  it('explains every exit status with `energy help exit-codes`, listed in the root help', async () => {
     const topic = await runCli(['help', 'exit-codes'], { env });
     expect(topic.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143])
       expect(topic.stdout).toMatch(new RegExp(`^ *${code}  \\S`, 'm'));
-    expect(topic.stdout).toContain('rate limited: 429 still after the retries');
+    expect(topic.stdout).toContain('rate limited: 429 still after the retries, or a longer');
     const root = await runCli(['--help'], { env });
-    expect(root.stdout).toContain('What each exit status means: energy help exit-codes.');
+    expect(root.stdout).toContain('\n  exit-codes   what each exit status means\n');
     // A topic, not a command: not in the root's list of commands.
-    expect(root.stdout).not.toMatch(/^ {2}exit-codes/m);
-    const json = await runInProcess(['exit-codes', '--json'], env);
-    const rows = (JSON.parse(json.stdout) as { exit_codes: { code: number; meaning: string }[] }).exit_codes;
+    expect(root.stdout.slice(0, root.stdout.indexOf('Help topics'))).not.toMatch(/^ {2}exit-codes/m);
+  });
+
+  it.each([
+    [['help', 'exit-codes', '--json']],
+    [['help', '--json', 'exit-codes']],
+    [['exit-codes', '--json']],
+    [['exit-codes', '--json', '--help']],
+  ])('prints the exit codes as JSON: %j', async (args) => {
+    const result = await runInProcess(args, env);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = (JSON.parse(result.stdout) as { exit_codes: { code: number; meaning: string }[] }).exit_codes;
     expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143]);
+    expect(rows[2]!.meaning).toContain('400, 413, 415 or 422');
+  });
+
+  it.each(['environment', 'exit-codes', 'formatting', 'service'])(
+    '`energy help %s` prints the topic within 80 columns, listed in the root help, and as JSON',
+    async (topic) => {
+      const [viaHelp, direct, json, root] = await Promise.all([
+        runCli(['help', topic], { env }),
+        runCli([topic, '--help'], { env }),
+        runCli(['help', topic, '--json'], { env }),
+        runCli(['--help'], { env }),
+      ]);
+      expect(viaHelp.code, viaHelp.stderr).toBe(0);
+      expect(viaHelp.stdout.length).toBeGreaterThan(300);
+      expect(viaHelp.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+      expect(direct.stdout).toBe(viaHelp.stdout);
+      expect(json.code).toBe(0);
+      expect(typeof JSON.parse(json.stdout)).toBe('object');
+      expect(root.stdout).toMatch(new RegExp(`^  ${topic} +\\S`, 'm'));
+    },
+  );
+
+  it('names the same HTTP statuses for each exit code in `help exit-codes` as docs/exit-codes.md', async () => {
+    const topic = (await runCli(['help', 'exit-codes'], { env })).stdout;
+    const docs = readPage('docs/exit-codes.md');
+    const statuses = (text: string) => [...new Set([...text.matchAll(/\b([45]\d\d)\b/g)].map((m) => m[1]))].sort();
+    const docsRow = (code: number) => new RegExp(`^\\| ${code} \\| (.*) \\|$`, 'm').exec(docs)![1]!;
+    const topicRow = (code: number) =>
+      new RegExp(`^ +${code}  ([\\s\\S]*?)\\n(?= +\\d+  |\\n)`, 'm').exec(topic)![1]!.replace(/\s+/g, ' ');
+    // Code 2 names exactly the statuses the code maps to it (worked out from errors.ts by hand).
+    expect(statuses(topicRow(2))).toEqual(['400', '413', '415', '422']);
+    for (const code of [2, 3, 4, 5, 6])
+      expect(statuses(topicRow(code)), `code ${code}`).toEqual(statuses(docsRow(code)));
   });
 
   it.each([

@@ -69,7 +69,24 @@ describe.each([80, 60])('at %i columns', (columns) => {
     expect(tableLines(screen).join('\n')).toMatch(/^2 +failed +.*…$/m);
   });
 
-  it('order list: the table fits', async () => {
+  it('order list: the table fits, and a failed order has its failure code whole on one stderr line', async () => {
+    // The sandbox fails every delivery to this address.
+    const failing = [
+      'order',
+      'create',
+      'TLVHRkzWNhPU1wSjqKTaTB8dqCb3pSU183',
+      '--energy',
+      '65000',
+      '--hours',
+      '1',
+      '--yes',
+    ];
+    const placed = await world.run([...failing, '--json']);
+    expect(placed.code, placed.stderr).toBe(0);
+    const failedId = (JSON.parse(placed.stdout) as { id: string }).id;
+    world.sandbox.advance(60 * 60 * 1000);
+    const failedOrder = world.sandbox.orders().find((order) => order.id === failedId)!;
+    expect(failedOrder.failure).not.toBeNull();
     for (let i = 0; i < 2; i += 1)
       await world.run([
         'order',
@@ -90,6 +107,13 @@ describe.each([80, 60])('at %i columns', (columns) => {
       const table = tableLines(screen).filter((line) => !line.startsWith('more:'));
       expect(table[0]).toMatch(/^ID +.*ADDRESS +ENERGY +(HOURS +)?TOTAL_TRX +STATUS/);
       for (const line of table) expect(width(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(columns);
+      // In its column, or, where the table leaves that out or cuts it, whole on stderr.
+      const failure = failedOrder.failure!.code;
+      expect(
+        table.some((line) => line.startsWith(failedId.slice(0, 8)) && line.includes(` ${failure}`)) ||
+          lines(screen).includes(`energy: order ${failedId}: failed: ${failure}`),
+        `${args.join(' ')} at ${columns}: ${failure}`,
+      ).toBe(true);
     }
   });
 

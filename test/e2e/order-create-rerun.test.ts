@@ -51,6 +51,10 @@ describe('order create after an interrupt', () => {
     expect(ordersTo(address)).toHaveLength(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ id: ordersTo(address)[0]!.id, client_request_id: pending[0] });
     expect(again.stderr).toContain(`an earlier run sent this same order`);
+    // Its time as every readable time: local, to the second, with its offset (not ISO UTC with milliseconds).
+    expect(again.stderr).toMatch(
+      /sent this same order at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d) \(client_request_id/,
+    );
     // The journaled bytes were resent: no new quote.
     expect(world.sandbox.requestCount('/v1/energy/quotes')).toBe(quotes);
     expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([]);

@@ -49,6 +49,20 @@ describe('what a command loads to start', () => {
     expect(whole).not.toContain('light.cjs');
   });
 
+  it.each([
+    ['balance', ['balance', '--json']],
+    ['time', ['time']],
+    ['help of a command', ['help', 'balance']],
+  ])('%s does not load the help topics', async (_name, args) => {
+    expect(await loads(args)).not.toContain('topics.cjs');
+  });
+
+  it('`energy help environment` loads the help topics, and nothing of the API client', async () => {
+    const files = await loads(['help', 'environment']);
+    expect(files).toContain('topics.cjs');
+    expect(files).not.toContain('vendor/decimal.cjs');
+  });
+
   it('spend, which sums amounts, does (the check can see it)', async () => {
     expect(await loads(['spend', '--json'])).toContain('vendor/decimal.cjs');
   });

@@ -12,6 +12,7 @@ describe('argument parsers', () => {
       ['0', '-1', '1.5', '1e3', '0x10', '', 'abc', '+5', '01', '9007199254740993'],
     ],
     ['nonNegativeInteger', parse.nonNegativeInteger, ['0', '8787'], ['-1', 'x']],
+    ['wholeHours', parse.wholeHours, ['1', '24', ' 2 '], ['0', '1h', '90m', '1.5', '']],
     ['signedInteger', parse.signedInteger, ['-900', '0', '900'], ['--1', '1.0', '']],
     ['retryCount', parse.retryCount, ['0', '10'], ['11', '-1']],
     [
@@ -79,5 +80,15 @@ describe('argument parsers', () => {
     expect(durations.everyDuration('1d')).toBe(86_400_000);
     expect(durations.seconds('10m')).toBe(600);
     expect(durations.seconds('600')).toBe(600);
+  });
+});
+
+describe('--hours', () => {
+  it.each(['1h', '90m', '1.5', '0'])('refuses %j saying it takes whole hours, e.g. 1', (text) => {
+    expect(() => parse.wholeHours(text)).toThrow('must be whole hours, e.g. 1 (a number alone: no unit, no fraction)');
+  });
+
+  it('says the separators when the number has them', () => {
+    expect(() => parse.wholeHours('1,000')).toThrow('write it without separators, e.g. 1000');
   });
 });

@@ -7,8 +7,15 @@ const NOW = Date.UTC(2026, 10, 23, 19, 0, 0);
 
 describe('derived ids for ensure', () => {
   it('are the same for the same address and anchor, whoever computes them', () => {
-    expect(needId(A, { orderId: 'o-1' })).toBe(needId(A, { orderId: 'o-1' }));
-    expect(needId(A, { orderId: 'o-1' })).toMatch(/^ensure-[0-9a-f]{32}$/);
+    // Worked out outside the code: printf 'ensure need v1\n%s\nafter o-1' "$A" | sha256sum, its first 32 digits.
+    expect(needId(A, { orderId: 'o-1' })).toBe('ensure-da209f2f19aa578bb025df60c8006359');
+  });
+
+  it("without an anchor order: the period's start, at the address's own offset", () => {
+    // printf 'period\n%s' "$A" | sha256sum: 0x8792ad0dfa86 mod 86,400,000 ms is 19,149,446 (05:19:09.446).
+    expect(periodStart(A, NOW)).toBe(Date.UTC(2026, 10, 23, 5, 19, 9, 446));
+    // printf 'ensure need v1\n%s\nnone 2026-11-23T05:19:09.446Z' "$A" | sha256sum
+    expect(needId(A, { periodStartMs: periodStart(A, NOW) })).toBe('ensure-e7c3d30d189a4516499065a28db6076c');
   });
 
   it('differ by address, by anchor order, and by period when no order anchors the need', () => {

@@ -10,7 +10,6 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { needId, periodStart, windowStart } from '../../../src/ensure/need-id.js';
 import { placeNeed } from '../../../src/ensure/place-need.js';
-import { NODE_LAG_GRACE_MS } from '../../../src/ensure/on-its-way.js';
 import { freshAddress } from '../../helpers/e2e.js';
 import { FakeApi, FakeNode, HOUR_MS, Host, ensureOptions, fakeOrder } from './fakes.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
@@ -32,6 +31,7 @@ function twoEarlierNeeds(api: FakeApi): { first: ReturnType<typeof fakeOrder>; s
     created_at: api.nowMs - 5 * HOUR_MS,
   });
   const second = fakeOrder({
+    id: '00000000-0000-4000-8000-0000000002b2',
     address: X,
     client_request_id: needId(X, { orderId: first.id }),
     created_at: api.nowMs - 3 * HOUR_MS,
@@ -47,12 +47,15 @@ describe('anchors and derived ids', () => {
     const [item] = await host.run({ addresses: [X] });
     expect(item).toMatchObject({ reason: 'bought', to_buy: 65_000 });
     expect(api.ordersTo(X)).toHaveLength(3);
-    expect(item!.bought!.client_request_id).toBe(needId(X, { orderId: second.id }));
+    // printf 'ensure need v1\n%s\nafter %s' "$X" "$SECOND_ID" | sha256sum, its first 32 digits.
+    expect(second.id).toBe('00000000-0000-4000-8000-0000000002b2');
+    expect(item!.bought!.client_request_id).toBe('ensure-bf60f54cb6d55ffd2420e2b9246a957d');
   });
 
   it('an order older than the window under a derived id answered an earlier need: the id moves past it', async () => {
     const { api, host } = world();
     const old = fakeOrder({
+      id: '00000000-0000-4000-8000-0000000001d1',
       address: X,
       client_request_id: needId(X, { periodStartMs: periodStart(X, api.nowMs) }),
       created_at: windowStart(X, api.nowMs) - HOUR_MS,
@@ -60,7 +63,8 @@ describe('anchors and derived ids', () => {
     api.orders = [old];
     const [item] = await host.run({ addresses: [X] });
     expect(item!.reason).toBe('bought');
-    expect(item!.bought!.client_request_id).toBe(needId(X, { orderId: old.id }));
+    // printf 'ensure need v1\n%s\nafter %s' "$X" "$OLD_ID" | sha256sum, its first 32 digits.
+    expect(item!.bought!.client_request_id).toBe('ensure-1f059e0b346c5243f591e4e94dd8faad');
     expect(api.ordersTo(X)).toHaveLength(2);
   });
 
@@ -112,8 +116,8 @@ describe('anchors and derived ids', () => {
 });
 
 describe('what is on its way', () => {
-  it('a delivered order the node does not show yet counts in flight for the grace, then no longer', async () => {
-    const { api, host } = world();
+  it('a delivered order the node does not show counts in flight for the grace, then fails the item not_on_chain (never bought again); one the node shows and the address used is a need', async () => {
+    const { api, host, node } = world();
     const delivered = fakeOrder({
       address: X,
       client_request_id: 'just-delivered',
@@ -126,8 +130,57 @@ describe('what is on its way', () => {
     api.orders = [delivered];
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
     expect(api.posted).toHaveLength(0);
-    api.nowMs += NODE_LAG_GRACE_MS;
+    // 66 s after its delivery: past the 60 s grace.
+    api.nowMs += 60_000;
+    const [unseen] = await host.run({ addresses: [X] });
+    expect(unseen).toMatchObject({ reason: 'not_on_chain', in_flight: 0, bought: null, error: { exit_code: 8 } });
+    expect(unseen!.error!.message).toBe(
+      `order ${delivered.id} delivered 65,000 energy to ${X} at 2026-11-23T09:59:54Z, but the TRON node at https://node.energy.test does not show it (energy limit 0): not bought again while it lasts; is ENERGY_TRON_NODE on the API's network?`,
+    );
+    expect(api.posted).toHaveLength(0);
+    // The node shows the delegation (its limit holds it) and the address used it: a real shortfall.
+    node.used.set(X, 65_000);
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'bought', in_flight: 0 });
+    expect(api.posted).toHaveLength(1);
+  });
+
+  it('a delivered order the node shows by the second reading is counted once: in AVAILABLE, not also IN_FLIGHT', async () => {
+    const { api, node, host } = world();
+    api.orders = [
+      fakeOrder({
+        address: X,
+        client_request_id: 'just-delivered',
+        status: 'active',
+        lifecycle_final: false,
+        delivery_final: true,
+        created_at: api.nowMs - 10_000,
+        updated_at: api.nowMs - 6_000,
+      }),
+    ];
+    // Short at the first reading; the delivery shows at the one after the order list.
+    node.set(X, 0, 65_000);
+    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({
+      reason: 'enough',
+      available: 65_000,
+      in_flight: 0,
+    });
+    expect(api.posted).toHaveLength(0);
+  });
+
+  it('an order not delivered yet still counts whole beside what the chain shows (nothing is bought)', async () => {
+    const { api, node, host } = world();
+    api.orders = [
+      fakeOrder({
+        address: X,
+        client_request_id: 'on-its-way',
+        status: 'pending',
+        lifecycle_final: false,
+        delivery_final: false,
+      }),
+    ];
+    node.set(X, 0, 65_000);
+    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ available: 65_000, in_flight: 65_000 });
+    expect(api.posted).toHaveLength(0);
   });
 
   it("another host's order met under the derived id counts only while on its way: a failed one counts 0", async () => {

@@ -56,11 +56,11 @@ describe('order list on a terminal', () => {
 
   it('shortens the date first, then the id, then the address; drops HOURS at 80', async () => {
     const delivered = orders.slice(0, 1);
+    const at150 = await orderTable(150, undefined, delivered);
+    expect(at150[1]).toMatch(/^2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f {2}2026-11-23T09:15:02Z {2}TR7NHq/);
     const at141 = await orderTable(141, undefined, delivered);
-    expect(at141[1]).toMatch(/^2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f {2}2026-11-23T09:15:02Z {2}TR7NHq/);
-    const at132 = await orderTable(132, undefined, delivered);
-    expect(at132[1]).toMatch(/^2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f {2}11-23 09:15 {2}TR7NHq/);
-    const at120 = await orderTable(120, undefined, delivered);
+    expect(at141[1]).toMatch(/^2b7c1f7e-3f3a-4f1e-9d8c-0a5b6c7d8e9f {2}11-23 09:15 {2}TR7NHq/);
+    const at120 = await orderTable(129, undefined, delivered);
     expect(at120[0]!.split(/\s{2,}/)).toEqual([
       'ID',
       'CREATED',
@@ -69,18 +69,21 @@ describe('order list on a terminal', () => {
       'HOURS',
       'TOTAL_TRX',
       'STATUS',
+      'FAILURE',
       'FINAL',
     ]);
     expect(at120[1]).toMatch(/^2b7c1f7e {2}11-23 09:15 {2}TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t {2}65,000/);
     const at80 = await orderTable(80, undefined, delivered);
-    expect(at80[0]!.split(/\s{2,}/)).toEqual(['ID', 'CREATED', 'ADDRESS', 'ENERGY', 'TOTAL_TRX', 'STATUS', 'FINAL']);
-    expect(at80[1]).toMatch(/^2b7c1f7e {2}11-23 09:15 {2}TR7NHq…gjLj6t {2}65,000 {2}2\.600000 +delivered {2}delivery$/);
+    // FINAL goes before FAILURE: a failure's code says more than which end an order reached.
+    expect(at80[0]!.split(/\s{2,}/)).toEqual(['ID', 'CREATED', 'ADDRESS', 'ENERGY', 'TOTAL_TRX', 'STATUS', 'FAILURE']);
+    expect(at80[1]).toMatch(/^2b7c1f7e {2}11-23 09:15 {2}TR7NHq…gjLj6t {2}65,000 {2}2\.600000 +delivered *$/);
   });
 
   it('cuts a long status with "..." under a locale that is not UTF-8', async () => {
     const lines = await orderTable(60, { LANG: 'C' });
     expect(lines[2]).toContain('TR7NHq...gjLj6t');
-    expect(lines[2]).toMatch(/ {2}failed[ (A-Z_]*\.\.\.$/);
+    // At 60 the failure's column is left out: its code goes whole to stderr (see below), the status stays.
+    expect(lines[2]).toMatch(/ {2}failed$/);
     expect(lines.join('')).not.toContain('…');
   });
 
@@ -93,7 +96,10 @@ describe('order list on a terminal', () => {
     const lines = await orderTable(undefined, { COLUMNS: '60' });
     expect(lines[1]).toContain(ID);
     expect(lines[1]).toContain(ADDRESS);
-    expect(lines[2]).toContain('failed_(INSUFFICIENT_BALANCE)');
+    // The status and the failure's code in cells of their own, as JSON and CSV keep them; `-` for none.
+    expect(lines[2]).toMatch(/ failed +INSUFFICIENT_BALANCE +all$/);
+    expect(lines[1]).toMatch(/ delivered +- +delivery$/);
+    expect(lines[0]).toMatch(/ STATUS +FAILURE +FINAL$/);
     expect(lines[0]).toMatch(/^ID {36}CREATED {20}ADDRESS/);
   });
 });
@@ -197,5 +203,32 @@ describe('other tables on a narrow terminal', () => {
     printer.status('batch: 1/2 lines');
     await printer.tableWriter([{ head: 'LINE', width: 4 }]).write([['2']]);
     expect(screen).toEqual(['err:\r\u001b[Kbatch: 1/2 lines', 'err:\r\u001b[K', 'out:LINE\n2\n']);
+  });
+});
+
+describe('order list: a failure is never lost on a narrow terminal', () => {
+  const failed = orderCells(orders[1]!);
+
+  it('writes the code of a failure whose column is left out whole on stderr', () => {
+    const plan = planFit(ORDER_COLUMNS, [failed], { available: 60, ellipsis: '…', streamed: true });
+    expect(plan.shown.map((index) => ORDER_COLUMNS[index]!.head)).not.toContain('FAILURE');
+    expect(spills(ORDER_COLUMNS, plan, failed)).toEqual([
+      'energy: order 9f0e1d2c-3b4a-4596-8877-665544332211: failed: INSUFFICIENT_BALANCE',
+    ]);
+    // An order without a failure has no failure line (its status, cut at this width, is said whole).
+    expect(spills(ORDER_COLUMNS, plan, orderCells(orders[0]!))).toEqual([`energy: order ${ID}: status delivered`]);
+  });
+
+  it('writes a status it cuts whole on stderr', () => {
+    const odd = orderCells(sampleOrder({ id: ID, created_at: CREATED, status: 'waiting_for_the_provider_to_confirm' }));
+    const plan = planFit(ORDER_COLUMNS, [odd], { available: 60, ellipsis: '…', streamed: true });
+    expect(spills(ORDER_COLUMNS, plan, odd)).toEqual([
+      `energy: order ${ID}: status waiting_for_the_provider_to_confirm`,
+    ]);
+  });
+
+  it('says nothing in a pipe, where every value is whole', () => {
+    const plan = planFit(ORDER_COLUMNS, [failed], { available: undefined, ellipsis: '…', streamed: true });
+    expect(spills(ORDER_COLUMNS, plan, failed)).toEqual([]);
   });
 });

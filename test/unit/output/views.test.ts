@@ -43,11 +43,29 @@ describe('ensure table', () => {
     expect(ensureTable([bought]).rows[0]!.at(-1)).toBe('bought x (pending)');
   });
 
-  it('shows BURN_TRX beside TOTAL_TRX when the burn price is known, and no such column when it is not', () => {
+  it('shows BURN_TRX beside TOTAL_TRX, `-` when the burn price is not known', () => {
     const bought = { ...row, reason: 'bought', error: null, to_buy: 65_000, total_trx: '3.700000', bought: null };
     const withBurn = ensureTable([{ ...bought, burn_trx: '13.650000' }]);
     expect(withBurn.columns.map((column) => column.head)).toContain('BURN_TRX');
     expect(withBurn.rows[0]).toContain('13.650000');
-    expect(ensureTable([bought]).columns.map((column) => column.head)).not.toContain('BURN_TRX');
+    expect(ensureTable([bought]).rows[0]![6]).toBe('-');
+  });
+
+  it('keeps the same columns whatever a cycle found (a service into a pipe), AFTER with --wait', () => {
+    const enough = { ...row, reason: 'enough', error: null, target: 65_000 };
+    const bought = {
+      ...row,
+      reason: 'bought',
+      error: null,
+      to_buy: 65_000,
+      total_trx: '3.700000',
+      burn_trx: '6.500000',
+    };
+    const heads = (rows: EnsureRow[], wait = false) => ensureTable(rows, { wait }).columns.map((c) => c.head);
+    const all = ['ADDRESS', 'AVAILABLE', 'IN_FLIGHT', 'TARGET', 'BUY', 'TOTAL_TRX', 'BURN_TRX', 'RESULT'];
+    expect(heads([enough])).toEqual(all);
+    expect(heads([bought])).toEqual(all);
+    expect(heads([enough], true)).toEqual(['ADDRESS', 'AVAILABLE', 'AFTER', ...all.slice(2)]);
+    expect(ensureTable([enough], { wait: true }).rows[0]![2]).toBe('-');
   });
 });

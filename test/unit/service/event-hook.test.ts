@@ -2,11 +2,30 @@
  * --on-event hooks as real processes: the event on stdin, credentials kept out of their environment, a
  * failure or a hang logged and bounded, never in the service's way.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventHook } from '../../../src/service/event-hook.js';
+import { checkHookCommand } from '../../../src/service/hook-check.js';
+
+/** Whether a process is still there (a zombie reaped by Node is not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function untilFile(file: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+    if (Date.now() > deadline) throw new Error(`${file} never written`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return readFileSync(file, 'utf8').trim();
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'energy-hook-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,5 +113,148 @@ describe('EventHook', () => {
     for (let i = 0; i < 105; i += 1) expect(hook.emit({ event: 'order_placed', i })).toBeUndefined();
     await hook.drain();
     expect(notes).toEqual(['energy: on-event: 3 event(s) dropped: the hook is slower than the events']);
+  });
+
+  it('no credential variable reaches the hook: API key and secret, the TRON key, their files and commands, the state URL', async () => {
+    const file = join(dir, 'env.json');
+    const script = `require('fs').writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.env))`;
+    const hook = new EventHook({
+      command: `${node} -e "${script.replace(/"/g, '\\"')}"`,
+      note: () => undefined,
+      env: {
+        PATH: process.env.PATH,
+        ENERGY_BASE_URL: 'http://127.0.0.1:1',
+        ENERGY_STATE_DIR: '/var/lib/energy',
+        ENERGY_API_KEY: 'k',
+        ENERGY_API_SECRET: 's',
+        ENERGY_API_SECRET_FILE: '/run/secrets/s',
+        ENERGY_TRON_API_KEY: 't',
+        ENERGY_TRON_API_KEY_FILE: '/run/secrets/t',
+        ENERGY_API_SECRET_COMMAND: 'pass show energy',
+        ENERGY_STATE_URL: 'postgresql://energy:pw@db/energy',
+        PGPASSWORD: 'pw',
+      },
+    });
+    hook.emit({ event: 'order_placed' });
+    await hook.drain();
+    const seen = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).filter(
+      (name) => name.startsWith('ENERGY_') || name.startsWith('PG'),
+    );
+    expect(seen.sort()).toEqual(['ENERGY_BASE_URL', 'ENERGY_STATE_DIR']);
+  });
+
+  it('a hook that leaves a helper holding its output (setsid … &) is over when it exits', async () => {
+    const pidFile = join(dir, 'helper.pid');
+    const notes: string[] = [];
+    const hook = new EventHook({
+      command: `setsid sleep 120 & echo $! > ${pidFile}`,
+      note: (line) => notes.push(line),
+    });
+    const started = Date.now();
+    hook.emit({ event: 'order_placed' });
+    await hook.drain();
+    const helper = Number(await untilFile(pidFile));
+    try {
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(alive(helper)).toBe(true);
+      expect(notes).toEqual([]);
+    } finally {
+      process.kill(helper, 'SIGKILL');
+    }
+  });
+
+  it('a hook that ignores SIGTERM is killed 2 s after its bound', async () => {
+    const pidFile = join(dir, 'stubborn.pid');
+    const notes: string[] = [];
+    const hook = new EventHook({
+      command: `trap '' TERM; echo $$ > ${pidFile}; sleep 30; sleep 30`,
+      note: (line) => notes.push(line),
+      timeoutMs: 300,
+    });
+    const started = Date.now();
+    hook.emit({ event: 'low_balance' });
+    await hook.drain();
+    const pid = Number(await untilFile(pidFile));
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(alive(pid)).toBe(false);
+    expect(notes).toEqual([expect.stringMatching(/for low_balance was stopped after 0.3 s$/)]);
+  }, 15_000);
+
+  it("keeps the first 2 KiB of a failing hook's output for its note, not more", async () => {
+    const notes: string[] = [];
+    // 2,100 blank lines, then words: past the first 2 KiB, so the note shows none of it.
+    const hook = new EventHook({
+      command: `${node} -e "process.stderr.write('\\n'.repeat(2100) + 'late words'); process.exitCode = 3"`,
+      note: (line) => notes.push(line),
+    });
+    hook.emit({ event: 'cycle_failed' });
+    await hook.drain();
+    expect(notes).toEqual([expect.stringMatching(/for cycle_failed failed with exit status 3$/)]);
+  });
+
+  it("a shell's 127 is said in words, once", async () => {
+    const notes: string[] = [];
+    const hook = new EventHook({
+      command: 'no-such-program-for-energy-hooks; exit 127',
+      note: (line) => notes.push(line),
+    });
+    hook.emit({ event: 'order_failed' });
+    await hook.drain();
+    expect(notes).toEqual([expect.stringMatching(/for order_failed was not found \(the shell answered 127\)/)]);
+  });
+
+  it('close drops the events waiting (counted) and lets the two running end within their bound', async () => {
+    const file = join(dir, 'started.txt');
+    const notes: string[] = [];
+    const hook = new EventHook({
+      command: `echo started >> ${file}; sleep 100`,
+      note: (line) => notes.push(line),
+      timeoutMs: 500,
+    });
+    for (let i = 0; i < 12; i += 1) hook.emit({ event: 'order_placed', i });
+    const started = Date.now();
+    await hook.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(notes[0]).toBe('energy: on-event: 10 waiting event(s) dropped at shutdown');
+    expect(notes.slice(1)).toEqual([
+      expect.stringMatching(/was stopped after 0.5 s$/),
+      expect.stringMatching(/was stopped after 0.5 s$/),
+    ]);
+    hook.emit({ event: 'order_placed', i: 12 });
+    await hook.drain();
+    expect(readFileSync(file, 'utf8')).toBe('started\nstarted\n');
+  }, 15_000);
+});
+
+describe('checkHookCommand', () => {
+  it.each([
+    ['a missing path', join(dir, 'missing-hook'), /was not found$/],
+    ['a program not in PATH', 'no-such-program-for-energy-hooks --flag', /was not found in PATH$/],
+    ['a missing program under a shell', 'no-such-program-for-energy-hooks | cat', /was not found in PATH$/],
+  ])('refuses %s (exit 2)', (_, command, message) => {
+    expect(() => checkHookCommand(command, { PATH: process.env.PATH })).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) }),
+    );
+  });
+
+  it('refuses a file that is not executable (exit 2)', () => {
+    const script = join(dir, 'not-executable.sh');
+    writeFileSync(script, '#!/bin/sh\n');
+    chmodSync(script, 0o644);
+    expect(() => checkHookCommand(script, {})).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/is not an executable file$/) }),
+    );
+  });
+
+  it.each([
+    ['an executable script', () => join(dir, 'hook.sh')],
+    ['a program in PATH', () => 'sh -c true'],
+    ['a shell command whose program is in PATH', () => 'cat > /dev/null; true'],
+    ["a shell's own first word", () => 'if true; then :; fi'],
+  ])('accepts %s', (_, command) => {
+    const script = join(dir, 'hook.sh');
+    writeFileSync(script, '#!/bin/sh\n');
+    chmodSync(script, 0o755);
+    expect(() => checkHookCommand(command(), { PATH: process.env.PATH })).not.toThrow();
   });
 });

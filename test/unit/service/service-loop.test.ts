@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, NetworkError, UsageError } from '../../../src/domain/errors.js';
-import { ContextualError, InterruptedError } from '../../../src/domain/cli-errors.js';
+import { ContextualError, InterruptedError, StoppedBeforeOrderingError } from '../../../src/domain/cli-errors.js';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { endsService, runService, type CycleReport } from '../../../src/service/service-loop.js';
 
@@ -31,7 +31,7 @@ async function loop(options: {
   stopIn?: 'cycle' | 'wait';
 }): Promise<Loop & { result: Promise<number> }> {
   let clock = 1_800_000_000_000;
-  let requested = false;
+  let requested = options.cycles === 0;
   const run: Loop = { reports: [], notes: [], waits: [], cycles: 0 };
   const result = runService({
     everyMs: options.everyMs,
@@ -91,6 +91,22 @@ describe('the service loop', () => {
     expect(run.waits).toEqual([3_600_000]);
     await expect(run.result).resolves.toBe(2);
     expect(run.notes.at(-1)).toBe('energy: stopped after cycle 2');
+  });
+
+  it('a cycle stopped before it ordered (a stop asked while it read) is not reported, and the loop ends', async () => {
+    const run = await loop({
+      everyMs: 1_000,
+      cycles: 3,
+      fail: (cycle) => (cycle === 2 ? new StoppedBeforeOrderingError() : undefined),
+    });
+    expect(run.reports.map((report) => report.cycle)).toEqual([1]);
+    await expect(run.result).resolves.toBe(1);
+    expect(run.notes).toEqual(['energy: stopped in cycle 2, before it ordered anything']);
+  });
+
+  it('a stop before the first cycle says so', async () => {
+    const run = await loop({ everyMs: 1_000, cycles: 0 });
+    expect(run.notes).toEqual(['energy: stopped before its first cycle']);
   });
 
   it.each([

@@ -61,4 +61,46 @@ describe('stopOnSignals', () => {
     expect(source.listeners('SIGTERM')).toEqual([entry]);
     expect(source.listenerCount('SIGINT')).toBe(0);
   });
+
+  it('a signal the entry took before the switch existed (its interrupt aborted) starts it stopped, and says so', async () => {
+    const source = new EventEmitter();
+    const earlier = new AbortController();
+    earlier.abort('SIGTERM');
+    const notes: string[] = [];
+    const stop = stopOnSignals({
+      note: (line) => notes.push(line),
+      exit: () => undefined,
+      source,
+      earlier: earlier.signal,
+    });
+    expect(stop.requested).toBe(true);
+    expect(notes).toEqual(['energy: SIGTERM while starting: stopping before the first cycle']);
+    await stop.wait(3_600_000);
+    stop.restore();
+  });
+
+  it('an interrupt not aborted leaves it running', () => {
+    const stop = stopOnSignals({
+      note: () => undefined,
+      exit: () => undefined,
+      source: new EventEmitter(),
+      earlier: new AbortController().signal,
+    });
+    expect(stop.requested).toBe(false);
+    stop.restore();
+  });
+
+  it("never leaves a signal without a listener while it swaps (Node would close the signal's watcher)", () => {
+    const source = new EventEmitter();
+    source.on('SIGTERM', () => undefined);
+    source.on('SIGINT', () => undefined);
+    const counts: number[] = [];
+    source.on('removeListener', (name: string) => {
+      if (name === 'SIGTERM' || name === 'SIGINT') counts.push(source.listenerCount(name));
+    });
+    const stop = stopOnSignals({ note: () => undefined, exit: () => undefined, source });
+    stop.restore();
+    expect(counts.length).toBe(4);
+    expect(counts.every((count) => count > 0)).toBe(true);
+  });
 });

@@ -52,6 +52,8 @@ function metricsAfterACycle(): ServiceMetrics {
     false,
     Date.UTC(2026, 10, 25, 10),
   );
+  // Delivered at the next cycle's start: its price is spent.
+  metrics.orderSettled(true, order.total_trx);
   metrics.balance('96.300000', '50.000000');
   return metrics;
 }
@@ -69,7 +71,7 @@ describe('the status server', () => {
     expect(scrape.status).toBe(200);
     expect(scrape.type).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(scrape.body).toContain('energy_ensure_orders_total{result="placed"} 1\n');
-    expect(scrape.body).toContain('energy_ensure_spent_trx_total 3.7\n');
+    expect(scrape.body).toContain('energy_ensure_spent_trx_total 3.700000\n');
     expect(scrape.body).toContain('energy_address_available_energy{address="TA"} 0\n');
     expect(scrape.body).toContain('energy_address_available_energy{address="TB"} 70000\n');
     expect(scrape.body).toContain('energy_balance_available_trx 96.300000\n');
@@ -118,10 +120,36 @@ describe('parseListenAddress', () => {
     ['0.0.0.0:9464', { host: '0.0.0.0', port: 9464 }],
     ['localhost:80', { host: 'localhost', port: 80 }],
     ['[::1]:9464', { host: '::1', port: 9464 }],
+    ['[::]:9464', { host: '::', port: 9464 }],
+    ['0', { host: '127.0.0.1', port: 0 }],
+    ['0:9464', undefined],
+    ['00:9464', undefined],
     ['70000', undefined],
     [':9464', undefined],
     ['http://x:1', undefined],
   ])('%s', (text, expected) => {
     expect(parseListenAddress(text)).toEqual(expected);
+  });
+});
+
+describe('a status server on every interface', () => {
+  it('gives the loopback URL and says it listens on every interface', async () => {
+    const server = await startStatusServer(parseListenAddress('0.0.0.0:0')!, {
+      metrics: () => '',
+      health: () => new Health(1, 0).report(0),
+    });
+    servers.push(server);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.everyInterface).toBe(true);
+    expect((await get(`${server.url}/metrics`)).status).toBe(200);
+  });
+
+  it('a named loopback address is not every interface', async () => {
+    const server = await startStatusServer(parseListenAddress('127.0.0.1:0')!, {
+      metrics: () => '',
+      health: () => new Health(1, 0).report(0),
+    });
+    servers.push(server);
+    expect(server.everyInterface).toBe(false);
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * Man pages, written at build from the program's own help (scripts/man.mjs): energy.1 and one page per
+ * command, listed in package.json's "man" and shipped in the tarball, so that `man energy` works after a
+ * global install (npm links each listed page into <prefix>/share/man/man1).
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram, commandPath } from '../../src/app/program.js';
+import { Context } from '../../src/commands/context.js';
+import { isHelpTopic } from '../../src/help/topic-names.js';
+import { repoRoot } from '../helpers/manual.js';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { man: string[]; files: string[] };
+const program = buildProgram(
+  new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
+  '0.0.0',
+);
+/** The commands a user sees in help: hidden ones and the help topics have no page of their own. */
+function shown(command: Command): Command[] {
+  const children = command.commands.filter(
+    (child) => !(child as Command & { _hidden?: boolean })._hidden && !isHelpTopic(child.name()),
+  );
+  return [command, ...children.flatMap(shown)];
+}
+const expected = shown(program).map((command) => `./dist/man/${commandPath(command).replace(/ /g, '-')}.1`);
+const page = (name: string) => readFileSync(join(repoRoot, 'dist/man', name), 'utf8');
+
+describe('man pages', () => {
+  it('are listed in package.json, energy.1 first and one per command, and shipped with the files', () => {
+    expect(pkg.man[0]).toBe('./dist/man/energy.1');
+    expect(pkg.man).toContain('./dist/man/energy-order-create.1');
+    expect([...pkg.man].sort()).toEqual([...expected].sort());
+    expect(pkg.files).toContain('dist/man/');
+  });
+
+  it('are all built, and nothing else is', () => {
+    const built = readdirSync(join(repoRoot, 'dist/man')).map((name) => `./dist/man/${name}`);
+    expect(built.sort()).toEqual([...pkg.man].sort());
+  });
+
+  it('are in the packed tarball', async () => {
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: repoRoot,
+    });
+    const files = (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path);
+    expect(files).toContain('dist/man/energy.1');
+    expect(pkg.man.filter((name) => !files.includes(name.replace(/^\.\//, '')))).toEqual([]);
+  });
+
+  it('energy.1 carries the help topics as its sections, written from the same texts', () => {
+    const root = page('energy.1');
+    expect(root).toMatch(/^\.TH "ENERGY" "1" /);
+    for (const section of ['ENVIRONMENT', 'EXIT STATUS', 'FORMATTING', 'SERVICE', 'COMMANDS', 'OPTIONS'])
+      expect(root).toContain(`\n.SH ${section}\n`);
+    expect(root).toContain('ENERGY_STATE_DIR');
+    expect(root).toMatch(/^ {4}2 {2}usage or invalid input, caught locally or the API said 400, 413, 415 or$/m);
+  });
+
+  it('a command page has its synopsis, options and examples', () => {
+    const create = page('energy-order-create.1');
+    expect(create).toContain('.SH NAME\nenergy\\-order\\-create \\- rent energy');
+    expect(create).toContain('.B energy order create\n');
+    expect(create).toContain('\\fB\\-\\-max\\-total <trx>\\fR');
+    expect(create).toContain('.SH EXAMPLES\n.nf\nenergy order create "$ADDR" --energy 65000 --hours 1 --wait\n');
+  });
+
+  it('are plain roff: ASCII only, and no text line that roff would take for a request', () => {
+    const requests = /^\.(TH|SH|TP|PP|B|nf|fi)( |$)/;
+    for (const name of pkg.man) {
+      const text = page(name.replace('./dist/man/', ''));
+      expect(text, name).toMatch(/^[\x00-\x7f]*$/);
+      const stray = text.split('\n').filter((line) => /^[.']/.test(line) && !requests.test(line));
+      expect(stray, name).toEqual([]);
+    }
+  });
+});
+
+describe('the package manifest', () => {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+    scripts: Record<string, string>;
+  };
+
+  it('asks for the Node lines where require() of the library works, as docs/library.md promises', () => {
+    expect(manifest.engines.node).toBe('^20.19.0 || >=22.12.0');
+  });
+
+  it('builds in prepack, and prepare only where dist/ is missing (the packed manifest has no prepare)', () => {
+    expect(manifest.scripts.prepack).toBe('npm run build && node scripts/pack-manifest.mjs --disable');
+    expect(manifest.scripts.postpack).toBe('node scripts/pack-manifest.mjs --enable');
+    expect(manifest.scripts.prepare).toBe('node scripts/prepare.mjs');
+    expect(readFileSync(join(repoRoot, 'scripts/prepare.mjs'), 'utf8')).toContain(
+      "existsSync(new URL('../dist/bin/energy.cjs'",
+    );
+  });
+});
