@@ -41,7 +41,8 @@ const LAYERS = {
   // The TRON node client, beside the API client: its network I/O goes through src/client/http.ts.
   tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure', 'service'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
-  ensure: ['commands', 'sandbox', 'config', 'service'],
+  // It asks for consent through a `confirm` function it is given, as ordering/ does: no terminal, no output/.
+  ensure: ['commands', 'sandbox', 'config', 'service', 'output'],
   // The long-running service around ensure: metrics, health, event hooks; printing is the command's.
   service: ['commands', 'sandbox', 'config', 'output'],
   // doctor's checks: read config, call the API and the node through factories the command passes in.
@@ -69,7 +70,9 @@ const LAYERS = {
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */
-const COMMAND_SHARED = '(context|services|arguments|shell-words|examples)\\.ts';
+const COMMAND_SHARED = '(context|command-services|services|arguments|duration-arguments|shell-words|examples)\\.ts';
+/** Commands whose file composes parts of their own: the order and config groups' verbs, ensure's run. */
+const COMMAND_GROUPS = ['order', 'config', 'ensure'];
 
 module.exports = {
   forbidden: [
@@ -91,16 +94,17 @@ module.exports = {
       name: 'commands-do-not-import-commands',
       comment: 'Commands do not import each other: move shared flow down into client/ or config/.',
       severity: 'error',
-      from: { path: '^src/commands/', pathNot: '^src/commands/order\\.ts$' },
+      from: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_GROUPS.join('|')})\\.ts$` },
       to: { path: '^src/commands/', pathNot: `^src/commands/${COMMAND_SHARED}$` },
     },
-    {
-      name: 'order-group-composes-its-verbs-only',
-      comment: 'The order group only composes its verbs.',
+    // A command in several files composes its own (order-*.ts, config-*.ts, ensure-*.ts) and nothing else.
+    ...COMMAND_GROUPS.map((group) => ({
+      name: `${group}-composes-its-own-files-only`,
+      comment: `src/commands/${group}.ts imports its own ${group}-*.ts files and the shared command files only.`,
       severity: 'error',
-      from: { path: '^src/commands/order\\.ts$' },
-      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|order-[a-z-]+\\.ts)$` },
-    },
+      from: { path: `^src/commands/${group}\\.ts$` },
+      to: { path: '^src/commands/', pathNot: `^src/commands/(${COMMAND_SHARED}|${group}-[a-z-]+\\.ts)$` },
+    })),
     {
       name: 'no-circular',
       comment:

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // CommonJS on purpose (bin/package.json): Node starts a CommonJS file faster than an ES module, and
-// `energy --version` is almost all start-up. The V8 compile cache (Node 22.1+) speeds up the rest.
+// `energy --version` is almost all start-up. The entry keeps V8's compiled code of the program in the
+// user's private cache folder (src/app/code-cache.ts), not in a shared temporary folder.
 'use strict';
-require('node:module').enableCompileCache?.();
 const entry = require('node:path').join(__dirname, '../dist/bin/energy.cjs');
 try {
   require(entry);

@@ -44,6 +44,9 @@ const common = {
   define: {
     ENERGY_VERSION: JSON.stringify(pkg.version),
     ENERGY_ROOT_HELP: JSON.stringify(rootHelp),
+    // The entry loads the program from this file beside it, with V8's compiled code cached (code-cache.ts).
+    ENERGY_MAIN_BUNDLE: JSON.stringify('main.cjs'),
+    ENERGY_LIGHT_BUNDLE: JSON.stringify('light.cjs'),
     'import.meta.url': 'undefined',
   },
 };
@@ -78,6 +81,19 @@ const result = await build({
 });
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist/bin', plugins: [layout] });
 await build({ ...common, entryPoints: { topics: 'src/help/topics.ts' }, outdir: 'dist/bin', plugins: [layout] });
+// light.cjs: the program for `balance` and `time` alone (src/app/light-run.ts decides when): program.ts's
+// imports of the other commands are empty modules, whose factories it never calls for those two.
+const OTHER_COMMANDS =
+  /^\.\.\/commands\/(address|api|completion|config|doctor|ensure|estimate|exit-codes|options|order|quote|sandbox|spend)\.js$/;
+const lightOnly = {
+  name: 'energy-light',
+  setup(b) {
+    b.onResolve({ filter: OTHER_COMMANDS }, (args) =>
+      args.importer.endsWith('src/app/program.ts') ? { path: args.path, namespace: 'unused' } : undefined,
+    );
+  },
+};
+await build({ ...common, entryPoints: { light: 'src/app/main.ts' }, outdir: 'dist/bin', plugins: [lightOnly, layout] });
 for (const [name, file] of Object.entries(VENDOR)) {
   // The package's default export as module.exports, and as its own .default, so that both `import X from`
   // and `const { default: X } = await import()` (each through esbuild's interop) find it.

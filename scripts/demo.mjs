@@ -20,6 +20,8 @@ const env = {
   ...process.env,
   ENERGY_CONFIG_DIR: join(configRoot, 'config'),
   ENERGY_STATE_DIR: join(configRoot, 'state'),
+  // The compiled-code cache too (src/app/code-cache.ts): the demo leaves nothing in the home folder.
+  XDG_CACHE_HOME: join(configRoot, 'cache'),
   ENERGY_PROFILE: 'demo',
 };
 for (const name of [

@@ -5,6 +5,13 @@
 import { fastPathOutput } from './fast-path.js';
 import { inCharset, utf8Locale } from '../output/charset.js';
 import { terminalJson } from '../domain/printable.js';
+import { privateCacheDir, requireCached } from './code-cache.js';
+import { lightCommand } from './light-run.js';
+
+/** The program's bundle beside this entry (scripts/bundle.mjs defines it; unbundled, main.js is imported). */
+declare const ENERGY_MAIN_BUNDLE: string | undefined;
+/** The same program without the commands other than balance and time (light-run.ts). */
+declare const ENERGY_LIGHT_BUNDLE: string | undefined;
 
 const args = process.argv.slice(2);
 const fast = fastPathOutput(args);
@@ -68,7 +75,7 @@ if (fast !== undefined) {
     process.exit(OUTPUT_FAILED);
   });
   const interrupt = abortOnSignals();
-  import('./main.js')
+  loadMain()
     .then(({ run }) =>
       run(args, {
         stdout: process.stdout,
@@ -102,6 +109,16 @@ if (fast !== undefined) {
         process.exitCode = 1;
       },
     );
+}
+
+/** The program: from the bundle with its compiled code cached (code-cache.ts), or imported where unbundled. */
+function loadMain(): Promise<typeof import('./main.js')> {
+  if (typeof ENERGY_MAIN_BUNDLE !== 'string') return import('./main.js');
+  const light = typeof ENERGY_LIGHT_BUNDLE === 'string' && lightCommand(args) !== undefined;
+  const file = process.getBuiltinModule('node:path').join(__dirname, light ? ENERGY_LIGHT_BUNDLE : ENERGY_MAIN_BUNDLE);
+  return new Promise((resolve) =>
+    resolve(requireCached(file, privateCacheDir(process.env)) as typeof import('./main.js')),
+  );
 }
 
 /**

@@ -2,7 +2,8 @@
 import { Command, Option } from 'commander';
 import { addressCommand } from '../commands/address.js';
 import { apiCommand } from '../commands/api.js';
-import { retryCount, seconds } from '../commands/arguments.js';
+import { retryCount } from '../commands/arguments.js';
+import { seconds } from '../commands/duration-arguments.js';
 import { balanceCommand } from '../commands/balance.js';
 import { completionCommand } from '../commands/completion.js';
 import { configCommand } from '../commands/config.js';

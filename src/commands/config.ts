@@ -9,16 +9,11 @@ import {
   type SettingName,
 } from '../config/names.js';
 import { refuseSecretOnArgv, valueToStore } from '../config/setting-value.js';
-import { describeOrigin } from '../config/secret-sources.js';
-import { DEFAULT_PROFILE, environmentVariableFor, type ResolvedSetting } from '../config/settings.js';
+import { shownValue as shown } from '../config/shown-value.js';
 import { UsageError } from '../domain/errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
+import { configListCommand } from './config-list.js';
 import type { Context } from './context.js';
-
-function shown(name: SettingName, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return isSecretSetting(name) ? maskSecret(value) : value;
-}
 
 export function configCommand(ctx: Context): Command {
   const config = new Command('config').description('read and change the profile store (see `energy config path`)');
@@ -68,31 +63,7 @@ export function configCommand(ctx: Context): Command {
       else ctx.printer.note(`energy: ${name} ${removed ? 'removed from' : 'was not set in'} profile ${profile}`);
     });
 
-  config
-    .command('list')
-    .description('show the settings in effect and where each comes from')
-    .action(async () => {
-      // Sources only: a secret file or helper command is named, never read or run, and its secret never shown.
-      const settings = await ctx.settingSources(SETTING_NAMES);
-      const rows = SETTING_NAMES.map((name) => {
-        const { value, source, origin } = settings.values[name];
-        const from =
-          origin === undefined
-            ? {}
-            : { from: origin.kind, [origin.kind]: origin.kind === 'file' ? origin.path : origin.command };
-        return { name, value: shown(name, value) ?? null, source: source ?? null, ...from };
-      });
-      if (ctx.printer.jsonMode) {
-        await ctx.printer.json({ profile: settings.profile, settings: rows });
-        return;
-      }
-      await ctx.printer.keyValue([
-        ['profile', `${settings.profile} (${settings.profileSource})`],
-        ...SETTING_NAMES.map(
-          (name, index) => [name, listedValue(name, rows[index]!, settings.values[name], settings.profile)] as const,
-        ),
-      ]);
-    });
+  config.addCommand(configListCommand(ctx));
 
   config
     .command('profiles')
@@ -141,18 +112,4 @@ async function readValue(ctx: Context, name: SettingName): Promise<string> {
     throw new UsageError('give the TRON node URL, e.g. energy config set tron-node https://nile.trongrid.io');
   // A person at the keyboard is enough for a hidden prompt, even with stderr redirected.
   return ctx.terminal.stdin.isTTY === true ? askHidden(ctx.terminal, `${name}: `) : readAllStdin(ctx.terminal);
-}
-
-function listedValue(
-  name: SettingName,
-  row: { value: string | null; source: string | null },
-  setting: ResolvedSetting,
-  profile: string,
-): string {
-  if (setting.origin !== undefined) return `(read from the ${describeOrigin(setting.origin)}) (${row.source})`;
-  if (row.value !== null) return `${row.value} (${row.source})`;
-  const variable = environmentVariableFor(name);
-  // The command as it must be typed for the profile listed, or it would set the value in another one.
-  const set = `energy${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`} config set ${name}`;
-  return `(not set: ${set}${variable === undefined ? '' : `, or ${variable}`})`;
 }

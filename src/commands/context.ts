@@ -15,21 +15,9 @@ import { SettingsCache } from '../config/settings-cache.js';
 import { ConfigStore } from '../config/store.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
+import type { CommandServices } from './command-services.js';
 import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
 import { commandLine, type GlobalOptions } from './shell-words.js';
-
-/**
- * What a command's run takes from the program, lazily (gh's Factory): an options object of a command
- * (`CreateCommandOptions`, `EnsureCommandOptions`) carries these beside what its command line parsed into.
- */
-export interface CommandServices {
-  client: () => Promise<EnergyClient>;
-  journal: () => Promise<Journal>;
-  terminal: Terminal;
-  printer: Printer;
-  verbose: boolean;
-  invocation: (...words: string[]) => string;
-}
 
 export class Context {
   globals: GlobalOptions = {};

@@ -5,93 +5,17 @@
  * `EnsureCommandOptions` and runs them (`ensureRun`: the flow is ensure/ and service/); tests pass their own
  * `run` to see what a command line parses into.
  */
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
-import { UsageError } from '../domain/errors.js';
+import { Argument, Command, Option } from 'commander';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
-import type { EnsureOptions, MaxSpend } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
-import { ensureLockPath } from '../journal/state-dir.js';
-import { cycleLine, ensureTable } from '../output/ensure-views.js';
-import { parseListenAddress } from '../service/listen-address.js';
-import type { WatchOptions } from '../service/observer.js';
-import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import type { SpendCeiling } from '../ensure/spend-ceiling.js';
-import type { FileSpendLedger } from '../journal/spend-ledger-file.js';
-import {
-  everyDuration,
-  parseDuration,
-  positiveInteger,
-  tronAddress,
-  trxAmount,
-  waitTimeoutOption,
-  wholeHours,
-} from './arguments.js';
-import type { CommandServices, Context } from './context.js';
+import { positiveInteger, tronAddress, trxAmount, wholeHours } from './arguments.js';
+import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
+import type { Context } from './context.js';
+import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
+import { listenAddress, maxSpend, watchOptions, type Parsed } from './ensure-options.js';
 
-export interface EnsureCommandOptions extends CommandServices {
-  run: EnsureOptions;
-  /** --every: milliseconds between cycles; undefined for one run. */
-  everyMs: number | undefined;
-  /** --metrics, --min-balance, --on-event: only with --every. */
-  watch: WatchOptions;
-  tronNode: () => Promise<TronNode>;
-}
-
-interface Parsed {
-  energy?: number;
-  transfers?: number;
-  to?: string;
-  token: string;
-  tolerance: number;
-  hours: number;
-  maxTotal?: string;
-  maxSpend?: MaxSpend;
-  yes?: boolean;
-  wait?: boolean;
-  waitTimeout: number;
-  dryRun?: boolean;
-  placeWhatFits?: boolean;
-  every?: number;
-  metrics?: WatchOptions['metrics'];
-  minBalance?: string;
-  onEvent?: string;
-}
-
-/** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration of at most a year. */
-function maxSpend(text: string): MaxSpend {
-  const [amount, window, ...rest] = text.split('/');
-  if (window === undefined || rest.length > 0) {
-    throw new InvalidArgumentError('must be <trx>/<duration>, e.g. 50/24h (at most 50 TRX in any 24 hours)');
-  }
-  const trx = trxAmount(amount!.trim());
-  if (!/[1-9]/.test(trx)) throw new InvalidArgumentError('the amount must be above 0');
-  const windowMs = parseDuration(window);
-  if (windowMs === undefined || windowMs > 366 * 86_400_000) {
-    throw new InvalidArgumentError('the duration must be one such as 1h, 24h or 7d (at most 366d)');
-  }
-  return { trx, windowMs, text: `${trx.replace(/\.?0+$/, '')}/${window.trim()}` };
-}
-
-function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
-  const address = parseListenAddress(text);
-  if (address === undefined)
-    throw new InvalidArgumentError(
-      'must be a port, or host:port (e.g. 9464; 0.0.0.0:9464 for every interface, not 0:9464)',
-    );
-  return address;
-}
-
-/** The service's watchers, which need the service: refused with one run (exit 2). */
-function watchOptions(parsed: Parsed): WatchOptions {
-  const watch = { metrics: parsed.metrics, minBalance: parsed.minBalance, onEvent: parsed.onEvent };
-  const given = (['metrics', 'minBalance', 'onEvent'] as const).find((key) => watch[key] !== undefined);
-  if (given !== undefined && parsed.every === undefined) {
-    const flag = { metrics: '--metrics', minBalance: '--min-balance', onEvent: '--on-event' }[given];
-    throw new UsageError(`${flag} goes with --every: it watches a running service`);
-  }
-  return watch;
-}
+export type { EnsureCommandOptions } from './ensure-run.js';
 
 export function ensureCommand(
   ctx: Context,
@@ -190,63 +114,4 @@ export function ensureCommand(
         ...ctx.services(),
       });
     });
-}
-
-async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
-  const lockPath = await ensureLockPath(opts.terminal.env);
-  const node = await opts.tronNode();
-  const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
-    import('../service/run-or-serve.js'),
-    import('../ensure/ensure-lock.js'),
-  ]);
-  const { printer } = opts;
-  const note = (line: string) => printer.note(line);
-  // The table's columns from the options alone: the same every cycle.
-  const shape = { wait: opts.run.waitSeconds !== undefined };
-  const spendCeiling = await ceilingFor(opts);
-  await runOrServe({
-    deps: {
-      node,
-      api: async () => ({
-        client: await opts.client(),
-        journal: await opts.journal(),
-        recoverCommand: (id) =>
-          id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
-        waitCommand: (id) => opts.invocation('order', 'wait', id),
-      }),
-      exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
-      spendCeiling,
-      terminal: opts.terminal,
-      note,
-      progress: printer.jsonMode && !opts.verbose ? undefined : note,
-      trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
-    },
-    run: opts.run,
-    everyMs: opts.everyMs,
-    watch: opts.watch,
-    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),
-    printCycle: async (cycle) => {
-      if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
-      await printer.write(cycleLine(cycle));
-      if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
-    },
-  });
-}
-
-/** --max-spend's ceiling over the ledger in the state folder, next to this API account's journal. */
-async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
-  const limit = opts.run.maxSpend;
-  if (limit === undefined) return undefined;
-  const [{ SpendCeiling }, { FileSpendLedger, spendLedgerPath }, { journalDir, stateDir }] = await Promise.all([
-    import('../ensure/spend-ceiling.js'),
-    import('../journal/spend-ledger-file.js'),
-    import('../journal/state-dir.js'),
-  ]);
-  let ledger: FileSpendLedger | undefined;
-  const open = async () => {
-    const { scope } = await opts.journal();
-    ledger ??= new FileSpendLedger(spendLedgerPath(journalDir(stateDir(opts.terminal.env)), scope));
-    return ledger;
-  };
-  return new SpendCeiling(limit, open, new Set(opts.run.addresses));
 }

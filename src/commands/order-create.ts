@@ -12,8 +12,10 @@ import { confirmOn } from '../output/prompt.js';
 import { orderRows, quoteDetails } from '../output/views.js';
 import { refuseContractReceiver } from '../tron/receiver.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { clientRequestId, positiveTrxAmount, rentalArguments, trxAmount, waitTimeoutOption } from './arguments.js';
-import type { CommandServices, Context } from './context.js';
+import { clientRequestId, positiveTrxAmount, rentalArguments, trxAmount } from './arguments.js';
+import { waitTimeoutOption } from './duration-arguments.js';
+import type { CommandServices } from './command-services.js';
+import type { Context } from './context.js';
 
 export interface CreateCommandOptions extends CommandServices {
   request: CreateRequest;

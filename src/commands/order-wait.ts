@@ -4,7 +4,8 @@ import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import type { Printer } from '../output/printer.js';
 import { orderRows } from '../output/views.js';
-import { orderId, waitTimeoutOption } from './arguments.js';
+import { orderId } from './arguments.js';
+import { waitTimeoutOption } from './duration-arguments.js';
 import type { Context } from './context.js';
 
 export interface WaitCommandOptions {

@@ -56,7 +56,8 @@ export function sandboxCommand(ctx: Context): Command {
       const chosen = ctx.selectedProfile();
       const profile = chosen.explicit ? chosen.name : 'sandbox';
       // Checked before listening, so that a refusal leaves no port bound and the profile untouched.
-      if (options.save) await refuseToOverwrite(ctx, profile);
+      const { refuseToOverwrite, saveSandboxProfile } = await import('../config/sandbox-profile.js');
+      if (options.save) await refuseToOverwrite(ctx.store, profile);
       const { startSandbox } = await import('../sandbox/index.js');
       const env = ctx.terminal.env;
       const sandbox = await startSandbox({
@@ -76,7 +77,7 @@ export function sandboxCommand(ctx: Context): Command {
       });
       if (options.save) {
         try {
-          await saveProfile(ctx, profile, sandbox);
+          await saveSandboxProfile(ctx.store, profile, sandbox);
         } catch (error) {
           // A server nobody can use must not keep the port: stop it, then fail with the store's error.
           await sandbox.close();
@@ -110,35 +111,6 @@ export function sandboxCommand(ctx: Context): Command {
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       await sandbox.close();
     });
-}
-
-async function refuseToOverwrite(ctx: Context, profile: string): Promise<void> {
-  const { sandboxWouldOverwrite } = await import('../config/sandbox-profile.js');
-  const held = sandboxWouldOverwrite(await ctx.store.findProfile(profile));
-  if (held !== undefined) throw overwriteRefused(profile, held);
-}
-
-/** Checked again under the store's lock: another command may have written the profile while it started. */
-async function saveProfile(
-  ctx: Context,
-  profile: string,
-  sandbox: { url: string; apiKey: string; apiSecret: string },
-): Promise<void> {
-  const { sandboxProfile, sandboxWouldOverwrite } = await import('../config/sandbox-profile.js');
-  await ctx.store.replaceProfile(profile, (current) => {
-    const held = sandboxWouldOverwrite(current);
-    if (held !== undefined) throw overwriteRefused(profile, held);
-    return sandboxProfile(sandbox.url, sandbox.apiKey, sandbox.apiSecret);
-  });
-}
-
-function overwriteRefused(profile: string, held: string): UsageError {
-  const another = profile === 'sandbox' ? 'sandbox-2' : 'sandbox';
-  return new UsageError(`profile "${profile}" holds ${held}: the sandbox writes only into a profile it made`, {
-    hint:
-      `choose a new profile for the sandbox (--profile ${another}), or run it with --no-save; ` +
-      `if the profile is an old sandbox's, remove it first: energy config delete-profile ${profile}`,
-  });
 }
 
 /** A port in use or not ours to take is the user's to change, not a bug. */

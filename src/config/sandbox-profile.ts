@@ -7,7 +7,8 @@
 import { isLoopbackHost } from '../client/base-url.js';
 import { printable } from '../domain/printable.js';
 import { SETTING_NAMES, type SettingName } from './names.js';
-import { MADE_BY, type StoredProfile } from './store.js';
+import { UsageError } from '../domain/errors.js';
+import { MADE_BY, type ConfigStore, type StoredProfile } from './store.js';
 
 const SANDBOX_MARK = 'energy sandbox';
 
@@ -24,6 +25,37 @@ export function sandboxWouldOverwrite(values: StoredProfile | undefined): string
   if (held.length === 0) return undefined;
   const baseUrl = values['base-url'];
   return baseUrl === undefined ? held.join(', ') : `the settings of ${printable(baseUrl)}`;
+}
+
+/** What the sandbox asks of the config store. */
+type ProfileStore = Pick<ConfigStore, 'findProfile' | 'replaceProfile'>;
+
+/** Exit 2 when the profile holds settings the sandbox did not write: checked before it listens. */
+export async function refuseToOverwrite(store: ProfileStore, profile: string): Promise<void> {
+  const held = sandboxWouldOverwrite(await store.findProfile(profile));
+  if (held !== undefined) throw overwriteRefused(profile, held);
+}
+
+/** Writes the sandbox's profile, checked again under the store's lock: another command may have written it since. */
+export async function saveSandboxProfile(
+  store: ProfileStore,
+  profile: string,
+  sandbox: { url: string; apiKey: string; apiSecret: string },
+): Promise<void> {
+  await store.replaceProfile(profile, (current) => {
+    const held = sandboxWouldOverwrite(current);
+    if (held !== undefined) throw overwriteRefused(profile, held);
+    return sandboxProfile(sandbox.url, sandbox.apiKey, sandbox.apiSecret);
+  });
+}
+
+function overwriteRefused(profile: string, held: string): UsageError {
+  const another = profile === 'sandbox' ? 'sandbox-2' : 'sandbox';
+  return new UsageError(`profile "${profile}" holds ${held}: the sandbox writes only into a profile it made`, {
+    hint:
+      `choose a new profile for the sandbox (--profile ${another}), or run it with --no-save; ` +
+      `if the profile is an old sandbox's, remove it first: energy config delete-profile ${profile}`,
+  });
 }
 
 /**

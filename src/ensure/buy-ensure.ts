@@ -9,7 +9,6 @@ import { compareAmounts, sumAmounts } from '../domain/money.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
-import { confirmOn } from '../output/prompt.js';
 import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase } from './ensure-types.js';
 import { failItem, failingItemOn } from './item.js';
@@ -41,7 +40,7 @@ export async function buyPurchases(
   }
   const orders = purchases.length === 1 ? 'this order' : `these ${purchases.length} orders`;
   await requireConsent({
-    confirm: confirmOn(deps.terminal),
+    confirm: deps.confirm,
     given: options.yes,
     details: purchases.map(
       ({ item, quote }) =>

@@ -3,7 +3,7 @@ import type { EnergyClient } from '../client/client.js';
 import type { CliError } from '../domain/errors.js';
 import type { Order, QuoteResponse } from '../client/types.js';
 import type { Journal } from '../journal/journal.js';
-import type { Terminal } from '../output/terminal.js';
+import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import type { Need } from './need-id.js';
@@ -111,7 +111,13 @@ export interface EnsureApi {
 export interface EnsureDeps {
   node: EnsureNode;
   api: () => Promise<EnsureApi>;
-  terminal: Terminal;
+  /** How to ask for consent to buy; undefined where nobody can answer (a pipe, cron): only --yes is consent then. */
+  confirm: Confirm | undefined;
+  /** Ends the process at once with `code` (a second signal to the service): the entry's own exit, when it has one. */
+  exit?: ((code: number) => void) | undefined;
+  /** The process's environment and interrupt (the service's test seams and signals read them). */
+  env: NodeJS.ProcessEnv;
+  interrupt?: AbortSignal | undefined;
   note: (line: string) => void;
   /** Progress lines (stderr), or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;

@@ -23,11 +23,11 @@ export interface ServeOptions {
 
 export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOptions): Promise<void> {
   const observer = await ServiceObserver.start(watch, everyMs, deps.note, deps.nowMs);
-  const { env, interrupt } = deps.terminal;
+  const { env, interrupt } = deps;
   await signalAtSwitch(env, 'before', () => interrupt?.aborted === true);
   const stop = stopOnSignals({
     note: deps.note,
-    exit: deps.terminal.exit ?? ((code) => process.exit(code)),
+    exit: deps.exit ?? ((code) => process.exit(code)),
     earlier: interrupt,
   });
   await signalAtSwitch(env, 'after', () => stop.requested);

@@ -16,7 +16,8 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 describe('npm run demo', () => {
   it('runs end to end and leaves nothing in the home folder', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-    for (const name of ['XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'ENERGY_STATE_DIR', 'ENERGY_CONFIG_DIR']) delete env[name];
+    for (const name of ['XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'ENERGY_STATE_DIR', 'ENERGY_CONFIG_DIR'])
+      delete env[name];
     const child = spawn(process.execPath, [demo], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress } from '../helpers/e2e.js';
+import { freshAddress, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -34,14 +34,6 @@ const cycles = (stdout: string) =>
     .filter(Boolean)
     .map((line) => JSON.parse(line) as CycleLine);
 const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
-async function until(done: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(25);
-  }
-}
-
 describe('ensure --every', () => {
   it('two services on two hosts buy once per need over many cycles, and stop on SIGTERM with exit 0', async () => {
     const addresses = [freshAddress(15_800), freshAddress(15_801), freshAddress(15_802)];
@@ -79,7 +71,7 @@ describe('ensure --every', () => {
     world.sandbox.inject({ kind: 'delay', ms: 1500, match: { method: 'POST', path: '/v1/energy/orders' } });
     const orders = world.sandbox.requestCount('/v1/energy/orders');
     const running = service(rentalArgs(address, '--yes', '--every', '1h'), stateDir);
-    await until(() => world.sandbox.requestCount('/v1/energy/orders') > orders);
+    await until('an order is sent', () => world.sandbox.requestCount('/v1/energy/orders') > orders, 20_000);
     running.child.kill('SIGTERM');
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);
@@ -97,7 +89,7 @@ describe('ensure --every', () => {
       match: { method: 'GET', path: '/v1/energy/orders' },
     });
     const running = service(rentalArgs(address, '--yes', '--every', '200ms', '--retries', '0'));
-    await until(() => ordersTo(address).length === 1);
+    await until('the order is placed', () => ordersTo(address).length === 1, 20_000);
     running.child.kill('SIGTERM');
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);
@@ -117,7 +109,11 @@ describe('ensure --every', () => {
       world.sandbox.inject({ kind: 'status', status: 400, match: { method, path } });
       const running = service(rentalArgs(address, '--yes', '--every', '200ms'));
       // Or until it ends by itself, as it did on the 400 (exit 2).
-      await until(() => ordersTo(address).length >= 1 || running.child.exitCode !== null);
+      await until(
+        'an order is placed or the service ends',
+        () => ordersTo(address).length >= 1 || running.child.exitCode !== null,
+        20_000,
+      );
       running.child.kill('SIGTERM');
       const result = await running.result;
       expect(result.code, result.stderr).toBe(0);
@@ -141,9 +137,13 @@ describe('ensure --every', () => {
       // The order is placed, and its answer never comes: the cycle cannot finish.
       world.sandbox.inject({ kind: 'hold-after-commit', match: { method: 'POST', path: '/v1/energy/orders' } });
       const running = service(rentalArgs(address, '--yes', '--every', '1h'), stateDir);
-      await until(() => ordersTo(address).length === 1);
+      await until('the order is placed', () => ordersTo(address).length === 1, 20_000);
       running.child.kill(name);
-      await until(() => running.output().stderr.includes(`${name}: stopping after this cycle`));
+      await until(
+        'the service says it stops after this cycle',
+        () => running.output().stderr.includes(`${name}: stopping after this cycle`),
+        20_000,
+      );
       running.child.kill(name);
       const result = await running.result;
       expect(result.code, result.stderr).toBe(code);
@@ -158,7 +158,7 @@ describe('ensure --every', () => {
   it('SIGTERM during the wait between cycles (--every 1h) ends it at once with exit 0', async () => {
     const address = freshAddress(15_870);
     const running = service(rentalArgs(address, '--yes', '--every', '1h'));
-    await until(() => cycles(running.output().stdout).length === 1);
+    await until('the first cycle is printed', () => cycles(running.output().stdout).length === 1, 20_000);
     running.child.kill('SIGTERM');
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);

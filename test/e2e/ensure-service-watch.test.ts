@@ -11,9 +11,8 @@ import { createServer, connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freshAddress } from '../helpers/e2e.js';
+import { freshAddress, until } from '../helpers/e2e.js';
 import { hasCommand } from '../helpers/machine-needs.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -30,20 +29,6 @@ function get(url: string): Promise<{ status: number; body: string }> {
       .on('error', reject)
       .end();
   });
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(100);
-  }
 }
 
 function promtoolCheck(text: string): Promise<string> {
@@ -116,10 +101,14 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
       ],
       { env: { ENERGY_TRON_NODE: world.sandbox.url } },
     );
-    const url = await until('the metrics URL is announced', () => {
-      const match = /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr);
-      return match?.[1];
-    });
+    const url = await until(
+      'the metrics URL is announced',
+      () => {
+        const match = /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr);
+        return match?.[1];
+      },
+      30_000,
+    );
     return { running, url, events };
   }
 
@@ -129,10 +118,14 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
       world.sandbox.clearFaults();
       running.child.kill('SIGKILL');
     });
-    const scrape = await until('an order is counted', async () => {
-      const { body } = await get(`${url}/metrics`);
-      return /energy_ensure_orders_total\{result="placed"\} [1-9]/.test(body) ? body : undefined;
-    });
+    const scrape = await until(
+      'an order is counted',
+      async () => {
+        const { body } = await get(`${url}/metrics`);
+        return /energy_ensure_orders_total\{result="placed"\} [1-9]/.test(body) ? body : undefined;
+      },
+      30_000,
+    );
     for (const address of addresses) {
       expect(scrape).toMatch(new RegExp(`energy_address_available_energy\\{address="${address}"\\} \\d+\\n`));
       expect(scrape).toMatch(new RegExp(`energy_address_target_energy\\{address="${address}"\\} 65000\\n`));
@@ -146,10 +139,14 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     // From now on every request fails (the API's balance read, the node's): three cycles in a row, and the
     // health check says so.
     world.sandbox.inject({ kind: 'status', status: 503, times: 100_000 });
-    const down = await until('healthz says 503', async () => {
-      const answer = await get(`${url}/healthz`);
-      return answer.status === 503 ? answer : undefined;
-    });
+    const down = await until(
+      'healthz says 503',
+      async () => {
+        const answer = await get(`${url}/healthz`);
+        return answer.status === 503 ? answer : undefined;
+      },
+      30_000,
+    );
     expect(JSON.parse(down.body)).toMatchObject({ status: 'unhealthy', reason: 'the last 3 cycles failed' });
     expect(await dockerHealthcheck(url)).toBe(1);
     world.sandbox.clearFaults();

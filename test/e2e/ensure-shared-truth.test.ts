@@ -8,11 +8,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import type { CliResult } from '../helpers/cli.js';
-import { freshAddress, signedCall } from '../helpers/e2e.js';
+import { freshAddress, signedCall, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { shiftedClockEnv } from '../helpers/shifted-clock.js';
 import { worldForSuite } from '../helpers/suite-world.js';
@@ -39,14 +38,6 @@ function host(world: World, shiftMs = 0): (args: string[]) => Promise<CliResult>
         ...shiftedClockEnv(shiftMs),
       },
     });
-}
-
-async function until(what: string, done: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(50);
-  }
 }
 
 /** 1,000 energy to `to`, `count` times, each its own order: another client's traffic on the account. */
@@ -102,7 +93,7 @@ describe('fast deliveries, short hours', () => {
       const run = host(world);
       const first = await run(rentalArgs(address, '--yes', '--json'));
       expect(items(first)[0]!.reason).toBe('bought');
-      await until('the API says delivered', () => ordersTo(address)[0]!.delivery_final);
+      await until('the API says delivered', () => ordersTo(address)[0]!.delivery_final, 20_000);
       const again = await run(rentalArgs(address, '--yes', '--json'));
       expect(again.code, again.stderr).toBe(0);
       expect(items(again)[0]).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
@@ -117,7 +108,7 @@ describe('fast deliveries, short hours', () => {
     const run = host(world);
     const first = await run(rentalArgs(address, '--yes', '--json'));
     expect(items(first)[0]!.reason).toBe('bought');
-    await until('the order expired', () => ordersTo(address)[0]!.lifecycle_final);
+    await until('the order expired', () => ordersTo(address)[0]!.lifecycle_final, 20_000);
     await otherOrders(world, freshAddress(22_301), 1001, 'busy');
     const again = await run(rentalArgs(address, '--yes', '--json'));
     expect(again.code, again.stderr).toBe(0);
@@ -135,7 +126,7 @@ describe('fast deliveries, short hours', () => {
       const result = await run(rentalArgs(address, '--yes', '--json'));
       expect(result.code, `need ${need}: ${result.stderr}`).toBe(0);
       expect(items(result)[0]!.reason, `need ${need}`).toBe('bought');
-      await until('the order expired', () => ordersTo(address).every((order) => order.lifecycle_final));
+      await until('the order expired', () => ordersTo(address).every((order) => order.lifecycle_final), 20_000);
     }
     expect(ordersTo(address)).toHaveLength(6);
     expect(orderPosts() - before).toBe(6);

@@ -6,12 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { SANDBOX_FAILING_ADDRESS } from '../../src/sandbox/index.js';
 import type { CliResult, RunOptions } from '../helpers/cli.js';
-import { freshAddress } from '../helpers/e2e.js';
+import { freshAddress, until } from '../helpers/e2e.js';
 import { createWorld, json, type World } from '../helpers/world.js';
 import { pendingIdsOf } from '../helpers/pending.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -38,12 +37,10 @@ const apiRequests = (world: World) =>
     .map((path) => world.sandbox.requestCount(path))
     .reduce((a, b) => a + b, 0);
 
-async function until(world: World, id: string, done: (order: Order) => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done(world.sandbox.orders().find((order) => order.id === id)!)) {
-    if (Date.now() > deadline) throw new Error(`order ${id} did not reach the state in time`);
-    await sleep(50);
-  }
+/** Waits until the sandbox's order `id` is in the state `done` asks for. */
+function untilOrder(world: World, id: string, done: (order: Order) => boolean): Promise<boolean> {
+  const order = () => world.sandbox.orders().find((candidate) => candidate.id === id)!;
+  return until(`order ${id} reaches the state`, () => done(order()), 15_000);
 }
 
 describe('the cron loop on one address', () => {
@@ -128,7 +125,7 @@ describe('the cron loop on one address', () => {
   });
 
   it('run again after delivery buys nothing (the energy is on chain)', async () => {
-    await until(world, first.id, (order) => order.delivery_final);
+    await untilOrder(world, first.id, (order) => order.delivery_final);
     const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
     expect(result.code).toBe(0);
     expect(items(result)[0]).toMatchObject({ available: 65_000, in_flight: 0, reason: 'enough' });
@@ -138,7 +135,7 @@ describe('the cron loop on one address', () => {
   it('run again after expiry buys again', async () => {
     // An hour of 60 s on: within the 300 s a request's timestamp may be off, so nothing is signed twice.
     world.sandbox.advance(60_000);
-    await until(world, first.id, (order) => order.lifecycle_final);
+    await untilOrder(world, first.id, (order) => order.lifecycle_final);
     const result = await ensure([HOLDER, '--energy', '64500', '--hours', '1', '--yes', '--json']);
     expect(result.code).toBe(0);
     expect(items(result)[0]).toMatchObject({ available: 45_000, to_buy: 20_000, reason: 'bought' });

@@ -26,13 +26,27 @@ async function loads(args: string[], env: Record<string, string> = {}): Promise<
 
 describe('what a command loads to start', () => {
   it.each([
-    ['balance', ['balance', '--json']],
-    ['time', ['time']],
-    ['quote with a TRON node (rent or burn)', ['quote', freshAddress(26_100), '--energy', '65000', '--hours', '1']],
-  ])('%s does not load decimal.js', async (_name, args) => {
+    ['balance', ['balance', '--json'], 'light.cjs'],
+    ['time', ['--profile', 'default', 'time'], 'light.cjs'],
+    [
+      'quote with a TRON node (rent or burn)',
+      ['quote', freshAddress(26_100), '--energy', '65000', '--hours', '1'],
+      'main.cjs',
+    ],
+  ])('%s does not load decimal.js', async (_name, args, bundle) => {
     const files = await loads(args, { ENERGY_TRON_NODE: world.sandbox.url });
-    expect(files).toContain('main.cjs');
+    expect(files).toContain(bundle);
     expect(files).not.toContain('vendor/decimal.cjs');
+  });
+
+  it('balance and time load the light bundle alone; a command line that is not certainly one of them, the whole program', async () => {
+    const light = await loads(['balance']);
+    expect(light).toContain('light.cjs');
+    expect(light).not.toContain('main.cjs');
+    // `--profile balance` names a profile: the command is `config path`, which the light bundle does not have.
+    const whole = await loads(['--profile', 'balance', 'config', 'path']);
+    expect(whole).toContain('main.cjs');
+    expect(whole).not.toContain('light.cjs');
   });
 
   it.each([

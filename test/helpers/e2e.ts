@@ -100,13 +100,19 @@ export async function allDelivered(world: World, timeoutMs = 5000): Promise<void
   }
 }
 
+/** What `until` waits on: a condition, or a value that is there once it is not undefined, null or false. */
+type Probe<T> = () => T | undefined | null | false | Promise<T | undefined | null | false>;
+
 /**
- * Waits until `done()` holds, polling every 20 ms, or fails after `timeoutMs` naming `what`: how a test waits
- * for another process or the sandbox's timers, never a fixed sleep.
+ * Waits until `probe()` holds (true, or a value other than undefined, null and false, which it returns),
+ * polling every 20 ms, or fails after `timeoutMs` naming `what`: how a test waits for another process, a
+ * server or the sandbox's timers, never a fixed sleep. The one such loop of the suite.
  */
-export async function until(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function until<T>(what: string, probe: Probe<T>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!done()) {
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await sleep(20);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/commands/arguments.js';
+import { parseDuration } from '../../src/commands/duration-arguments.js';
 import { formatDuration } from '../../src/domain/duration.js';
 
 describe('formatDuration', () => {

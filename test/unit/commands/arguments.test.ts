@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import * as parse from '../../../src/commands/arguments.js';
+import * as durations from '../../../src/commands/duration-arguments.js';
 
 describe('argument parsers', () => {
   it.each([
@@ -16,11 +17,16 @@ describe('argument parsers', () => {
     ['retryCount', parse.retryCount, ['0', '10'], ['11', '-1']],
     [
       'seconds',
-      parse.seconds,
+      durations.seconds,
       ['30', '2.5', '10m', '1d', '500ms'],
       ['0', '0s', '-1', 'abc', '1e2', '86401', '2d', '5 m'],
     ],
-    ['everyDuration', parse.everyDuration, ['1ms', '30s', '1d', '7d', '1.5h'], ['0s', '0', '0.0001s', '8d', '5x', '']],
+    [
+      'everyDuration',
+      durations.everyDuration,
+      ['1ms', '30s', '1d', '7d', '1.5h'],
+      ['0s', '0', '0.0001s', '8d', '5x', ''],
+    ],
     ['trxAmount', parse.trxAmount, ['5', '3.7', '3.700000'], ['1e3', '-1', '1.1234567', '.5']],
     [
       'tronAddress',
@@ -57,23 +63,23 @@ describe('argument parsers', () => {
     ['2.5', 2500],
     ['0.0005s', 1],
   ] as const)('parseDuration(%j) is %d ms', (text, ms) => {
-    expect(parse.parseDuration(text)).toBe(ms);
+    expect(durations.parseDuration(text)).toBe(ms);
   });
 
   it.each(['0s', '0', '0ms', '0.0004s', '-1s', '1w', '1e3', 's', '1 h', '1H', ''])(
     'parseDuration(%j) is not a duration (0 would be a busy loop for --every)',
     (text) => {
-      expect(parse.parseDuration(text)).toBeUndefined();
+      expect(durations.parseDuration(text)).toBeUndefined();
     },
   );
 
   it('every duration option says the one syntax, and the bound, without repeating the value', () => {
-    expect(() => parse.everyDuration('0s')).toThrow(/^must be a duration such as 30s, 10m, 1h or 1d/);
-    expect(() => parse.everyDuration('8d')).toThrow('too long: at most 7d');
-    expect(() => parse.seconds('2d')).toThrow('too long: at most 1d');
-    expect(parse.everyDuration('1d')).toBe(86_400_000);
-    expect(parse.seconds('10m')).toBe(600);
-    expect(parse.seconds('600')).toBe(600);
+    expect(() => durations.everyDuration('0s')).toThrow(/^must be a duration such as 30s, 10m, 1h or 1d/);
+    expect(() => durations.everyDuration('8d')).toThrow('too long: at most 7d');
+    expect(() => durations.seconds('2d')).toThrow('too long: at most 1d');
+    expect(durations.everyDuration('1d')).toBe(86_400_000);
+    expect(durations.seconds('10m')).toBe(600);
+    expect(durations.seconds('600')).toBe(600);
   });
 });
 

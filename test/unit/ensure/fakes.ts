@@ -3,7 +3,6 @@
  * deduplicating client_request_ids as the spec's server does, with a page cap), a fake TRON node, a journal
  * in memory and a host clock that tests shift. Everything `runEnsure` reaches through EnsureDeps.
  */
-import { PassThrough } from 'node:stream';
 import type { ClockCheck, CreatedOrder, OrderPagesParams } from '../../../src/client/client.js';
 import type { BalanceResponse, Order, OrderList, OptionsResponse, QuoteRequest } from '../../../src/client/types.js';
 import type { QuoteResponse } from '../../../src/client/types.js';
@@ -19,7 +18,6 @@ import type {
   EnsureOptions,
 } from '../../../src/ensure/ensure-types.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
-import type { Terminal } from '../../../src/output/terminal.js';
 import type { AccountInfo, AccountResource } from '../../../src/tron/tron-types.js';
 import { MemoryJournal } from '../../helpers/memory-journal.js';
 
@@ -213,10 +211,6 @@ export class FakeNode implements EnsureNode {
   }
 }
 
-function scriptTerminal(): Terminal {
-  return { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
-}
-
 /** One host: its clock (the server's plus `aheadMs`), journal and notes, over a shared API and node. */
 export class Host {
   readonly journal: MemoryJournal;
@@ -251,7 +245,8 @@ export class Host {
     return {
       node: this.node,
       api: async () => api,
-      terminal: scriptTerminal(),
+      confirm: undefined,
+      env: {},
       note: (line) => this.notes.push(line),
       progress: undefined,
       exclusive: (work) => work(),

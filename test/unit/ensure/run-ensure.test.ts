@@ -11,7 +11,8 @@ import { newItem } from '../../../src/ensure/item.js';
 import { needId, periodStart, windowStart } from '../../../src/ensure/need-id.js';
 import { placeNeed } from '../../../src/ensure/place-need.js';
 import { freshAddress } from '../../helpers/e2e.js';
-import { FakeApi, FakeNode, HOUR_MS, Host, fakeOrder } from './fakes.js';
+import { FakeApi, FakeNode, HOUR_MS, Host, ensureOptions, fakeOrder } from './fakes.js';
+import { runEnsure } from '../../../src/ensure/run-ensure.js';
 
 const X = freshAddress(22_001);
 
@@ -397,5 +398,29 @@ describe('rent or burn', () => {
     expect(item).toMatchObject({ reason: 'bought', burn_trx: null });
     expect(api.ordersTo(X)).toHaveLength(1);
     expect(host.notes.join('\n')).toMatch(/price of burning energy is unknown/);
+  });
+});
+
+describe('consent through the confirm function it is given', () => {
+  it('asks the question once, with each purchase shown, and buys on yes', async () => {
+    const { api, host } = world();
+    const questions: string[] = [];
+    const deps = { ...host.deps(), confirm: async (question: string) => (questions.push(question), true) };
+    const [item] = await runEnsure(deps, ensureOptions({ addresses: [X], yes: false }));
+    expect(item).toMatchObject({ reason: 'bought', to_buy: 65_000 });
+    expect(api.ordersTo(X)).toHaveLength(1);
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatch(/^Buy this order for \d+\.\d{6} TRX in all\?$/);
+    expect(host.notes.some((line) => line.includes(`${X}  65,000 energy, 1 h`))).toBe(true);
+  });
+
+  it('places nothing on no (exit 2), and without a confirm function refuses without --yes', async () => {
+    const { api, host } = world();
+    const no = { ...host.deps(), confirm: async () => false };
+    await expect(runEnsure(no, ensureOptions({ addresses: [X], yes: false }))).rejects.toThrow(
+      'order cancelled: nothing was placed',
+    );
+    await expect(host.run({ addresses: [X], yes: false })).rejects.toBeInstanceOf(UsageError);
+    expect(api.ordersTo(X)).toHaveLength(0);
   });
 });

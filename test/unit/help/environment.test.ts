@@ -14,6 +14,8 @@ import { readPage, repoRoot } from '../../helpers/manual.js';
 const NOT_VARIABLES: Record<string, string> = {
   ENERGY_VERSION: 'a build-time constant (scripts/bundle.mjs)',
   ENERGY_ROOT_HELP: 'a build-time constant (scripts/bundle.mjs)',
+  ENERGY_MAIN_BUNDLE: 'a build-time constant (scripts/bundle.mjs)',
+  ENERGY_LIGHT_BUNDLE: 'a build-time constant (scripts/bundle.mjs)',
   ENERGY_PER_PORTION: "the sandbox's portion size",
   ENERGY_NEW_HOLDER: "the sandbox's energy of a transfer to a new holder",
   ENERGY_OUT_OF_RANGE: 'a sandbox validation code',

@@ -84,7 +84,7 @@ describe('layering (dependency-cruiser)', () => {
     ],
     [
       'the order group importing another command',
-      'order-group-composes-its-verbs-only: src/commands/order.ts → src/commands/quote.ts',
+      'order-composes-its-own-files-only: src/commands/order.ts → src/commands/quote.ts',
     ],
     ['a circle of type-only imports', 'no-circular: src/ensure/need.ts → '],
   ])('reports %s', (_label, line) => {

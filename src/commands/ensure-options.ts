@@ -1,0 +1,63 @@
+/** What `energy ensure`'s options parse into (ensure.ts), and the checks that need more than one of them. */
+import { InvalidArgumentError } from 'commander';
+import { UsageError } from '../domain/errors.js';
+import type { MaxSpend } from '../ensure/ensure-types.js';
+import { parseListenAddress } from '../service/listen-address.js';
+import type { WatchOptions } from '../service/observer.js';
+import { trxAmount } from './arguments.js';
+import { parseDuration } from './duration-arguments.js';
+
+export interface Parsed {
+  energy?: number;
+  transfers?: number;
+  to?: string;
+  token: string;
+  tolerance: number;
+  hours: number;
+  maxTotal?: string;
+  maxSpend?: MaxSpend;
+  yes?: boolean;
+  wait?: boolean;
+  waitTimeout: number;
+  dryRun?: boolean;
+  placeWhatFits?: boolean;
+  every?: number;
+  metrics?: WatchOptions['metrics'];
+  minBalance?: string;
+  onEvent?: string;
+}
+
+export function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
+  const address = parseListenAddress(text);
+  if (address === undefined)
+    throw new InvalidArgumentError(
+      'must be a port, or host:port (e.g. 9464; 0.0.0.0:9464 for every interface, not 0:9464)',
+    );
+  return address;
+}
+
+/** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration of at most a year. */
+export function maxSpend(text: string): MaxSpend {
+  const [amount, window, ...rest] = text.split('/');
+  if (window === undefined || rest.length > 0) {
+    throw new InvalidArgumentError('must be <trx>/<duration>, e.g. 50/24h (at most 50 TRX in any 24 hours)');
+  }
+  const trx = trxAmount(amount!.trim());
+  if (!/[1-9]/.test(trx)) throw new InvalidArgumentError('the amount must be above 0');
+  const windowMs = parseDuration(window);
+  if (windowMs === undefined || windowMs > 366 * 86_400_000) {
+    throw new InvalidArgumentError('the duration must be one such as 1h, 24h or 7d (at most 366d)');
+  }
+  return { trx, windowMs, text: `${trx.replace(/\.?0+$/, '')}/${window.trim()}` };
+}
+
+/** The service's watchers, which need the service: refused with one run (exit 2). */
+export function watchOptions(parsed: Parsed): WatchOptions {
+  const watch = { metrics: parsed.metrics, minBalance: parsed.minBalance, onEvent: parsed.onEvent };
+  const given = (['metrics', 'minBalance', 'onEvent'] as const).find((key) => watch[key] !== undefined);
+  if (given !== undefined && parsed.every === undefined) {
+    const flag = { metrics: '--metrics', minBalance: '--min-balance', onEvent: '--on-event' }[given];
+    throw new UsageError(`${flag} goes with --every: it watches a running service`);
+  }
+  return watch;
+}

@@ -1,0 +1,84 @@
+/**
+ * What `energy ensure` runs once its command line is parsed (ensure.ts): one run or the service, through
+ * ensure/ and service/, its items printed as a table or JSON.
+ */
+import type { EnsureOptions } from '../ensure/ensure-types.js';
+import type { SpendCeiling } from '../ensure/spend-ceiling.js';
+import type { FileSpendLedger } from '../journal/spend-ledger-file.js';
+import { ensureLockPath } from '../journal/state-dir.js';
+import { cycleLine, ensureTable } from '../output/ensure-views.js';
+import { confirmOn } from '../output/prompt.js';
+import type { WatchOptions } from '../service/observer.js';
+import type { TronNode } from '../tron/tron-node.js';
+import type { CommandServices } from './command-services.js';
+
+export interface EnsureCommandOptions extends CommandServices {
+  run: EnsureOptions;
+  /** --every: milliseconds between cycles; undefined for one run. */
+  everyMs: number | undefined;
+  /** --metrics, --min-balance, --on-event: only with --every. */
+  watch: WatchOptions;
+  tronNode: () => Promise<TronNode>;
+}
+
+export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
+  const lockPath = await ensureLockPath(opts.terminal.env);
+  const node = await opts.tronNode();
+  const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
+    import('../service/run-or-serve.js'),
+    import('../ensure/ensure-lock.js'),
+  ]);
+  const { printer } = opts;
+  const note = (line: string) => printer.note(line);
+  // The table's columns from the options alone: the same every cycle.
+  const shape = { wait: opts.run.waitSeconds !== undefined };
+  const spendCeiling = await ceilingFor(opts);
+  await runOrServe({
+    deps: {
+      node,
+      api: async () => ({
+        client: await opts.client(),
+        journal: await opts.journal(),
+        recoverCommand: (id) =>
+          id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
+        waitCommand: (id) => opts.invocation('order', 'wait', id),
+      }),
+      exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
+      spendCeiling,
+      confirm: confirmOn(opts.terminal),
+      exit: opts.terminal.exit,
+      env: opts.terminal.env,
+      interrupt: opts.terminal.interrupt,
+      note,
+      progress: printer.jsonMode && !opts.verbose ? undefined : note,
+      trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
+    },
+    run: opts.run,
+    everyMs: opts.everyMs,
+    watch: opts.watch,
+    print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),
+    printCycle: async (cycle) => {
+      if (printer.jsonMode) return printer.write(`${JSON.stringify(cycle)}\n`);
+      await printer.write(cycleLine(cycle));
+      if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
+    },
+  });
+}
+
+/** --max-spend's ceiling over the ledger in the state folder, next to this API account's journal. */
+async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
+  const limit = opts.run.maxSpend;
+  if (limit === undefined) return undefined;
+  const [{ SpendCeiling }, { FileSpendLedger, spendLedgerPath }, { journalDir, stateDir }] = await Promise.all([
+    import('../ensure/spend-ceiling.js'),
+    import('../journal/spend-ledger-file.js'),
+    import('../journal/state-dir.js'),
+  ]);
+  let ledger: FileSpendLedger | undefined;
+  const open = async () => {
+    const { scope } = await opts.journal();
+    ledger ??= new FileSpendLedger(spendLedgerPath(journalDir(stateDir(opts.terminal.env)), scope));
+    return ledger;
+  };
+  return new SpendCeiling(limit, open, new Set(opts.run.addresses));
+}

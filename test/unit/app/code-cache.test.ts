@@ -1,0 +1,150 @@
+/**
+ * The compiled-code cache of the bundle (src/app/code-cache.ts): used only from a folder and a file that are
+ * this user's alone; a damaged, stale or foreign cache is ignored (never run), and written again atomically.
+ * The bundle here is a small CommonJS file of the test's own, loaded through the vm.Script path on any Node.
+ */
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateCacheDir, readCache, requireCached, writeCache } from '../../../src/app/code-cache.js';
+
+let root: string;
+let cacheDir: string;
+let bundle: string;
+
+beforeEach(() => {
+  root = fs.mkdtempSync(join(tmpdir(), 'energy-code-cache-'));
+  cacheDir = join(root, 'cache');
+  fs.mkdirSync(cacheDir, { mode: 0o700 });
+  fs.mkdirSync(join(root, 'bin'));
+  bundle = join(root, 'bin', 'main.cjs');
+  fs.writeFileSync(join(root, 'bin', 'dep.cjs'), 'module.exports = 40;\n');
+  writeBundle('');
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** A bundle with enough functions for V8 to cache, which requires a file beside it. */
+function writeBundle(extra: string): void {
+  const functions = Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`).join('\n');
+  fs.writeFileSync(
+    bundle,
+    `${functions}\nmodule.exports = { answer: f2(require('./dep.cjs')), dir: __dirname };${extra}\n`,
+  );
+}
+
+/** Loads the bundle; `writes` counts the cache writes it asked for (run here, as at the process's exit). */
+function load(): { exports: { answer: number; dir: string }; writes: number } {
+  let writes = 0;
+  const exports = requireCached(bundle, cacheDir, {
+    script: true,
+    atExit: (write) => {
+      writes += 1;
+      write();
+    },
+  }) as { answer: number; dir: string };
+  return { exports, writes };
+}
+
+const cacheFiles = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith('.v8'));
+const cachePath = () => join(cacheDir, cacheFiles()[0]!);
+
+describe('requireCached (the vm.Script path of Node 20)', () => {
+  it('runs the bundle as require would, writes a private cache once, and the next run uses it', () => {
+    const first = load();
+    expect(first.exports).toEqual({ answer: 42, dir: join(root, 'bin') });
+    expect(first.writes).toBe(1);
+    expect(cacheFiles()).toHaveLength(1);
+    expect(fs.statSync(cachePath()).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(cacheDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Accepted by V8: nothing to write again.
+    const second = load();
+    expect(second.exports.answer).toBe(42);
+    expect(second.writes).toBe(0);
+  });
+
+  it('a damaged cache is never handed to V8 (it would crash): ignored, and written again', () => {
+    load();
+    const damaged = fs.readFileSync(cachePath());
+    for (let i = 200; i < 260 && i < damaged.length; i += 1) damaged[i]! ^= 0x5a;
+    fs.writeFileSync(cachePath(), damaged);
+    const run = load();
+    expect(run.exports.answer).toBe(42);
+    expect(run.writes).toBe(1);
+    expect(load().writes).toBe(0);
+  });
+
+  it('a cache cut short, or empty, is ignored', () => {
+    load();
+    fs.truncateSync(cachePath(), 40);
+    expect(load().writes).toBe(1);
+    fs.truncateSync(cachePath(), 0);
+    expect(load().writes).toBe(1);
+  });
+
+  it('a rebuilt bundle gets a cache of its own, and the old one goes', () => {
+    load();
+    const old = cacheFiles()[0];
+    writeBundle('\nmodule.exports.answer = 43;');
+    const run = load();
+    expect(run.exports.answer).toBe(43);
+    expect(run.writes).toBe(1);
+    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles()[0]).not.toBe(old);
+  });
+
+  it('a cache file others can write is not used', () => {
+    load();
+    fs.chmodSync(cachePath(), 0o666);
+    expect(readCache(fs, cachePath())).toBeUndefined();
+    expect(load().writes).toBe(1);
+    // Written again as a private file (renamed over the old one).
+    expect(fs.statSync(cachePath()).mode & 0o777).toBe(0o600);
+  });
+
+  it('no cache folder: the bundle is required as it is', () => {
+    expect((requireCached(bundle, undefined, { script: true }) as { answer: number }).answer).toBe(42);
+    expect(cacheFiles()).toEqual([]);
+  });
+});
+
+describe('readCache and writeCache', () => {
+  it('a symbolic link is not followed, a folder is not a cache', () => {
+    writeCache(fs, join(cacheDir, 'real.v8'), () => Buffer.from('compiled code'));
+    expect(readCache(fs, join(cacheDir, 'real.v8'))?.toString()).toBe('compiled code');
+    fs.symlinkSync(join(cacheDir, 'real.v8'), join(cacheDir, 'link.v8'));
+    expect(readCache(fs, join(cacheDir, 'link.v8'))).toBeUndefined();
+    fs.mkdirSync(join(cacheDir, 'folder.v8'));
+    expect(readCache(fs, join(cacheDir, 'folder.v8'))).toBeUndefined();
+    expect(readCache(fs, join(cacheDir, 'missing.v8'))).toBeUndefined();
+  });
+
+  it('a write that fails leaves no file behind and throws nothing', () => {
+    writeCache(fs, join(cacheDir, 'no-such-folder', 'x.v8'), () => Buffer.from('x'));
+    writeCache(fs, join(cacheDir, 'y.v8'), () => {
+      throw new Error('V8 could not serialise');
+    });
+    expect(fs.readdirSync(cacheDir)).toEqual([]);
+  });
+});
+
+describe('privateCacheDir', () => {
+  it('is $XDG_CACHE_HOME/energy, made private; else ~/.cache/energy; a relative XDG_CACHE_HOME is ignored', () => {
+    const xdg = join(root, 'xdg');
+    expect(privateCacheDir({ XDG_CACHE_HOME: xdg, HOME: root })).toBe(join(xdg, 'energy'));
+    expect(fs.statSync(join(xdg, 'energy')).mode & 0o777).toBe(0o700);
+    expect(privateCacheDir({ XDG_CACHE_HOME: 'relative', HOME: root })).toBe(join(root, '.cache', 'energy'));
+    expect(privateCacheDir({})).toBeUndefined();
+  });
+
+  it('is not used when others can write it, or when it is a symbolic link', () => {
+    const open = join(root, 'open');
+    fs.mkdirSync(join(open, 'energy'), { recursive: true });
+    fs.chmodSync(join(open, 'energy'), 0o777);
+    expect(privateCacheDir({ XDG_CACHE_HOME: open })).toBeUndefined();
+    const linked = join(root, 'linked');
+    fs.mkdirSync(linked);
+    fs.symlinkSync(cacheDir, join(linked, 'energy'));
+    expect(privateCacheDir({ XDG_CACHE_HOME: linked })).toBeUndefined();
+  });
+});
