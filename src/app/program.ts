@@ -57,6 +57,10 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .option('--profile <name>', 'config profile (env ENERGY_PROFILE; default "default")')
     .option('--base-url <url>', 'API base URL (env ENERGY_BASE_URL)')
     .option('--tron-node <url>', 'TRON node for address, estimate and ensure (env ENERGY_TRON_NODE; default TronGrid)')
+    .option(
+      '--state-url <url>',
+      'shared state in PostgreSQL, postgresql://… (env ENERGY_STATE_URL; default the state folder)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .option('--verbose', 'print each request and response line on stderr (credentials redacted)')
     .addOption(

@@ -7,7 +7,7 @@
 import { orderRequestBody, type EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { ApiError, CliError, ConflictError } from '../domain/errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { orderBehindConflict } from '../ordering/conflict-order.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
@@ -35,7 +35,7 @@ export interface BatchRun {
   source: BatchSource;
   plan: BatchPlan;
   client: EnergyClient;
-  journal: Journal;
+  journal: OrderJournal;
   sender: OrderSender;
   concurrency: number;
   /** --place-what-fits: the lines the balance covers, and those it does not. */

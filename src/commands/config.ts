@@ -10,6 +10,7 @@ import {
 } from '../config/names.js';
 import { refuseSecretOnArgv, valueToStore } from '../config/setting-value.js';
 import { describeOrigin } from '../config/secret-sources.js';
+import { redactStateUrl } from '../config/state-url.js';
 import { DEFAULT_PROFILE, environmentVariableFor, type ResolvedSetting } from '../config/settings.js';
 import { UsageError } from '../domain/errors.js';
 import { askHidden, readAllStdin } from '../output/prompt.js';
@@ -17,6 +18,7 @@ import type { Context } from './context.js';
 
 function shown(name: SettingName, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  if (name === 'state-url') return redactStateUrl(value);
   return isSecretSetting(name) ? maskSecret(value) : value;
 }
 

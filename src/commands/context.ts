@@ -4,11 +4,12 @@
  * config read when flags and environment say everything, no HTTP stack for `config`).
  */
 import type { EnergyClient } from '../client/client.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
+import type { StateStore } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { scrubSecrets } from '../client/redact.js';
 import { apiBaseUrl } from '../config/credentials.js';
-import { TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
+import { STATE_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, type Settings } from '../config/settings.js';
 import { SettingsCache } from '../config/settings-cache.js';
@@ -24,7 +25,8 @@ import { commandLine, type GlobalOptions } from './shell-words.js';
  */
 export interface CommandServices {
   client: () => Promise<EnergyClient>;
-  journal: () => Promise<Journal>;
+  journal: () => Promise<OrderJournal>;
+  state: () => Promise<StateStore>;
   terminal: Terminal;
   printer: Printer;
   verbose: boolean;
@@ -36,14 +38,20 @@ export class Context {
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
   readonly #cache = new SettingsCache(() => ({
-    options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl, tronNode: this.globals.tronNode },
+    options: {
+      profile: this.globals.profile,
+      baseUrl: this.globals.baseUrl,
+      tronNode: this.globals.tronNode,
+      stateUrl: this.globals.stateUrl,
+    },
     env: this.terminal.env,
     readProfile: (name: string) => this.store.findProfile(name),
     signal: this.terminal.interrupt,
   }));
   #client: Promise<EnergyClient> | undefined;
   #tronNode: Promise<TronNode> | undefined;
-  #journal: Promise<Journal> | undefined;
+  #journal: Promise<OrderJournal> | undefined;
+  #state: Promise<StateStore> | undefined;
 
   constructor(readonly terminal: Terminal) {}
 
@@ -115,6 +123,7 @@ export class Context {
     return {
       client: () => this.client(),
       journal: () => this.journal(),
+      state: () => this.state(),
       terminal: this.terminal,
       printer: this.printer,
       verbose: this.globals.verbose === true,
@@ -122,12 +131,24 @@ export class Context {
     };
   }
 
-  /** The order journal for this API and key (see `openJournal`). */
-  journal(): Promise<Journal> {
+  /** The order journal for this API and key (see `openJournal`), in the state store. */
+  journal(): Promise<OrderJournal> {
     this.#journal ??= this.#apiSettings().then(({ settings, baseUrl }) =>
-      openJournal(this.terminal.env, settings, baseUrl),
+      openJournal(() => this.state(), settings, baseUrl),
     );
     return this.#journal;
+  }
+
+  /** The state store: PostgreSQL where `state-url` names one (shared by the hosts naming it), else the state folder. */
+  state(): Promise<StateStore> {
+    this.#state ??= this.#openState();
+    return this.#state;
+  }
+
+  async #openState(): Promise<StateStore> {
+    const settings = await this.settings(STATE_SETTING_NAMES);
+    const { openStateStore } = await import('../state/open-store.js');
+    return openStateStore(this.terminal.env, settings.values['state-url'].value);
   }
 
   /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
@@ -136,7 +157,9 @@ export class Context {
   }
 
   async close(): Promise<void> {
-    const closing = [this.#client, this.#tronNode].map((made) => made?.then((s) => s.close()).catch(() => undefined));
+    const closing = [this.#client, this.#tronNode, this.#state].map((made) =>
+      made?.then((s) => s.close()).catch(() => undefined),
+    );
     await Promise.all(closing);
   }
 

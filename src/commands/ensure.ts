@@ -10,7 +10,6 @@ import { UsageError } from '../domain/errors.js';
 import { ensureTarget, tolerancePercent, transferCount, uniqueAddresses } from '../ensure/ensure-arguments.js';
 import type { EnsureOptions } from '../ensure/ensure-types.js';
 import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
-import { ensureLockPath } from '../journal/state-dir.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
@@ -157,14 +156,12 @@ export function ensureCommand(
 }
 
 async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
-  const lockPath = await ensureLockPath(opts.terminal.env);
-  const node = await opts.tronNode();
-  const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
-    import('../service/run-or-serve.js'),
-    import('../ensure/ensure-lock.js'),
-  ]);
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The store is checked first (a state folder others can read, a database that cannot be reached).
+  const decide = await (await opts.state()).decisions(note);
+  const node = await opts.tronNode();
+  const { runOrServe } = await import('../service/run-or-serve.js');
   await runOrServe({
     deps: {
       node,
@@ -175,7 +172,7 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
           id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
-      exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
+      exclusive: async (work, addresses) => decide(work, { scope: (await opts.journal()).scope, addresses }),
       terminal: opts.terminal,
       note,
       progress: printer.jsonMode && !opts.verbose ? undefined : note,

@@ -21,6 +21,7 @@ const EXIT_CODES: readonly (readonly [number, string])[] = [
   [8, 'the order ended in failure or without delivery (--wait, order wait)'],
   [9, 'some of several items failed, the others stand (order batch, ensure, order recover)'],
   [10, '--wait-timeout ran out before the order was final: the order stands'],
+  [11, 'the shared state store (ENERGY_STATE_URL) cannot be reached or refuses: nothing was ordered'],
   [129, 'interrupted by SIGHUP; what was in flight is named on stderr and journaled'],
   [130, 'interrupted by SIGINT (Ctrl-C), as above'],
   [143, 'interrupted by SIGTERM, as above'],

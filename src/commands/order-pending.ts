@@ -4,7 +4,7 @@
  * profile can settle.
  */
 import { Command } from 'commander';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
 import type { Column } from '../output/fit-table.js';
@@ -35,13 +35,10 @@ export function orderPendingCommand(ctx: Context): Command {
       'list order requests sent from this machine whose outcome is unknown (settle them with `order recover`)',
     )
     .action(async () => {
-      const [{ pendingRecordsIn }, { recordedOrder }, { stateDir }] = await Promise.all([
-        import('../journal/journal.js'),
-        import('../journal/record.js'),
-        import('../journal/state-dir.js'),
-      ]);
+      const { recordedOrder } = await import('../journal/record.js');
+      const store = await ctx.state();
       const journal = await ctx.journal().catch(() => undefined);
-      const { records, unreadable } = pendingRecordsIn(stateDir(ctx.terminal.env));
+      const { records, unreadable } = await store.allPending();
       const items = records.map((record) => ({
         record,
         order: recordedOrder(record),
@@ -161,6 +158,6 @@ function recoverAdvice(
 }
 
 /** true or false when the current profile's API and key are known, null when they are not. */
-function settleableHere(journal: Journal | undefined, record: JournalRecord): boolean | null {
+function settleableHere(journal: OrderJournal | undefined, record: JournalRecord): boolean | null {
   return journal === undefined ? null : journal.covers(record);
 }

@@ -5,6 +5,7 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   tronNode?: string;
+  stateUrl?: string;
   json?: boolean;
   verbose?: boolean;
   timeout?: number;
@@ -24,6 +25,7 @@ export function contextWords(globals: GlobalOptions): string[] {
   return [
     ...(globals.profile === undefined ? [] : ['--profile', shellQuote(globals.profile)]),
     ...(globals.baseUrl === undefined ? [] : ['--base-url', shellQuote(globals.baseUrl)]),
+    ...(globals.stateUrl === undefined ? [] : ['--state-url', shellQuote(globals.stateUrl)]),
     ...(globals.json === true ? ['--json'] : []),
   ];
 }
@@ -35,7 +37,7 @@ export function commandLine(globals: GlobalOptions, ...words: string[]): string 
 
 /** `energy`, the global options written right after it, then a command word (not `sandbox`: it makes its own profile). */
 const SUGGESTED_COMMAND =
-  /(^|[\s`(:])energy((?: --(?:profile|base-url) (?:'[^']*'|[^\s`']+)| --json)*) (?!sandbox\b)(?=[a-z<])/g;
+  /(^|[\s`(:])energy((?: --(?:profile|base-url|state-url) (?:'[^']*'|[^\s`']+)| --json)*) (?!sandbox\b)(?=[a-z<])/g;
 
 /**
  * A hint's `energy …` commands with the user's --profile, --base-url and --json added where the hint did not

@@ -61,7 +61,7 @@ describe('help as people look for it', () => {
   it('explains every exit status with `energy help exit-codes`, linked from the root help', async () => {
     const topic = await runCli(['help', 'exit-codes'], { env });
     expect(topic.code).toBe(0);
-    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143])
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 129, 130, 143])
       expect(topic.stdout).toMatch(new RegExp(`^ *${code}  \\S`, 'm'));
     expect(topic.stdout).toContain('rate limited: 429 still after the retries');
     const root = await runCli(['--help'], { env });
@@ -70,7 +70,7 @@ describe('help as people look for it', () => {
     expect(root.stdout).not.toMatch(/^ {2}exit-codes/m);
     const json = await runInProcess(['exit-codes', '--json'], env);
     const rows = (JSON.parse(json.stdout) as { exit_codes: { code: number; meaning: string }[] }).exit_codes;
-    expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143]);
+    expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 129, 130, 143]);
   });
 
   it.each([
