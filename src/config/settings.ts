@@ -12,6 +12,7 @@ import {
   type ProfileValues,
   type SettingName,
 } from './names.js';
+import { hasPassword } from './state-url.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
 
@@ -95,6 +96,11 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     if (value === '')
       throw new UsageError(`${flag} is empty: give a URL, or leave the option out to use the profile's value`);
   }
+  // A password on argv shows in `ps` and the shell history: never taken from there.
+  if (input.options.stateUrl !== undefined && hasPassword(input.options.stateUrl))
+    throw new UsageError('refusing --state-url with a password in it', {
+      hint: 'leave the password out of the URL and set PGPASSWORD or a PGPASSFILE, or give the URL in ENERGY_STATE_URL or the state-url setting',
+    });
   const values = {} as Record<SettingName, ResolvedSetting>;
   for (const name of SETTING_NAMES) {
     const fromOption = nonEmpty(
