@@ -18,6 +18,7 @@ import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
 import { sandboxCommand } from '../commands/sandbox.js';
 import { spendCommand } from '../commands/spend.js';
+import { stateCommand } from '../commands/state.js';
 import { timeCommand } from '../commands/time.js';
 import { UsageError } from '../domain/errors.js';
 
@@ -37,6 +38,7 @@ const COMMANDS = {
   spend: spendCommand,
   config: configCommand,
   doctor: doctorCommand,
+  state: stateCommand,
   sandbox: sandboxCommand,
   completion: completionCommand,
   api: apiCommand,

@@ -1,4 +1,5 @@
 /** The state store in the local state folder: today's journal files and `ensure.lock`, for this machine alone. */
+import { UsageError } from '../domain/errors.js';
 import { Journal, pendingRecordsIn } from '../journal/journal.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import { ensureLockPath, journalDir } from '../journal/state-dir.js';
@@ -28,6 +29,16 @@ export class LocalStore implements StateStore {
     const lockPath = await ensureLockPath(this.env);
     const { withEnsureLock } = await import('../ensure/ensure-lock.js');
     return async (work) => withEnsureLock(await lockPath(), work, note);
+  }
+
+  async importRecords(): ReturnType<StateStore['importRecords']> {
+    throw new UsageError('energy state import copies a local journal into a shared store: none is configured', {
+      hint: 'set ENERGY_STATE_URL (or the state-url setting, or --state-url) to the postgresql:// URL of the database',
+    });
+  }
+
+  async health(): ReturnType<StateStore['health']> {
+    return { schemaVersion: null, latencyMs: 0 };
   }
 
   async close(): Promise<void> {

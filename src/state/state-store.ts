@@ -30,5 +30,9 @@ export interface StateStore {
   allPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }>;
   /** `ensure`'s lock: checked now, taken per decision. `note` says what it waits for. */
   decisions(note: (line: string) => void): Promise<Exclusive>;
+  /** `energy state import`: records of a local journal copied in; how many were added, settled there, or there already. */
+  importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>>;
+  /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */
+  health(): Promise<{ schemaVersion: number | null; latencyMs: number }>;
   close(): Promise<void>;
 }

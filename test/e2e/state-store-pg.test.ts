@@ -201,4 +201,57 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     expect(onArgv.code).toBe(2);
     expect(onArgv.stderr + onArgv.stdout).not.toContain(wrong);
   }, 60_000);
+
+  it('energy state import moves a local journal into the database, once; host B then settles its pending record', async () => {
+    const [settledAddress, pendingAddress] = [freshAddress(33_007), freshAddress(33_008)];
+    const folder = mkdtempSync(join(tmpdir(), 'energy-local-'));
+    const local = { ENERGY_STATE_DIR: folder, ENERGY_STATE_URL: '' };
+    const placed = await world.run(orderCreateArgs(settledAddress, '--yes'), { env: local });
+    expect(placed.code, placed.stderr).toBe(0);
+    world.sandbox.inject({ kind: 'hold-after-commit', match: { method: 'POST', path: ORDERS } });
+    try {
+      const running = world.spawn(orderCreateArgs(pendingAddress, '--yes'), { env: local });
+      await until('the order is committed', () => ordersTo(pendingAddress).length === 1, 15_000);
+      running.child.kill('SIGKILL');
+      await running.result;
+    } finally {
+      world.sandbox.clearFaults();
+    }
+    const importing = { ...cluster.current.env, ENERGY_STATE_DIR: folder };
+    const first = await world.run(['state', 'import', '--json'], { env: importing });
+    expect(first.code, first.stderr).toBe(0);
+    expect(json(first)).toMatchObject({ added: 2, settled: 0, present: 0, unreadable: 0 });
+    const again = await world.run(['state', 'import', '--json'], { env: importing });
+    expect(json(again)).toMatchObject({ added: 0, settled: 0, present: 2 });
+    const b = host();
+    const pending = json<{ items: { address: string }[] }>(await b.run(['order', 'pending', '--json'])).items;
+    expect(pending.map((item) => item.address)).toContain(pendingAddress);
+    const recovered = await b.run(['order', 'recover', '--yes']);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(ordersTo(pendingAddress)).toHaveLength(1);
+    expect(ordersTo(settledAddress)).toHaveLength(1);
+  }, 60_000);
+
+  it('doctor reports the state store (reachable, schema version, latency) without its password; down, exit 11', async () => {
+    const withPassword = cluster.current.url.replace('postgres@', `postgres:${cluster.current.password}@`);
+    const env = { ENERGY_STATE_URL: withPassword, PGPASSWORD: '', ENERGY_TRON_NODE: world.sandbox.url };
+    const doctor = await world.run(['doctor', '--json'], { env });
+    const checks = json<{ checks: { name: string; status: string; detail: string }[] }>(doctor).checks;
+    const state = checks.find((check) => check.name === 'state')!;
+    expect(state.status).toBe('ok');
+    expect(state.detail).toMatch(
+      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, schema version 1, \d+\.\d ms a round trip$/,
+    );
+    expect(doctor.stdout + doctor.stderr).not.toContain(cluster.current.password);
+    cluster.current.stop();
+    try {
+      const down = await world.run(['doctor', '--json'], { env });
+      expect(down.code, down.stderr).toBe(11);
+      const failed = json<{ checks: { name: string; status: string }[] }>(down).checks;
+      expect(failed.find((check) => check.name === 'state')!.status).toBe('fail');
+      expect(down.stdout + down.stderr).not.toContain(cluster.current.password);
+    } finally {
+      cluster.current.start();
+    }
+  }, 60_000);
 });

@@ -130,6 +130,32 @@ export class PgJournal implements OrderJournal {
     return this.#records(`SELECT ${COLUMNS} FROM energy.journal WHERE outcome IS NULL`, []);
   }
 
+  /**
+   * A record from a local journal (`energy state import`): added when the database has none under its id, its
+   * outcome written where the database's row is still pending; a row with an outcome is left as it is.
+   */
+  async import(record: JournalRecord): Promise<'added' | 'settled' | 'present'> {
+    const { rows } = await this.#query<{ added: boolean }>(
+      'import the journal',
+      `INSERT INTO energy.journal AS j (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
+         SET outcome = EXCLUDED.outcome, updated_at = now()
+         WHERE j.outcome IS NULL AND EXCLUDED.outcome IS NOT NULL
+       RETURNING (xmax = 0) AS added`,
+      [
+        record.origin,
+        record.key_id,
+        record.client_request_id,
+        record.body,
+        new Date(record.journaled_at),
+        record.last_error,
+        record.outcome === null ? null : JSON.stringify(record.outcome),
+        this.host,
+      ],
+    );
+    return rows[0] === undefined ? 'present' : rows[0].added ? 'added' : 'settled';
+  }
+
   /** Pending records of every API and key, and the rows that are not records. */
   async everyPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }> {
     const rows = await this.#pendingRows('true', []);

@@ -12,6 +12,7 @@ import { redactStateUrl } from '../../config/state-url.js';
 import { ConflictError } from '../../domain/errors.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
+import type { JournalRecord } from '../../journal/record.js';
 import type { DecisionKeys, Exclusive, StateStore } from '../state-store.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
@@ -61,11 +62,23 @@ export class PgStore implements StateStore {
     return (work, keys) => this.#decide(work, keys, note);
   }
 
-  /** One round trip, timed: for `energy doctor`. */
-  async ping(): Promise<number> {
+  /** Every record of a local journal folder, in order: see PgJournal.import. */
+  async importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>> {
+    const journal = new PgJournal(this.pool, { origin: '', keyId: '' }, this.where, this.url, this.host);
+    const counts = { added: 0, settled: 0, present: 0 };
+    for (const record of records) counts[await journal.import(record)] += 1;
+    return counts;
+  }
+
+  /** The schema's version and one round trip, timed: for `energy doctor`. */
+  async health(): ReturnType<StateStore['health']> {
     const started = performance.now();
-    await this.pool.query('SELECT 1');
-    return performance.now() - started;
+    try {
+      await this.pool.query('SELECT 1');
+    } catch (error) {
+      throw stateStoreFailure(error, this.url, '');
+    }
+    return { schemaVersion: this.schemaVersion, latencyMs: performance.now() - started };
   }
 
   async close(): Promise<void> {
