@@ -27,7 +27,8 @@ export function parseStateUrl(text: string): URL {
   try {
     url = asUrl(text);
   } catch {
-    throw new UsageError(`state-url is not a URL: ${printable(redactStateUrl(text), 120)}`, { hint: STATE_URL_HINT });
+    // Not echoed: a mistyped URL may hold a password where no rule can find it.
+    throw new UsageError('state-url is not a URL (not shown: it may hold a password)', { hint: STATE_URL_HINT });
   }
   if (!SCHEMES.has(url.protocol))
     throw new UsageError(`state-url must be a postgresql:// URL, not ${printable(url.protocol, 20)}`, {

@@ -60,7 +60,7 @@ export function clusterForSuite(bin: string | undefined): { readonly current: Cl
 }
 
 function startCluster(bin: string): Cluster & { remove(): void } {
-  const root = mkdtempSync(join(tmpdir(), 'energy-pg-'));
+  const root = mkdtempSync(join(reachableTmp(), 'energy-pg-'));
   const data = join(root, 'data');
   const password = `pw-${Math.random().toString(36).slice(2)}-secret`;
   const pwfile = join(root, 'pwfile');
@@ -118,6 +118,13 @@ function startCluster(bin: string): Cluster & { remove(): void } {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The temporary folder, where the postgres user can reach it (as root, TMPDIR may be private): else /tmp. */
+function reachableTmp(): string {
+  if (!AS_ROOT) return tmpdir();
+  const probe = spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', tmpdir()]);
+  return probe.status === 0 ? tmpdir() : '/tmp';
 }
 
 function postgresIds(): { uid: number; gid: number } {
