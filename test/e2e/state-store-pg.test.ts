@@ -175,7 +175,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
       [1, 2, 3].map(() => host({ ENERGY_STATE_URL: url }).run(['order', 'pending', '--json'])),
     );
     for (const result of results) expect(result.code, result.stderr).toBe(0);
-    const versions = cluster.current.sql('SELECT version FROM energy.schema_version').split('\n');
+    const versions = cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n');
     expect(versions).toEqual(['1']);
   }, 60_000);
 

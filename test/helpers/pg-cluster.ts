@@ -40,8 +40,8 @@ export interface Cluster {
   socketDir: string;
   stop(): void;
   start(): void;
-  /** SQL run through psql, its output (unaligned, tuples only). */
-  sql(query: string): string;
+  /** SQL run through psql in `database` (default postgres), its output (unaligned, tuples only). */
+  sql(query: string, database?: string): string;
 }
 
 /** Starts a cluster before the file's (or describe's) first test and removes it after the last. */
@@ -100,10 +100,10 @@ function startCluster(bin: string): Cluster & { remove(): void } {
     socketDir: root,
     start,
     stop,
-    sql: (query) =>
+    sql: (query, database = 'postgres') =>
       execFileSync(
         existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql',
-        ['-h', root, '-U', 'postgres', '-d', 'postgres', '-At', '-c', query],
+        ['-h', root, '-U', 'postgres', '-d', database, '-At', '-c', query],
         {
           encoding: 'utf8',
           env: { ...process.env, PGPASSWORD: password },
