@@ -6,6 +6,7 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { freshAddress, until } from '../helpers/e2e.js';
@@ -17,6 +18,8 @@ import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
 
 const ORDERS = '/v1/energy/orders';
+/** The schema's migration lock (src/state/pg/pg-schema.ts), its two-integer key: "enrg", 0. */
+const MIGRATION_LOCK = 0x656e7267;
 const bin = postgresBin();
 
 describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state shared in PostgreSQL', () => {
@@ -168,15 +171,34 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     expect(ordersTo(address)).toHaveLength(1);
   }, 60_000);
 
-  it('a fresh database set up by three hosts at once: one schema, version 1', async () => {
+  it('a fresh database set up by three hosts at once: each waits for the migration lock, one schema, version 1', async () => {
     cluster.current.sql('CREATE DATABASE fresh_three');
     const url = cluster.current.url.replace('/postgres?', '/fresh_three?');
-    const results = await Promise.all(
-      [1, 2, 3].map(() => host({ ENERGY_STATE_URL: url }).run(['order', 'pending', '--json'])),
-    );
-    for (const result of results) expect(result.code, result.stderr).toBe(0);
-    const versions = cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n');
-    expect(versions).toEqual(['1']);
+    // The migration lock held from outside: the three hosts must queue on it (seen in pg_locks), not race.
+    const holder = new pg.Client({
+      host: cluster.current.socketDir,
+      user: 'postgres',
+      database: 'fresh_three',
+      password: cluster.current.password,
+    });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1, 0)', [MIGRATION_LOCK]);
+      const running = [1, 2, 3].map(() => host({ ENERGY_STATE_URL: url }).spawn(['order', 'pending', '--json']));
+      const waiting = () =>
+        cluster.current.sql(
+          `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ${MIGRATION_LOCK} AND objid = 0`,
+          'fresh_three',
+        );
+      await until('three hosts wait for the migration lock', () => waiting() === '3', 15_000);
+      await holder.query('COMMIT');
+      for (const result of await Promise.all(running.map((run) => run.result)))
+        expect(result.code, result.stderr).toBe(0);
+    } finally {
+      await holder.end();
+    }
+    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual(['1']);
   }, 60_000);
 
   it('the password: from PGPASSFILE too; never printed, in the URL or not', async () => {
