@@ -15,7 +15,16 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
-import { everyDuration, positiveInteger, tronAddress, trxAmount, waitTimeoutOption } from './arguments.js';
+import type { MaxSpend, SpendCeiling } from '../ensure/spend-ceiling.js';
+import type { SpendLedger } from '../journal/spend-ledger.js';
+import {
+  everyDuration,
+  parseDuration,
+  positiveInteger,
+  tronAddress,
+  trxAmount,
+  waitTimeoutOption,
+} from './arguments.js';
 import type { CommandServices, Context } from './context.js';
 
 export interface EnsureCommandOptions extends CommandServices {
@@ -35,6 +44,7 @@ interface Parsed {
   tolerance: number;
   hours: number;
   maxTotal?: string;
+  maxSpend?: MaxSpend;
   yes?: boolean;
   wait?: boolean;
   waitTimeout: number;
@@ -44,6 +54,21 @@ interface Parsed {
   metrics?: WatchOptions['metrics'];
   minBalance?: string;
   onEvent?: string;
+}
+
+/** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration of at most a year. */
+function maxSpend(text: string): MaxSpend {
+  const [amount, window, ...rest] = text.split('/');
+  if (window === undefined || rest.length > 0) {
+    throw new InvalidArgumentError('must be <trx>/<duration>, e.g. 50/24h (at most 50 TRX in any 24 hours)');
+  }
+  const trx = trxAmount(amount!.trim());
+  if (!/[1-9]/.test(trx)) throw new InvalidArgumentError('the amount must be above 0');
+  const windowMs = parseDuration(window);
+  if (windowMs === undefined || windowMs > 366 * 86_400_000) {
+    throw new InvalidArgumentError('the duration must be one such as 1h, 24h or 7d (at most 366d)');
+  }
+  return { trx, windowMs, text: `${trx.replace(/\.?0+$/, '')}/${window.trim()}` };
 }
 
 function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
@@ -108,6 +133,12 @@ export function ensureCommand(
     .addOption(
       new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
     )
+    .addOption(
+      new Option(
+        '--max-spend <trx/duration>',
+        'at most this much ordered over any rolling window, e.g. 50/24h (kept in the state folder; survives restarts)',
+      ).argParser(maxSpend),
+    )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
     .option('--place-what-fits', 'when the balance cannot pay the sum, buy for the addresses it covers (the rest fail)')
@@ -142,6 +173,7 @@ export function ensureCommand(
           toleranceBp: parsed.tolerance,
           hours: parsed.hours,
           maxTotal: parsed.maxTotal,
+          maxSpend: parsed.maxSpend,
           yes: parsed.yes === true,
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,
@@ -162,6 +194,7 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const decide = await (await opts.state()).decisions(note);
   const node = await opts.tronNode();
   const { runOrServe } = await import('../service/run-or-serve.js');
+  const spendCeiling = await ceilingFor(opts);
   await runOrServe({
     deps: {
       node,
@@ -173,6 +206,7 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
       exclusive: async (work, addresses) => decide(work, { scope: (await opts.journal()).scope, addresses }),
+      spendCeiling,
       terminal: opts.terminal,
       note,
       progress: printer.jsonMode && !opts.verbose ? undefined : note,
@@ -188,4 +222,18 @@ async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       if (!cycle.error) await printer.table(ensureTable(cycle.items));
     },
   });
+}
+
+/** --max-spend's ceiling over the ledger in the state store, beside this API account's journal (shared in PostgreSQL). */
+async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
+  const limit = opts.run.maxSpend;
+  if (limit === undefined) return undefined;
+  const { SpendCeiling } = await import('../ensure/spend-ceiling.js');
+  let ledger: Promise<SpendLedger> | undefined;
+  const open = async () => {
+    const { scope } = await opts.journal();
+    ledger ??= opts.state().then((store) => store.spendLedger(scope));
+    return ledger;
+  };
+  return new SpendCeiling(limit, open, new Set(opts.run.addresses));
 }

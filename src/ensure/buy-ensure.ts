@@ -25,7 +25,9 @@ export async function buyPurchases(
 ): Promise<void> {
   if (plan.purchases.length === 0) return;
   if (options.dryRun) return showDryRun(deps, options, plan.purchases);
-  const purchases = options.placeWhatFits === true ? await whatFits(api, plan.purchases) : plan.purchases;
+  const fitting = options.placeWhatFits === true ? await whatFits(api, plan.purchases) : plan.purchases;
+  const ceiling = deps.spendCeiling;
+  const purchases = ceiling === undefined ? fitting : await ceiling.fit(fitting, plan.clock, api.client);
   if (purchases.length === 0) return;
   const sum = sumAmounts(purchases.map((p) => p.quote.total_trx));
   await refuseAboveMax(sum, options.maxTotal, 'the sum of the quotes');
@@ -54,7 +56,11 @@ export async function buyPurchases(
   // In the order given, one at a time, when only some fit: the balance pays the first ones listed.
   const concurrency = options.placeWhatFits === true ? 1 : API_CONCURRENCY;
   await mapLimit(purchases, concurrency, (purchase) =>
-    failingItemOn(purchase.item, () => placeNeed(api, options.hours, purchase, plan.clock.nowMs)),
+    failingItemOn(purchase.item, async () => {
+      await placeNeed(api, options.hours, purchase, plan.clock.nowMs);
+      const { item } = purchase;
+      if (item.reason === 'bought' && item.bought !== null) await ceiling?.record(item.bought);
+    }),
   );
 }
 

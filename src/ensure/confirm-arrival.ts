@@ -23,9 +23,17 @@ export async function confirmPurchases(
   plan: Plan,
 ): Promise<void> {
   const placed = plan.purchases.filter(({ item }) => item.reason === 'bought');
-  await mapLimit(placed, API_CONCURRENCY, ({ item }) =>
-    failingItemOn(item, () => confirm(deps, api, options.waitSeconds ?? 0, options.toleranceBp, plan, item)),
-  );
+  await mapLimit(placed, API_CONCURRENCY, async ({ item }) => {
+    await failingItemOn(item, () => confirm(deps, api, options.waitSeconds ?? 0, options.toleranceBp, plan, item));
+    // The order failed at delivery (its price refunded): the service's reason for it, also in one run.
+    const final = item.bought;
+    if (
+      item.error !== null &&
+      final !== null &&
+      (final.failure !== null || (final.lifecycle_final && !final.delivery_final))
+    )
+      item.reason = 'delivery_failed';
+  });
 }
 
 async function confirm(

@@ -1,20 +1,34 @@
 /** What `ensure` reports per address, and what it needs from the rest of the program. */
 import type { EnergyClient } from '../client/client.js';
+import type { CliError } from '../domain/errors.js';
 import type { Order, QuoteResponse } from '../client/types.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import type { Terminal } from '../output/terminal.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { Need } from './in-flight.js';
+import type { MaxSpend, SpendCeiling } from './spend-ceiling.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
  * bought · in_flight: enough once undelivered orders arrive · bought: ordered now · in_flight_elsewhere:
  * another host ordered for this need at the same moment (the server answered our derived id with its order,
  * or a 409 and the list shows the order with that id) · would_buy: --dry-run · failed: the address cannot be
- * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed.
+ * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed ·
+ * not_on_chain: an order delivered and unexpired that the TRON node does not show (nothing bought again) ·
+ * delivery_failed: the address's last order failed at delivery, and the next one waits (backs off) ·
+ * spend_limit: the order would pass --max-spend. Each of the last three has `error` set, as `failed` has.
  */
 export type EnsureReason =
-  'enough' | 'within_tolerance' | 'in_flight' | 'bought' | 'in_flight_elsewhere' | 'would_buy' | 'failed';
+  | 'enough'
+  | 'within_tolerance'
+  | 'in_flight'
+  | 'bought'
+  | 'in_flight_elsewhere'
+  | 'would_buy'
+  | 'failed'
+  | 'not_on_chain'
+  | 'delivery_failed'
+  | 'spend_limit';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
@@ -65,6 +79,8 @@ export interface EnsureOptions {
   placeWhatFits?: boolean | undefined;
   /** Seconds to follow each order with --wait; undefined: do not wait. */
   waitSeconds?: number | undefined;
+  /** --max-spend: a rolling ceiling over what ensure ordered for these addresses (see spend-ceiling.ts). */
+  maxSpend?: MaxSpend | undefined;
 }
 
 /** What `ensure` asks of the API: reads, quotes and orders (narrow, so that tests can give a fake). */
@@ -110,6 +126,13 @@ export interface EnsureDeps {
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
+  /**
+   * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
+   * as the error its item fails with (`delivery_failed`); undefined to buy as usual.
+   */
+  holdBack?: ((address: string) => CliError | undefined) | undefined;
+  /** --max-spend's ledger and rule, kept by a service between cycles; undefined without the option. */
+  spendCeiling?: SpendCeiling | undefined;
   /** Pause between readings while waiting (tests shorten it). */
   pollMs?: number;
 }

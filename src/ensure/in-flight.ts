@@ -14,6 +14,8 @@ import { timestampMs } from '../domain/api-time.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { periodStart, windowStart, type Anchor } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
+import { deliveredAndLasting } from './not-on-chain.js';
+import type { Order } from '../client/types.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
 /** What an order for an address's current need is derived from, and how to tell an earlier need's order. */
@@ -33,6 +35,8 @@ export interface Need {
 
 export interface InFlight extends Need {
   energy: number;
+  /** Orders delivered past the node-lag grace and not expired: the node should show them (not-on-chain.ts). */
+  delivered: Order[];
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
 }
@@ -63,6 +67,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       address,
       {
         energy: 0,
+        delivered: [],
         unknownRequests: 0,
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
@@ -82,6 +87,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       const entry = result.get(order.address);
       if (entry === undefined) return;
       entry.energy += energyOnItsWay(order, nowMs);
+      if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
       // Newest first: the first order to the address within its window is its anchor.
       if (!anchored.has(order.address) && timestampMs(order.created_at) >= entry.windowStartMs) {
         anchored.add(order.address);
@@ -114,7 +120,9 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry }) => {
     const order = await client.getOrder(orderId);
     const energy = energyOnItsWay(order, clock.nowMs());
-    if (energy === 0) knownFinal.add(order.id);
+    // A delivery that lasts is followed on until it expires: the node should show it meanwhile.
+    if (deliveredAndLasting(order, clock.nowMs())) entry.delivered.push(order);
+    else if (energy === 0) knownFinal.add(order.id);
     else entry.energy += energy;
   });
   return result;

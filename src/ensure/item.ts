@@ -1,6 +1,6 @@
 /** One address's line of an `ensure` run: made once, and failed the one way, whatever failed it. */
 import { CliError, isInterruption } from '../domain/errors.js';
-import type { EnsureItem } from './ensure-types.js';
+import type { EnsureItem, EnsureReason } from './ensure-types.js';
 
 /** A fresh item: the address's target and what it has, nothing bought yet. */
 export function newItem(address: string, target: number, available: number): EnsureItem {
@@ -19,8 +19,8 @@ export function newItem(address: string, target: number, available: number): Ens
 }
 
 /** Marks the item failed with the error's exit code and message (the rest of the run goes on). */
-export function failItem(item: EnsureItem, error: CliError): EnsureItem {
-  item.reason = 'failed';
+export function failItem(item: EnsureItem, error: CliError, reason: EnsureReason = 'failed'): EnsureItem {
+  item.reason = reason;
   item.error = { exit_code: error.exitCode, message: error.message };
   return item;
 }

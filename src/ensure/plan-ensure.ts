@@ -16,6 +16,8 @@ import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
+import { failItem } from './item.js';
+import { notOnChain } from './not-on-chain.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -82,6 +84,17 @@ export async function planShortfalls(
     });
     if (plan.toBuy === 0) {
       entry.reason = entry.available >= entry.target ? 'enough' : withinTolerance(entry, options.toleranceBp);
+      continue;
+    }
+    // Short while a delivery lasts that the node does not show: the node is wrong, not the supply.
+    const unseen = notOnChain(flight.delivered, chain.get(entry.address)!, options.toleranceBp, deps.node.url);
+    if (unseen !== undefined) {
+      failItem(entry, unseen, 'not_on_chain');
+      continue;
+    }
+    const held = deps.holdBack?.(entry.address);
+    if (held !== undefined) {
+      failItem(entry, held, 'delivery_failed');
       continue;
     }
     entry.to_buy = plan.toBuy;

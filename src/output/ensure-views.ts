@@ -30,6 +30,9 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   bought: (row) =>
     `bought ${row.bought?.id ?? ''} (${row.bought?.status ?? ''})${row.capped ? ', capped at max_energy' : ''}`,
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
+  not_on_chain: (row) => `not on chain: ${row.error?.message ?? ''}`,
+  delivery_failed: (row) => `delivery failed: ${row.error?.message ?? ''}`,
+  spend_limit: (row) => `--max-spend reached: ${row.error?.message ?? ''}`,
 };
 
 /** `ensure --every`'s line before each cycle's table, its time local like every table's. */

@@ -19,12 +19,15 @@ export interface HealthReport {
   failures_in_a_row: number;
   /** ISO time of the last cycle that succeeded, or null. */
   last_success_at: string | null;
+  /** With --max-spend: why no order is placed now ("--max-spend 8/1h is reached: …"), else absent. */
+  spend_limit?: string;
 }
 
 export class Health {
   #failuresInARow = 0;
   #lastEndMs: number;
   #lastSuccessMs: number | undefined;
+  #spendLimit: string | undefined;
 
   constructor(
     private readonly everyMs: number,
@@ -44,6 +47,11 @@ export class Health {
     }
   }
 
+  /** --max-spend reached (its words), or undefined once orders fit under it again. */
+  spendLimit(reached: string | undefined): void {
+    this.#spendLimit = reached;
+  }
+
   report(nowMs: number): HealthReport {
     const quietMs = nowMs - this.#lastEndMs;
     const reason =
@@ -51,12 +59,13 @@ export class Health {
         ? `the last ${this.#failuresInARow} cycles failed`
         : quietMs > staleAfterMs(this.everyMs)
           ? `no cycle has ended for ${Math.round(quietMs / 1000)} s`
-          : 'ok';
+          : (this.#spendLimit ?? 'ok');
     return {
       healthy: reason === 'ok',
       reason,
       failures_in_a_row: this.#failuresInARow,
       last_success_at: this.#lastSuccessMs === undefined ? null : new Date(this.#lastSuccessMs).toISOString(),
+      ...(this.#spendLimit !== undefined && { spend_limit: this.#spendLimit }),
     };
   }
 }

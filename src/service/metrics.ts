@@ -20,6 +20,21 @@ function labelValue(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
+/** Fraction digits of a decimal's text: `3.900000` has 6. */
+function places(text: string): number {
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+/** The exact sum, written with as many fraction digits as the longer of the two (TRX keeps its six). */
+function sum(a: string, b: string): string {
+  const total = addDecimals(a, b);
+  const want = Math.max(places(a), places(b));
+  const have = places(total);
+  if (have >= want) return total;
+  return `${total}${have === 0 ? '.' : ''}${'0'.repeat(want - have)}`;
+}
+
 function labelText(labels: Labels): string {
   const pairs = Object.entries(labels).map(([name, value]) => `${name}="${labelValue(value)}"`);
   return pairs.length === 0 ? '' : `{${pairs.join(',')}}`;
@@ -43,7 +58,7 @@ export class Metrics {
     const family = this.#family(name, 'counter');
     if (by.startsWith('-')) throw new Error(`a counter only goes up: ${name} by ${by}`);
     const series = this.#series(family, labels);
-    series.value = addDecimals(series.value, by);
+    series.value = sum(series.value, by);
   }
 
   set(name: string, labels: Labels, value: string): void {

@@ -3,6 +3,10 @@
  * cycle's outcome goes to the metrics, the health rule and the event hook; each balance read to the
  * metrics and the low-balance watch. Without those options nothing is made and nothing is read.
  */
+import { printable } from '../domain/printable.js';
+import { Alarms, type AlarmEvent } from './alarms.js';
+import type { EnsureItem } from '../ensure/ensure-types.js';
+import type { Settled } from './placed-orders.js';
 import type { CycleReport } from './service-loop.js';
 import { EventHook } from './event-hook.js';
 import { LowBalanceWatch, cycleEvents } from './events.js';
@@ -26,6 +30,8 @@ export class ServiceObserver {
   readonly #hook: EventHook | undefined;
   readonly #lowBalance: LowBalanceWatch | undefined;
   #server: StatusServer | undefined;
+  #spendReached = false;
+  readonly #alarms = new Alarms();
 
   private constructor(
     readonly watch: WatchOptions,
@@ -76,14 +82,75 @@ export class ServiceObserver {
     const failed = report.error !== undefined;
     this.#metrics?.cycleEnded(report.items, failed, now);
     this.#health.cycleEnded(cycleSucceeded(report.items, failed), now);
+    const alarms = this.#alarms.cycleEnded(report, now);
+    for (const alarm of alarms) if (alarm.event !== 'cycle_failed') this.note(alarmLine(alarm));
     if (this.#hook !== undefined) {
-      for (const event of cycleEvents(report, new Date(now).toISOString())) this.#hook.emit(event);
+      for (const event of [...cycleEvents(report, new Date(now).toISOString()), ...alarms]) this.#hook.emit(event);
     }
+  }
+
+  /** The service's orders found final at a cycle's start: spent or refunded; a run of failed deliveries raised once. */
+  ordersSettled(settled: readonly Settled[]): void {
+    const at = new Date(this.nowMs()).toISOString();
+    for (const { order, kept, streak, nextOrderCycle } of settled) {
+      this.#metrics?.orderSettled(kept, order.total_trx);
+      if (kept || streak !== 1) continue;
+      const failure = order.failure === null ? null : { code: order.failure.code, message: order.failure.message };
+      this.note(
+        `energy: order ${printable(order.id, 80)} to ${order.address} failed at delivery (${failure === null ? 'no delivery' : printable(failure.code, 60)}): its price went back to the balance; no order to ${order.address} before cycle ${nextOrderCycle}, then longer waits while deliveries fail`,
+      );
+      this.#hook?.emit({
+        event: 'delivery_failed',
+        at,
+        address: order.address,
+        order_id: order.id,
+        failure,
+        next_order_cycle: nextOrderCycle!,
+      });
+    }
+  }
+
+  /**
+   * After a cycle, with --max-spend: the gauge of what is left; spend_limit_reached (and a note) once each time
+   * an order is refused by the ceiling, raised again only after an order was placed under it since.
+   */
+  spendChecked(left: string, items: readonly EnsureItem[], limitText: string): void {
+    this.#metrics?.spendLeft(left);
+    const refused = items.some((item) => item.reason === 'spend_limit');
+    if (items.some((item) => item.reason === 'bought')) this.#spendReached = false;
+    this.#health.spendLimit(
+      refused || this.#spendReached ? `--max-spend ${limitText} is reached: ${left} TRX left` : undefined,
+    );
+    if (!refused || this.#spendReached) return;
+    this.#spendReached = true;
+    this.note(
+      `energy: --max-spend ${limitText} is reached: ${left} TRX left; nothing more is ordered until orders leave the window`,
+    );
+    this.#hook?.emit({
+      event: 'spend_limit_reached',
+      at: new Date(this.nowMs()).toISOString(),
+      max_spend: limitText,
+      left_trx: left,
+    });
   }
 
   /** Lets the hooks running end (each bounded by its timeout) and stops serving. */
   async close(): Promise<void> {
     await this.#hook?.drain();
     await this.#server?.close();
+  }
+}
+
+/** The stderr note of an alarm (a failed cycle has its own line already, from the loop). */
+function alarmLine(alarm: AlarmEvent): string {
+  switch (alarm.event) {
+    case 'recovered':
+      return `energy: cycle ${alarm.cycle} ran to its end again, after ${alarm.failed_cycles} failed cycle(s) since ${alarm.since}`;
+    case 'address_failed':
+      return `energy: ${alarm.address} is failing (${alarm.reason}): ${alarm.error.message}`;
+    case 'address_recovered':
+      return `energy: ${alarm.address} stands again, after ${alarm.failed_cycles} failed cycle(s)`;
+    default:
+      return '';
   }
 }

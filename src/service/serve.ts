@@ -4,8 +4,8 @@
  * metrics or --min-balance want it; each cycle's report is observed, then printed.
  */
 import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
-import { runEnsure } from '../ensure/run-ensure.js';
 import { ServiceObserver, type WatchOptions } from './observer.js';
+import { serviceCycle } from './service-cycle.js';
 import { runService, type CycleReport } from './service-loop.js';
 import { stopOnSignals } from './signal-stop.js';
 
@@ -25,11 +25,7 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
   try {
     await runService({
       everyMs,
-      cycle: async () => {
-        const items = await runEnsure(serviceDeps, run);
-        if (observer.wantsBalance) observer.balanceRead((await (await deps.api()).client.balance()).available_trx);
-        return items;
-      },
+      cycle: serviceCycle(serviceDeps, run, observer),
       report: async (report) => {
         observer.cycleEnded(report);
         await printCycle(report);

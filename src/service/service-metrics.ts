@@ -15,6 +15,7 @@ const TARGET = 'energy_address_target_energy';
 const IN_FLIGHT = 'energy_address_in_flight_energy';
 const BALANCE = 'energy_balance_available_trx';
 const MIN_BALANCE = 'energy_balance_min_trx';
+const SPEND_LEFT = 'energy_ensure_spend_left_trx';
 
 /** A cycle succeeded when it ran to its end and no address failed. */
 export function cycleSucceeded(items: readonly EnsureItem[], failed: boolean): boolean {
@@ -29,19 +30,23 @@ export class ServiceMetrics {
     m.counter(CYCLES, 'Cycles of ensure --every by outcome: ok (every address stands) or failed.');
     m.counter(
       ORDERS,
-      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), or failed.',
+      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), failed (not placed), or delivery_failed (placed, then failed at delivery and refunded).',
     );
-    m.counter(SPENT, 'TRX of the orders this service placed (their total_trx).');
+    m.counter(
+      SPENT,
+      'TRX kept by the orders this service placed: their total_trx once delivered (a refunded order is not spent).',
+    );
     m.gauge(LAST_SUCCESS, 'Unix time at which the last successful cycle ended.');
     m.gauge(AVAILABLE, 'Energy available at the address, as the last cycle read it from the TRON node.');
     m.gauge(TARGET, 'Energy the address is kept at (--energy, or --transfers times one transfer).');
     m.gauge(IN_FLIGHT, 'Energy bought for the address and not on chain yet, as the last cycle counted it.');
     m.gauge(BALANCE, 'Available balance of the API account, in TRX, as the last cycle read it.');
     m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
+    m.gauge(SPEND_LEFT, 'TRX left under --max-spend now (its rolling window), as the last cycle counted it.');
     // Both outcomes from the start: a rate over a series that appears late misses its first increase.
     for (const outcome of ['ok', 'failed']) m.add(CYCLES, { outcome }, '0');
-    for (const result of ['placed', 'elsewhere', 'failed']) m.add(ORDERS, { result }, '0');
-    m.add(SPENT, {}, '0');
+    for (const result of ['placed', 'elsewhere', 'failed', 'delivery_failed']) m.add(ORDERS, { result }, '0');
+    m.add(SPENT, {}, '0.000000');
   }
 
   cycleEnded(items: readonly EnsureItem[], failed: boolean, endedAtMs: number): void {
@@ -54,15 +59,25 @@ export class ServiceMetrics {
       m.set(AVAILABLE, address, String(item.available_after ?? item.available));
       m.set(TARGET, address, String(item.target));
       m.set(IN_FLIGHT, address, String(item.in_flight));
-      if (item.reason === 'bought' && item.bought !== null) {
+      // Placed, whatever came of it since (with --wait, a delivery that failed: delivery_failed once settled).
+      if (item.bought !== null) {
         m.add(ORDERS, { result: 'placed' });
-        m.add(SPENT, {}, item.bought.total_trx);
       } else if (item.reason === 'in_flight_elsewhere') {
         m.add(ORDERS, { result: 'elsewhere' });
       } else if (item.error !== null && item.to_buy > 0) {
         m.add(ORDERS, { result: 'failed' });
       }
     }
+  }
+
+  /** An order of this service's final: spent when delivered; counted delivery_failed when refunded. */
+  orderSettled(kept: boolean, totalTrx: string): void {
+    if (kept) this.registry.add(SPENT, {}, totalTrx);
+    else this.registry.add(ORDERS, { result: 'delivery_failed' });
+  }
+
+  spendLeft(left: string): void {
+    this.registry.set(SPEND_LEFT, {}, left);
   }
 
   balance(available: string, minBalance: string | undefined): void {

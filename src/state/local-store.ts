@@ -2,6 +2,7 @@
 import { UsageError } from '../domain/errors.js';
 import { Journal, pendingRecordsIn } from '../journal/journal.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
+import type { SpendLedger } from '../journal/spend-ledger.js';
 import { ensureLockPath, journalDir } from '../journal/state-dir.js';
 import type { Exclusive, StateStore } from './state-store.js';
 
@@ -29,6 +30,11 @@ export class LocalStore implements StateStore {
     const lockPath = await ensureLockPath(this.env);
     const { withEnsureLock } = await import('../ensure/ensure-lock.js');
     return async (work) => withEnsureLock(await lockPath(), work, note);
+  }
+
+  async spendLedger(scope: JournalScope): Promise<SpendLedger> {
+    const { FileSpendLedger, spendLedgerPath } = await import('../journal/spend-ledger-file.js');
+    return new FileSpendLedger(spendLedgerPath(journalDir(this.stateDir), scope));
   }
 
   async importRecords(): ReturnType<StateStore['importRecords']> {

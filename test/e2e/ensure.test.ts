@@ -264,7 +264,7 @@ describe('buying', () => {
   it('--wait on an order that fails delivery is exit 8', async () => {
     const result = await ensure(rentalArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--wait', '--json'));
     expect(result.code).toBe(8);
-    expect(items(result)[0]).toMatchObject({ reason: 'failed', error: { exit_code: 8 } });
+    expect(items(result)[0]).toMatchObject({ reason: 'delivery_failed', error: { exit_code: 8 } });
   });
 
   it("ensure's own request with no known outcome is sent again by the next run: one order, then counted", async () => {

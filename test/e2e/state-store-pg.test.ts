@@ -198,7 +198,10 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     } finally {
       await holder.end();
     }
-    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual(['1']);
+    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual([
+      '1',
+      '2',
+    ]);
   }, 60_000);
 
   it('the password: from PGPASSFILE too; never printed, in the URL or not', async () => {
@@ -262,7 +265,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     const state = checks.find((check) => check.name === 'state')!;
     expect(state.status).toBe('ok');
     expect(state.detail).toMatch(
-      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, schema version 1, \d+\.\d ms a round trip$/,
+      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, schema version 2, \d+\.\d ms a round trip$/,
     );
     expect(doctor.stdout + doctor.stderr).not.toContain(cluster.current.password);
     cluster.current.stop();

@@ -28,6 +28,18 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX journal_ordered ON energy.journal (origin, key_id, journaled_at)
      WHERE outcome->>'kind' IN ('created', 'existing');
    CREATE INDEX journal_settled ON energy.journal (updated_at) WHERE outcome IS NOT NULL;`,
+  // 2: ensure --max-spend's ledger, per API account: what the services naming the database ordered.
+  `CREATE TABLE energy.spend (
+     origin text NOT NULL,
+     key_id text NOT NULL,
+     order_id text NOT NULL,
+     address text NOT NULL,
+     total_trx numeric(30, 6) NOT NULL,
+     at_ms bigint NOT NULL,
+     state text NOT NULL CHECK (state IN ('placed', 'kept', 'refunded')),
+     PRIMARY KEY (origin, key_id, order_id)
+   );
+   CREATE INDEX spend_at ON energy.spend (origin, key_id, at_ms);`,
 ];
 
 /** The schema version this program writes. */

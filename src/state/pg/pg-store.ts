@@ -13,9 +13,11 @@ import { ConflictError } from '../../domain/errors.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { JournalRecord } from '../../journal/record.js';
+import type { SpendLedger } from '../../journal/spend-ledger.js';
 import type { DecisionKeys, Exclusive, StateStore } from '../state-store.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
+import { PgSpendLedger } from './pg-spend-ledger.js';
 import { migrate } from './pg-schema.js';
 
 /** How long a host waits for another host's decision for the same address (the folder's lock waits as long). */
@@ -60,6 +62,10 @@ export class PgStore implements StateStore {
 
   async decisions(note: (line: string) => void): Promise<Exclusive> {
     return (work, keys) => this.#decide(work, keys, note);
+  }
+
+  async spendLedger(scope: JournalScope): Promise<SpendLedger> {
+    return new PgSpendLedger(this.pool, scope, this.url);
   }
 
   /** Every record of a local journal folder, in order: see PgJournal.import. */

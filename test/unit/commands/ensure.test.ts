@@ -85,6 +85,22 @@ describe('ensure parses into EnsureCommandOptions', () => {
     );
   });
 
+  it('--max-spend takes <trx>/<duration>: 50/24h is 50.000000 TRX over 86,400,000 ms; anything else is refused', async () => {
+    const options = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '50/24h']);
+    expect(options.run.maxSpend).toEqual({ trx: '50.000000', windowMs: 86_400_000, text: '50/24h' });
+    const half = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '7.5/1h']);
+    expect(half.run.maxSpend).toEqual({ trx: '7.500000', windowMs: 3_600_000, text: '7.5/1h' });
+    for (const [value, why] of [
+      ['50', /must be <trx>\/<duration>/],
+      ['0/1h', /above 0/],
+      ['50/400d', /at most 366d/],
+      ['50/soon', /such as 1h/],
+      ['x/1h', /not a TRX amount/],
+    ] as const) {
+      await expect(parse([A, '--energy', '1', '--hours', '1', '--max-spend', value])).rejects.toThrow(why);
+    }
+  });
+
   it('opens no node, client or journal while parsing', async () => {
     const options = await parse([A, '--energy', '65000', '--hours', '1']);
     // The env has no base URL: asking for the client now would fail; parsing never asked.

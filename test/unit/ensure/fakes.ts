@@ -169,6 +169,8 @@ export class FakeApi implements EnsureClient {
 export class FakeNode implements EnsureNode {
   readonly url = 'https://node.energy.test';
   readonly energy = new Map<string, number[]>();
+  /** Energy the address has used: on top of what it has available, in its limit (a delivery it spent). */
+  readonly used = new Map<string, number>();
   reads = 0;
 
   /** The readings the address gives, one per read; the last repeats. */
@@ -181,8 +183,8 @@ export class FakeNode implements EnsureNode {
     const readings = this.energy.get(address) ?? [0];
     const value = readings.length > 1 ? readings.shift()! : readings[0]!;
     return {
-      EnergyLimit: value,
-      EnergyUsed: 0,
+      EnergyLimit: value + (this.used.get(address) ?? 0),
+      EnergyUsed: this.used.get(address) ?? 0,
       freeNetLimit: 600,
       freeNetUsed: 0,
       NetLimit: 0,

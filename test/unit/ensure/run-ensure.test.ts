@@ -110,8 +110,8 @@ describe('anchors and derived ids', () => {
 });
 
 describe('what is on its way', () => {
-  it('a delivered order the node does not show yet counts in flight for the grace, then no longer', async () => {
-    const { api, host } = world();
+  it('a delivered order the node does not show counts in flight for the grace, then fails the item not_on_chain (never bought again); one the node shows and the address used is a need', async () => {
+    const { api, host, node } = world();
     const delivered = fakeOrder({
       address: X,
       client_request_id: 'just-delivered',
@@ -125,7 +125,16 @@ describe('what is on its way', () => {
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'in_flight', in_flight: 65_000 });
     expect(api.posted).toHaveLength(0);
     api.nowMs += NODE_LAG_GRACE_MS;
+    const [unseen] = await host.run({ addresses: [X] });
+    expect(unseen).toMatchObject({ reason: 'not_on_chain', in_flight: 0, bought: null, error: { exit_code: 8 } });
+    expect(unseen!.error!.message).toBe(
+      `order ${delivered.id} delivered 65,000 energy to ${X} at 2026-11-23T09:59:54Z, but the TRON node at https://node.energy.test does not show it (energy limit 0): not bought again while it lasts; is ENERGY_TRON_NODE on the API's network?`,
+    );
+    expect(api.posted).toHaveLength(0);
+    // The node shows the delegation (its limit holds it) and the address used it: a real shortfall.
+    node.used.set(X, 65_000);
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ reason: 'bought', in_flight: 0 });
+    expect(api.posted).toHaveLength(1);
   });
 
   it("another host's order met under the derived id counts only while on its way: a failed one counts 0", async () => {

@@ -26,11 +26,16 @@ describe('cycleEvents', () => {
     ]);
   });
 
-  it('a failed cycle raises cycle_failed with its error', () => {
+  it('a failed cycle raises no order event (alarms.ts raises cycle_failed once per run); --max-spend refusals none', () => {
     const error = { exit_code: 7, message: 'down' };
-    expect(cycleEvents({ cycle: 4, at: AT, items: [], error }, AT)).toEqual([
-      { event: 'cycle_failed', at: AT, cycle: 4, error },
-    ]);
+    expect(cycleEvents({ cycle: 4, at: AT, items: [], error }, AT)).toEqual([]);
+    const refused = {
+      ...newItem('TA', 65_000, 0),
+      reason: 'spend_limit' as const,
+      to_buy: 65_000,
+      error: { exit_code: 5, message: 'would pass --max-spend' },
+    };
+    expect(cycleEvents({ cycle: 5, at: AT, items: [refused] }, AT)).toEqual([]);
   });
 });
 

@@ -40,4 +40,30 @@ describe('Health', () => {
       reason: 'no cycle has ended for 63 s',
     });
   });
+
+  it('measures staleness from the last cycle that ended, failed or not, not from the last success', () => {
+    const health = new Health(EVERY, 0);
+    health.cycleEnded(true, 1000);
+    // Two failures (below the limit), the last ending just now, 100 s after the success.
+    health.cycleEnded(false, 100_000);
+    health.cycleEnded(false, 101_000);
+    expect(health.report(101_500)).toEqual({
+      healthy: true,
+      reason: 'ok',
+      failures_in_a_row: 2,
+      last_success_at: '1970-01-01T00:00:01.000Z',
+    });
+  });
+
+  it('says when --max-spend is reached, and no longer once orders fit again', () => {
+    const health = new Health(EVERY, 0);
+    health.spendLimit('--max-spend 8/1h is reached: 0.200000 TRX left');
+    expect(health.report(10)).toMatchObject({
+      healthy: false,
+      reason: '--max-spend 8/1h is reached: 0.200000 TRX left',
+      spend_limit: '--max-spend 8/1h is reached: 0.200000 TRX left',
+    });
+    health.spendLimit(undefined);
+    expect(health.report(20)).toEqual({ healthy: true, reason: 'ok', failures_in_a_row: 0, last_success_at: null });
+  });
 });

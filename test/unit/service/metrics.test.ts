@@ -15,8 +15,8 @@ describe('Metrics', () => {
       [
         '# HELP energy_spent_trx_total TRX spent.',
         '# TYPE energy_spent_trx_total counter',
-        // 0.1 + 0.2 in floats is 0.30000000000000004.
-        'energy_spent_trx_total 0.3',
+        // 0.1 + 0.2 in floats is 0.30000000000000004; TRX keeps its six digits.
+        'energy_spent_trx_total 0.300000',
         '# HELP energy_available_energy Energy.',
         '# TYPE energy_available_energy gauge',
         'energy_available_energy{address="TA"} 65000',

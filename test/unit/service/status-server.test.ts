@@ -52,6 +52,8 @@ function metricsAfterACycle(): ServiceMetrics {
     false,
     Date.UTC(2026, 10, 25, 10),
   );
+  // Delivered at the next cycle's start: its price is spent.
+  metrics.orderSettled(true, order.total_trx);
   metrics.balance('96.300000', '50.000000');
   return metrics;
 }
@@ -69,7 +71,7 @@ describe('the status server', () => {
     expect(scrape.status).toBe(200);
     expect(scrape.type).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(scrape.body).toContain('energy_ensure_orders_total{result="placed"} 1\n');
-    expect(scrape.body).toContain('energy_ensure_spent_trx_total 3.7\n');
+    expect(scrape.body).toContain('energy_ensure_spent_trx_total 3.700000\n');
     expect(scrape.body).toContain('energy_address_available_energy{address="TA"} 0\n');
     expect(scrape.body).toContain('energy_address_available_energy{address="TB"} 70000\n');
     expect(scrape.body).toContain('energy_balance_available_trx 96.300000\n');

@@ -1,0 +1,103 @@
+/**
+ * The service's own orders, followed until final (one `GET` per order per cycle while it is on its way):
+ * what was delivered is spent; what failed was refunded (not spent, and its price goes back to the
+ * --max-spend ledger), and the address backs off: after its n-th failed delivery in a row, the next order to
+ * it waits 2^(n-1) cycles (1, 2, 4 … capped at MAX_HOLD_CYCLES), reset by a delivery that succeeds. A cycle
+ * in which the address would buy while it waits fails its item (`delivery_failed`): never bought meanwhile.
+ */
+import type { EnsureClient } from '../ensure/ensure-types.js';
+import type { Order } from '../client/types.js';
+import { OrderFailedError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
+import type { SpendLedger } from '../journal/spend-ledger.js';
+
+/** Where an order's outcome is told: the --max-spend ledger (a refund gives its price back). */
+type Settles = Pick<SpendLedger, 'settle'>;
+
+/** The longest wait, in cycles, before another order to an address whose deliveries keep failing. */
+export const MAX_HOLD_CYCLES = 32;
+
+/** An order of this service's that became final: kept (delivered, spent) or failed (refunded). */
+export interface Settled {
+  order: Order;
+  kept: boolean;
+  /** For a failed one: the failures in a row at its address, and the cycle the next order may come. */
+  streak?: number;
+  nextOrderCycle?: number;
+}
+
+interface Backoff {
+  streak: number;
+  /** No order to the address up to and including this cycle. */
+  holdThrough: number;
+  last: Order;
+}
+
+function isFinal(order: Order): boolean {
+  return order.failure !== null || order.lifecycle_final || order.delivery_final;
+}
+
+function failed(order: Order): boolean {
+  return order.failure !== null || (order.lifecycle_final && !order.delivery_final);
+}
+
+export class PlacedOrders {
+  readonly #unsettled = new Map<string, Order>();
+  readonly #backoff = new Map<string, Backoff>();
+  #cycle = 0;
+
+  constructor(private readonly ledger?: Settles) {}
+
+  /** True while some order is followed: only then does a cycle ask the API about them. */
+  get following(): boolean {
+    return this.#unsettled.size > 0;
+  }
+
+  /** The orders a cycle placed, to follow from the next cycle on (one that is final already is settled then). */
+  placed(orders: readonly Order[]): void {
+    for (const order of orders) this.#unsettled.set(order.id, order);
+  }
+
+  /** A cycle starts: what holdBack answers is for this cycle. */
+  begin(cycle: number): void {
+    this.#cycle = cycle;
+  }
+
+  /** At a cycle's start: each order followed once more; those now final are settled and returned. */
+  async settle(client: Pick<EnsureClient, 'getOrder'>): Promise<Settled[]> {
+    const cycle = this.#cycle;
+    const settled: Settled[] = [];
+    for (const [id, known] of this.#unsettled) {
+      const order = isFinal(known) ? known : await client.getOrder(id);
+      if (!isFinal(order)) continue;
+      this.#unsettled.delete(id);
+      settled.push(await this.#settleOne(order, cycle));
+    }
+    return settled;
+  }
+
+  /** Why the address must not be bought for in this cycle (it backs off after failed deliveries), or undefined. */
+  holdBack(address: string): OrderFailedError | undefined {
+    const backoff = this.#backoff.get(address);
+    if (backoff === undefined || this.#cycle > backoff.holdThrough) return undefined;
+    const { last, streak } = backoff;
+    const code = last.failure === null ? 'no delivery' : printable(last.failure.code, 60);
+    return new OrderFailedError(
+      `order ${printable(last.id, 80)} to ${address} failed at delivery (${code}; its price went back to the balance), ${streak} in a row: no order to ${address} before cycle ${backoff.holdThrough + 1}`,
+    );
+  }
+
+  async #settleOne(order: Order, cycle: number): Promise<Settled> {
+    const ledger = this.ledger;
+    if (!failed(order)) {
+      this.#backoff.delete(order.address);
+      await ledger?.settle(order.id, 'kept');
+      return { order, kept: true };
+    }
+    await ledger?.settle(order.id, 'refunded');
+    const streak = (this.#backoff.get(order.address)?.streak ?? 0) + 1;
+    const holdCycles = Math.min(2 ** (streak - 1), MAX_HOLD_CYCLES);
+    this.#backoff.set(order.address, { streak, holdThrough: cycle + holdCycles, last: order });
+    return { order, kept: false, streak, nextOrderCycle: cycle + holdCycles + 1 };
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * One cycle of the service: the orders it placed earlier followed (settled when final: spent, or refunded
+ * and backed off), then one `ensure` run that holds back from addresses backing off, then the balance read
+ * when the metrics or --min-balance want it. What it finds goes to the observer.
+ */
+import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
+import { runEnsure } from '../ensure/run-ensure.js';
+import type { ServiceObserver } from './observer.js';
+import { PlacedOrders } from './placed-orders.js';
+
+export function serviceCycle(
+  deps: EnsureDeps,
+  run: EnsureOptions,
+  observer: ServiceObserver,
+): () => Promise<EnsureItem[]> {
+  const ceiling = deps.spendCeiling;
+  const placed = new PlacedOrders(ceiling);
+  const cycleDeps: EnsureDeps = { ...deps, holdBack: (address) => placed.holdBack(address) };
+  let cycle = 0;
+  return async () => {
+    cycle += 1;
+    placed.begin(cycle);
+    if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client));
+    const items = await runEnsure(cycleDeps, run);
+    placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
+    if (ceiling !== undefined) {
+      observer.spendChecked(await ceiling.leftNow((deps.nowMs ?? Date.now)()), items, ceiling.limit.text);
+    }
+    if (observer.wantsBalance) observer.balanceRead((await (await deps.api()).client.balance()).available_trx);
+    return items;
+  };
+}

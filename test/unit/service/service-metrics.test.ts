@@ -1,0 +1,82 @@
+/**
+ * How each cycle moves the service's metrics, values asserted exactly (literals worked out by hand): the
+ * last-success time holds through failed cycles, the available gauge takes the reading after --wait, an
+ * address that failed before sizing is no failed order, a cycle with a failed address is a failed cycle,
+ * and only delivered orders are spent.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
+import { newItem } from '../../../src/ensure/item.js';
+import { ServiceMetrics } from '../../../src/service/service-metrics.js';
+import { sampleOrder } from '../../helpers/sample-order.js';
+
+const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
+const B = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+// 2026-11-27T10:00:00Z is 1795773600 s.
+const T0 = Date.UTC(2026, 10, 27, 10);
+
+const lines = (metrics: ServiceMetrics) =>
+  metrics
+    .render()
+    .split('\n')
+    .filter((line) => !line.startsWith('#'));
+
+describe('ServiceMetrics', () => {
+  it('counts a cycle, its orders and its gauges exactly; the last success holds through failed cycles', () => {
+    const metrics = new ServiceMetrics();
+    const order = sampleOrder({ id: 'o1', address: A, total_trx: '3.900000' });
+    // --wait: read 0 before the purchase, 65,000 once it arrived.
+    const bought: EnsureItem = {
+      ...newItem(A, 65_000, 0),
+      reason: 'bought',
+      bought: order,
+      to_buy: 65_000,
+      available_after: 65_000,
+    };
+    metrics.cycleEnded([bought, newItem(B, 65_000, 70_000)], false, T0 + 1_500);
+    metrics.orderSettled(true, '3.900000');
+    expect(lines(metrics)).toContain(`energy_address_available_energy{address="${A}"} 65000`);
+    // A second cycle: B fails before it was sized (a contract: nothing to buy), A stands.
+    const contract: EnsureItem = {
+      ...newItem(B, 65_000, 0),
+      reason: 'failed',
+      error: { exit_code: 2, message: 'a contract' },
+    };
+    metrics.cycleEnded([newItem(A, 65_000, 65_000), contract], false, T0 + 61_500);
+    // A third: the cycle could not finish.
+    metrics.cycleEnded([], true, T0 + 121_500);
+    // Another order delivered, one refunded.
+    metrics.orderSettled(true, '3.900000');
+    metrics.orderSettled(false, '3.900000');
+    expect(lines(metrics)).toEqual([
+      'energy_ensure_cycles_total{outcome="ok"} 1',
+      'energy_ensure_cycles_total{outcome="failed"} 2',
+      'energy_ensure_orders_total{result="placed"} 1',
+      'energy_ensure_orders_total{result="elsewhere"} 0',
+      'energy_ensure_orders_total{result="failed"} 0',
+      'energy_ensure_orders_total{result="delivery_failed"} 1',
+      'energy_ensure_spent_trx_total 7.800000',
+      'energy_ensure_last_success_timestamp_seconds 1795773601.500',
+      `energy_address_available_energy{address="${A}"} 65000`,
+      `energy_address_available_energy{address="${B}"} 0`,
+      `energy_address_target_energy{address="${A}"} 65000`,
+      `energy_address_target_energy{address="${B}"} 65000`,
+      `energy_address_in_flight_energy{address="${A}"} 0`,
+      `energy_address_in_flight_energy{address="${B}"} 0`,
+      '',
+    ]);
+  });
+
+  it('an order that could not be placed, once sized, is a failed order', () => {
+    const metrics = new ServiceMetrics();
+    const refused: EnsureItem = {
+      ...newItem(A, 65_000, 0),
+      reason: 'failed',
+      to_buy: 65_000,
+      error: { exit_code: 5, message: 'above --max-total' },
+    };
+    metrics.cycleEnded([refused], false, T0);
+    expect(lines(metrics)).toContain('energy_ensure_orders_total{result="failed"} 1');
+    expect(lines(metrics)).toContain('energy_ensure_cycles_total{outcome="failed"} 1');
+  });
+});
