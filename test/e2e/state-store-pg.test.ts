@@ -3,6 +3,7 @@
  * are processes with separate state folders naming one database, as containers or machines of a fleet would.
  * Counted at the sandbox: orders per address.
  */
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +123,32 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
         .map((order) => order.energy)
         .sort(),
     ).toEqual([32_000, 65_000]);
+  }, 60_000);
+
+  it("ensure on host B counts host A's pending order request in flight (no order the list could show): nothing bought", async () => {
+    const address = freshAddress(33_009);
+    const b = host();
+    expect((await b.run(['order', 'pending'])).code).toBe(0); // the schema, when this test runs alone
+    // Host A journaled an order request and was never heard of again: its row, as A's journal wrote it.
+    const keyId = `sha256:${createHash('sha256').update(world.sandbox.apiKey).digest('hex').slice(0, 16)}`;
+    const body = JSON.stringify({
+      client_request_id: 'host-a-0001',
+      address,
+      energy: 65000,
+      duration_hours: 1,
+      expected_total_trx: '3.700000',
+    });
+    cluster.current.sql(
+      `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host)
+       VALUES ('${world.sandbox.url}', '${keyId}', 'host-a-0001', '${body}', now(), 'host-a')`,
+    );
+    const result = await b.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(json<{ items: { reason: string; in_flight: number }[] }>(result).items[0]).toMatchObject({
+      reason: 'in_flight',
+      in_flight: 65_000,
+    });
+    expect(ordersTo(address)).toHaveLength(0);
   }, 60_000);
 
   it('the database down: order create exits 11 before any order, balance and order list work', async () => {
