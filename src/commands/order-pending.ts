@@ -68,7 +68,8 @@ export function orderPendingCommand(ctx: Context): Command {
         );
       if (items.length === 0) {
         if (unreadable.length > 0) return;
-        ctx.printer.note('energy: nothing to settle: every order request sent from this machine has its outcome');
+        const from = store.kind === 'postgresql' ? 'from the hosts sharing the state store' : 'from this machine';
+        ctx.printer.note(`energy: nothing to settle: every order request sent ${from} has its outcome`);
         return;
       }
       await ctx.printer.table({
