@@ -27,7 +27,11 @@ export function valueToStore(name: SettingName, value: string): string {
     return parseBaseUrl(trimmed, name === 'tron-node' ? 'TRON node URL' : 'base URL')
       .toString()
       .replace(/\/$/, '');
-  if (name === 'state-url') return parseStateUrl(trimmed).href;
+  // Kept as typed once checked: WHATWG's form would put a stand-in host into libpq's `user@/db?host=/dir`.
+  if (name === 'state-url') {
+    parseStateUrl(trimmed);
+    return trimmed;
+  }
   if (name === 'api-secret-command' || name === 'tron-api-key-command') {
     if (/[\x00-\x1f\x7f]/.test(trimmed)) throw new UsageError(`${name} must be one line without control characters`);
     return trimmed;

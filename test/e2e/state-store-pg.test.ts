@@ -252,6 +252,19 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     const onArgv = await world.run(['--state-url', inUrl, 'order', 'pending'], { env: { ENERGY_STATE_DIR: dir } });
     expect(onArgv.code).toBe(2);
     expect(onArgv.stderr + onArgv.stdout).not.toContain(wrong);
+    // In a profile: refused as an argument, taken from stdin, listed redacted.
+    const config = { ENERGY_CONFIG_DIR: join(dir, 'config'), ENERGY_STATE_DIR: dir };
+    const setOnArgv = await world.run(['config', 'set', 'state-url', inUrl], { env: config });
+    expect(setOnArgv.code).toBe(2);
+    expect(setOnArgv.stderr + setOnArgv.stdout).not.toContain(wrong);
+    const setFromStdin = await world.run(['config', 'set', 'state-url', '--json'], { env: config, input: inUrl });
+    expect(setFromStdin.code, setFromStdin.stderr).toBe(0);
+    const listed = await world.run(['config', 'list', '--json'], { env: config });
+    const setting = json<{ settings: { name: string; value: string | null; source: string }[] }>(listed).settings.find(
+      (row) => row.name === 'state-url',
+    );
+    expect(setting).toEqual({ name: 'state-url', value: inUrl.replace(wrong, '***'), source: 'profile' });
+    expect(setFromStdin.stdout + listed.stdout + listed.stderr).not.toContain(wrong);
   }, 60_000);
 
   it('energy state import moves a local journal into the database, once; host B then settles its pending record', async () => {
