@@ -75,6 +75,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     const [b, c] = [host(), host()];
     const pending = pendingIdsOf(await b.run(['order', 'pending', '--json']));
     expect(pending).toHaveLength(1);
+    const list = await b.run(['order', 'list']);
+    expect(list.stderr).toContain('1 order request sent from the hosts sharing the state store never got an answer');
     const recovered = await b.run(['order', 'recover', '--yes', '--json']);
     expect(recovered.code, recovered.stderr).toBe(0);
     expect(json<{ items: { client_request_id: string; outcome: string }[] }>(recovered).items).toEqual([
