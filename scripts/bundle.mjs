@@ -50,7 +50,8 @@ const common = {
     'import.meta.url': 'undefined',
   },
 };
-const VENDOR = { 'decimal.js': 'decimal' };
+// pg (the state store's driver) and its URL parser: loaded only where a postgresql:// state URL is configured.
+const VENDOR = { 'decimal.js': 'decimal', pg: 'pg', 'pg-connection-string': 'pg-connection-string' };
 
 /** Points the program at its vendor files and the entry at main.cjs; drops commander's child_process. */
 const layout = {
@@ -61,7 +62,10 @@ const layout = {
     b.onResolve({ filter: /^\.\.\/sandbox\/index\.js$/ }, () => ({ path: './sandbox.cjs', external: true }));
     // The help topics' texts: read by `energy help <topic>` only, not parsed by any other command.
     b.onResolve({ filter: /^\.\.\/help\/topics\.js$/ }, () => ({ path: './topics.cjs', external: true }));
-    b.onResolve({ filter: /^decimal\.js$/ }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.cjs`, external: true }));
+    b.onResolve({ filter: /^(decimal\.js|pg|pg-connection-string)$/ }, (args) => ({
+      path: `./vendor/${VENDOR[args.path]}.cjs`,
+      external: true,
+    }));
     // commander requires child_process (~3 ms) at load for executable subcommands, which we do not use.
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       args.importer.includes('node_modules/commander') ? { path: 'child_process', namespace: 'unused' } : undefined,
@@ -103,6 +107,8 @@ for (const [name, file] of Object.entries(VENDOR)) {
     stdin: { contents, resolveDir: process.cwd(), sourcefile: `${file}.cjs` },
     outfile: `dist/bin/vendor/${file}.cjs`,
     outExtension: undefined,
+    // pg's native binding is optional (pg.native) and not installed.
+    external: ['pg-native'],
   });
 }
 writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(result.metafile));

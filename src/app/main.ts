@@ -27,8 +27,9 @@ export async function run(given: readonly string[], terminal: Terminal): Promise
     if (report === undefined) return ExitCode.ok;
     const secrets = ctx.knownCredentials();
     // Only for the API's own 401: a missing or unusable credential, or the TRON node's 401, is not a mismatch.
-    const note = error instanceof AuthError && error.status === 401 ? ctx.credentialSourcesNote() : undefined;
-    const hintText = report.hint ?? ctx.unreachableHint(error);
+    const note =
+      error instanceof AuthError && error.status === 401 ? ctx.settingsCache.credentialSourcesNote() : undefined;
+    const hintText = report.hint ?? ctx.settingsCache.unreachableHint(error);
     const given = hintText === undefined ? undefined : withContext(hintText, ctx.globals);
     const hint = note === undefined ? given : `${note}; ${given ?? ''}`;
     const safe = {

@@ -19,6 +19,7 @@ import { orderCommand } from '../commands/order.js';
 import { quoteCommand } from '../commands/quote.js';
 import { sandboxCommand } from '../commands/sandbox.js';
 import { spendCommand } from '../commands/spend.js';
+import { stateCommand } from '../commands/state.js';
 import { timeCommand } from '../commands/time.js';
 import { UsageError } from '../domain/errors.js';
 import { HELP_TOPICS, isHelpTopic } from '../help/topic-names.js';
@@ -39,6 +40,7 @@ const COMMANDS = {
   spend: spendCommand,
   config: configCommand,
   doctor: doctorCommand,
+  state: stateCommand,
   sandbox: sandboxCommand,
   completion: completionCommand,
   api: apiCommand,
@@ -67,6 +69,10 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .option('--profile <name>', 'config profile (env ENERGY_PROFILE; default "default")')
     .option('--base-url <url>', 'API base URL (env ENERGY_BASE_URL)')
     .option('--tron-node <url>', 'TRON node for address, estimate and ensure (env ENERGY_TRON_NODE; default TronGrid)')
+    .option(
+      '--state-url <url>',
+      'shared state in PostgreSQL, postgresql://… (env ENERGY_STATE_URL; default the state folder)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .option('--verbose', 'print each request and response line on stderr (credentials redacted)')
     .addOption(

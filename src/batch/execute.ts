@@ -8,7 +8,7 @@ import { orderRequestBody, type EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { ApiError, CliError } from '../domain/errors.js';
 import { ConflictError } from '../domain/cli-errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { addAmounts, compareAmounts, subtractAmounts } from '../domain/money.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { sendJournaled, type OrderSender } from '../ordering/send-journaled.js';
@@ -36,7 +36,7 @@ export interface BatchRun {
   source: BatchSource;
   plan: BatchPlan;
   client: EnergyClient;
-  journal: Journal;
+  journal: OrderJournal;
   sender: OrderSender;
   concurrency: number;
   /** --place-what-fits: the lines the balance covers, and those it does not. */

@@ -7,7 +7,7 @@
 import type { EnergyClient } from '../client/client.js';
 import { CliError } from '../domain/errors.js';
 import { ContextualError } from '../domain/cli-errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { mayHaveOrder, orderIdOf, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { addAmounts } from '../domain/money.js';
 import { clause } from '../domain/printable.js';
@@ -47,7 +47,7 @@ export interface BatchPlan {
 export async function planBatch(
   source: BatchSource,
   client: EnergyClient,
-  journal: Journal,
+  journal: OrderJournal,
   concurrency: number,
 ): Promise<BatchPlan> {
   const plan: BatchPlan = {
@@ -74,11 +74,11 @@ export async function planBatch(
 async function planLine(
   source: BatchSource,
   client: EnergyClient,
-  journal: Journal,
+  journal: OrderJournal,
   line: BatchLine,
   legacy: boolean,
 ): Promise<LinePlan> {
-  const { record, legacyId } = journaled(source, journal, line, legacy);
+  const { record, legacyId } = await journaled(source, journal, line, legacy);
   const under = legacyId === undefined ? {} : { legacyId };
   if (record !== undefined && mayHaveOrder(record)) {
     refuseOtherParameters(record, line, {
@@ -105,15 +105,15 @@ async function planLine(
 }
 
 /** The line's record: under its own id, else (with an order, or pending) under the id it had earlier. */
-function journaled(
+async function journaled(
   source: BatchSource,
-  journal: Journal,
+  journal: OrderJournal,
   line: BatchLine,
   legacyInUse: boolean,
-): { record: JournalRecord | undefined; legacyId?: string } {
-  const record = journal.find(lineRequestId(source, line));
+): Promise<{ record: JournalRecord | undefined; legacyId?: string }> {
+  const record = await journal.find(lineRequestId(source, line));
   const legacyId = record === undefined && legacyInUse ? legacyRequestId(source, line) : undefined;
-  const legacy = legacyId === undefined ? undefined : journal.find(legacyId);
+  const legacy = legacyId === undefined ? undefined : await journal.find(legacyId);
   if (legacyId !== undefined && legacy !== undefined && mayHaveOrder(legacy)) return { record: legacy, legacyId };
   return { record };
 }
@@ -127,12 +127,12 @@ const LEGACY_SAMPLE = 32;
  * 32 at once. Asked once, so that a batch no earlier version ran (nearly all) looks each line up under
  * one id only: two more files that are not there, a line, for every line of a 100,000-line batch.
  */
-async function legacyIdsInUse(source: BatchSource, journal: Journal): Promise<boolean> {
+async function legacyIdsInUse(source: BatchSource, journal: OrderJournal): Promise<boolean> {
   let sampled = 0;
   for await (const line of batchLines(source)) {
     const legacyId = legacyRequestId(source, line);
     if (legacyId === undefined) continue;
-    if (journal.find(legacyId) !== undefined) return true;
+    if ((await journal.find(legacyId)) !== undefined) return true;
     if ((sampled += 1) >= LEGACY_SAMPLE) return false;
   }
   return false;

@@ -10,7 +10,7 @@ import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { ContextualError, InterruptedError, SomeFailedError } from '../domain/cli-errors.js';
 import { addAmounts } from '../domain/money.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
 import { executeBatch, type LineResult } from './execute.js';
@@ -36,7 +36,7 @@ export interface BatchRequest {
 
 export interface BatchDeps {
   client: EnergyClient;
-  journal: Journal;
+  journal: OrderJournal;
   confirm: ConsentInput['confirm'];
   stdin: Readable & { isTTY?: boolean };
   /** Where standard input (or the file) is copied for the run. */

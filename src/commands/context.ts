@@ -4,11 +4,12 @@
  * config read when flags and environment say everything, no HTTP stack for `config`).
  */
 import type { EnergyClient } from '../client/client.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
+import type { StateStore } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { scrubSecrets } from '../client/redact.js';
 import { apiBaseUrl } from '../config/credentials.js';
-import { TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
+import { STATE_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
 import { resolveProfileName, type Settings } from '../config/settings.js';
 import { SettingsCache } from '../config/settings-cache.js';
@@ -23,15 +24,20 @@ export class Context {
   globals: GlobalOptions = {};
   #printer: Printer | undefined;
   #store: ConfigStore | undefined;
-  readonly #cache = new SettingsCache(() => ({
-    options: { profile: this.globals.profile, baseUrl: this.globals.baseUrl, tronNode: this.globals.tronNode },
-    env: this.terminal.env,
-    readProfile: (name: string) => this.store.findProfile(name),
-    signal: this.terminal.interrupt,
-  }));
+  /** The settings of this run, read once; main.ts asks it for the hints of a failed run. */
+  readonly settingsCache = new SettingsCache(() => {
+    const { profile, baseUrl, tronNode, stateUrl } = this.globals;
+    return {
+      options: { profile, baseUrl, tronNode, stateUrl },
+      env: this.terminal.env,
+      readProfile: (name: string) => this.store.findProfile(name),
+      signal: this.terminal.interrupt,
+    };
+  });
   #client: Promise<EnergyClient> | undefined;
   #tronNode: Promise<TronNode> | undefined;
-  #journal: Promise<Journal> | undefined;
+  #journal: Promise<OrderJournal> | undefined;
+  #state: Promise<StateStore> | undefined;
 
   constructor(readonly terminal: Terminal) {}
 
@@ -47,12 +53,12 @@ export class Context {
 
   /** The settings in effect, secrets from a file or a helper command read in (see settings-cache.ts). */
   settings(needed?: readonly SettingName[]): Promise<Settings> {
-    return this.#cache.settings(needed);
+    return this.settingsCache.settings(needed);
   }
 
   /** Like `settings`, without reading a secret file or running a helper command: where each value comes from. */
   settingSources(needed?: readonly SettingName[]): Promise<Settings> {
-    return this.#cache.sources(needed);
+    return this.settingsCache.sources(needed);
   }
 
   /** The selected profile (option, then ENERGY_PROFILE, then "default"), checked, without reading the store. */
@@ -61,16 +67,8 @@ export class Context {
     return { name: profile, explicit: source !== 'default' };
   }
 
-  credentialSourcesNote(): string | undefined {
-    return this.#cache.credentialSourcesNote();
-  }
-
-  unreachableHint(error: unknown): string | undefined {
-    return this.#cache.unreachableHint(error);
-  }
-
   knownCredentials(): string[] {
-    return this.#cache.knownCredentials(this.terminal.env);
+    return this.settingsCache.knownCredentials(this.terminal.env);
   }
 
   /** The API client (see `createApiClient`); the first call decides `finishInFlight`. */
@@ -103,6 +101,7 @@ export class Context {
     return {
       client: () => this.client(),
       journal: () => this.journal(),
+      state: () => this.state(),
       terminal: this.terminal,
       printer: this.printer,
       verbose: this.globals.verbose === true,
@@ -110,12 +109,20 @@ export class Context {
     };
   }
 
-  /** The order journal for this API and key (see `openJournal`). */
-  journal(): Promise<Journal> {
+  /** The order journal for this API and key (see `openJournal`), in the state store. */
+  journal(): Promise<OrderJournal> {
     this.#journal ??= this.#apiSettings().then(({ settings, baseUrl }) =>
-      openJournal(this.terminal.env, settings, baseUrl),
+      openJournal(() => this.state(), settings, baseUrl),
     );
     return this.#journal;
+  }
+
+  /** The state store: PostgreSQL where `state-url` names one (shared by the hosts naming it), else the state folder. */
+  state(): Promise<StateStore> {
+    this.#state ??= this.settings(STATE_SETTING_NAMES).then(async (settings) =>
+      (await import('../state/open-store.js')).openStateStore(this.terminal.env, settings.values['state-url'].value),
+    );
+    return this.#state;
   }
 
   /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */
@@ -124,8 +131,8 @@ export class Context {
   }
 
   async close(): Promise<void> {
-    const closing = [this.#client, this.#tronNode].map((made) => made?.then((s) => s.close()).catch(() => undefined));
-    await Promise.all(closing);
+    const made = [this.#client, this.#tronNode, this.#state];
+    await Promise.all(made.map((service) => service?.then((s) => s.close()).catch(() => undefined)));
   }
 
   async #apiSettings(): Promise<{ settings: Settings; baseUrl: URL }> {

@@ -35,6 +35,7 @@ export function doctorCommand(ctx: Context): Command {
         profileNames: () => ctx.store.profileNames(),
         sources: (names) => ctx.settingSources(names as Parameters<Context['settingSources']>[0]),
         orderCommand: (verb) => ctx.invocation('order', verb),
+        stateStore: () => ctx.state(),
         apiClient: (settings, baseUrl) => createApiClient(run, settings, baseUrl, false),
         tronNode: (settings) => createTronNode(run, settings),
         remember: (settings) => secrets.push(...credentialValues(settings)),

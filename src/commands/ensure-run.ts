@@ -4,8 +4,7 @@
  */
 import type { EnsureOptions } from '../ensure/ensure-types.js';
 import type { SpendCeiling } from '../ensure/spend-ceiling.js';
-import type { FileSpendLedger } from '../journal/spend-ledger-file.js';
-import { ensureLockPath } from '../journal/state-dir.js';
+import type { SpendLedger } from '../journal/spend-ledger.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
 import type { WatchOptions } from '../service/observer.js';
@@ -22,14 +21,12 @@ export interface EnsureCommandOptions extends CommandServices {
 }
 
 export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
-  const lockPath = await ensureLockPath(opts.terminal.env);
-  const node = await opts.tronNode();
-  const [{ runOrServe }, { withEnsureLock }] = await Promise.all([
-    import('../service/run-or-serve.js'),
-    import('../ensure/ensure-lock.js'),
-  ]);
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The store is checked first (a state folder others can read, a database that cannot be reached).
+  const decide = await (await opts.state()).decisions(note);
+  const node = await opts.tronNode();
+  const { runOrServe } = await import('../service/run-or-serve.js');
   // The table's columns from the options alone: the same every cycle.
   const shape = { wait: opts.run.waitSeconds !== undefined };
   const spendCeiling = await ceilingFor(opts);
@@ -43,7 +40,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
           id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
-      exclusive: async (work) => withEnsureLock(await lockPath(), work, note),
+      exclusive: async (work, addresses) => decide(work, { scope: (await opts.journal()).scope, addresses }),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,
@@ -65,19 +62,15 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   });
 }
 
-/** --max-spend's ceiling over the ledger in the state folder, next to this API account's journal. */
+/** --max-spend's ceiling over the ledger in the state store, beside this API account's journal (shared in PostgreSQL). */
 async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
   const limit = opts.run.maxSpend;
   if (limit === undefined) return undefined;
-  const [{ SpendCeiling }, { FileSpendLedger, spendLedgerPath }, { journalDir, stateDir }] = await Promise.all([
-    import('../ensure/spend-ceiling.js'),
-    import('../journal/spend-ledger-file.js'),
-    import('../journal/state-dir.js'),
-  ]);
-  let ledger: FileSpendLedger | undefined;
+  const { SpendCeiling } = await import('../ensure/spend-ceiling.js');
+  let ledger: Promise<SpendLedger> | undefined;
   const open = async () => {
     const { scope } = await opts.journal();
-    ledger ??= new FileSpendLedger(spendLedgerPath(journalDir(stateDir(opts.terminal.env)), scope));
+    ledger ??= opts.state().then((store) => store.spendLedger(scope));
     return ledger;
   };
   return new SpendCeiling(limit, open, new Set(opts.run.addresses));

@@ -11,6 +11,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     `energy quote ${A} --energy 65000 --hours 1`,
   ],
   'energy doctor': ['energy doctor', 'energy doctor --json | jq -r \'.checks[] | select(.status != "ok") | .hint\''],
+  'energy state': [
+    'ENERGY_STATE_URL=postgresql://energy@db/energy energy state import',
+    'energy --state-url postgresql://energy@db/energy doctor',
+  ],
+  'energy state import': [
+    'ENERGY_STATE_URL=postgresql://energy@db/energy energy state import',
+    'energy state import --from /srv/old-volume/state --json',
+  ],
   'energy time': ['energy time', 'energy time --json | jq .skew_seconds'],
   'energy balance': ['energy balance', 'energy --profile prod balance --json | jq -r .available_trx'],
   'energy options': ['energy options', "energy options --json | jq '.duration_hours | max'"],

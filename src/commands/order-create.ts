@@ -6,7 +6,7 @@
 import { Command, Option } from 'commander';
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import type { CreateRequest } from '../ordering/create.js';
 import { confirmOn } from '../output/prompt.js';
 import { orderRows, quoteDetails } from '../output/views.js';
@@ -104,7 +104,7 @@ async function createRun(opts: CreateCommandOptions): Promise<void> {
 }
 
 /** --dry-run: the request that would be sent, on stdout; nothing sent to the order endpoint, nothing journaled. */
-async function dryRun(opts: CreateCommandOptions, client: EnergyClient, journal: Journal): Promise<void> {
+async function dryRun(opts: CreateCommandOptions, client: EnergyClient, journal: OrderJournal): Promise<void> {
   const [{ previewOrder }, { previewLines }] = await Promise.all([
     import('../ordering/create.js'),
     import('../output/request-preview.js'),

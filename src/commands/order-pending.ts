@@ -4,7 +4,7 @@
  * profile can settle.
  */
 import { Command } from 'commander';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
 import { profilesFor, recoverAdvice } from '../ordering/recover-advice.js';
@@ -36,13 +36,10 @@ export function orderPendingCommand(ctx: Context): Command {
       'list order requests sent from this machine whose outcome is unknown (settle them with `order recover`)',
     )
     .action(async () => {
-      const [{ pendingRecordsIn }, { recordedOrder }, { stateDir }] = await Promise.all([
-        import('../journal/journal.js'),
-        import('../journal/record.js'),
-        import('../journal/state-dir.js'),
-      ]);
+      const { recordedOrder } = await import('../journal/record.js');
+      const store = await ctx.state();
       const journal = await ctx.journal().catch(() => undefined);
-      const { records, unreadable } = pendingRecordsIn(stateDir(ctx.terminal.env));
+      const { records, unreadable } = await store.allPending();
       const items = records.map((record) => ({
         record,
         order: recordedOrder(record),
@@ -72,7 +69,8 @@ export function orderPendingCommand(ctx: Context): Command {
         );
       if (items.length === 0) {
         if (unreadable.length > 0) return;
-        ctx.printer.note('energy: nothing to settle: every order request sent from this machine has its outcome');
+        const from = store.kind === 'postgresql' ? 'from the hosts sharing the state store' : 'from this machine';
+        ctx.printer.note(`energy: nothing to settle: every order request sent ${from} has its outcome`);
         return;
       }
       await ctx.printer.table({
@@ -101,6 +99,6 @@ export function orderPendingCommand(ctx: Context): Command {
 }
 
 /** true or false when the current profile's API and key are known, null when they are not. */
-function settleableHere(journal: Journal | undefined, record: JournalRecord): boolean | null {
+function settleableHere(journal: OrderJournal | undefined, record: JournalRecord): boolean | null {
   return journal === undefined ? null : journal.covers(record);
 }

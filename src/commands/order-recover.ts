@@ -8,7 +8,7 @@ import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { RecoverItem } from '../ordering/recover.js';
 import { shortId } from '../output/short-forms.js';
@@ -23,7 +23,7 @@ export interface RecoverCommandOptions {
   id: string | undefined;
   yes: boolean;
   client: () => Promise<EnergyClient>;
-  journal: () => Promise<Journal>;
+  journal: () => Promise<OrderJournal>;
   terminal: Terminal;
   printer: Printer;
   invocation: (...words: string[]) => string;
@@ -60,9 +60,9 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   const { printer, id } = opts;
   const client = await opts.client();
   const journal = await opts.journal();
-  const records = id === undefined ? journal.pending() : selectOne(journal, id);
+  const records = id === undefined ? await journal.pending() : await selectOne(journal, id);
   // Damaged or newer-version records of this API and key: each may stand for an order, so each is named.
-  const unreadable = id === undefined ? journal.unreadablePending() : [];
+  const unreadable = id === undefined ? await journal.unreadablePending() : [];
   for (const file of unreadable)
     printer.note(`energy: cannot recover ${file.path}: ${file.reason}; its order may or may not exist`);
   const unreadableFailure =
@@ -71,7 +71,7 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
       : new ConflictError(`${unreadable.length} journal record(s) unreadable: look at them (the paths above)`, {
           hint: '`energy order list` shows whether their orders exist; remove a file once its order is settled',
         });
-  const elsewhere = journal.allPending().filter((record) => !journal.covers(record)).length;
+  const elsewhere = (await journal.allPending()).filter((record) => !journal.covers(record)).length;
   if (id === undefined && elsewhere > 0) {
     printer.note(
       `energy: ${elsewhere} pending request(s) went to another API or key; recover them with the --profile or --base-url they were sent with`,
@@ -93,9 +93,9 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   if (unreadableFailure !== undefined) throw unreadableFailure;
 }
 
-function selectOne(journal: Journal, id: string): JournalRecord[] {
-  const record = journal.find(id);
-  const unreadable = record === undefined ? journal.unreadableFor(id) : undefined;
+async function selectOne(journal: OrderJournal, id: string): Promise<JournalRecord[]> {
+  const record = await journal.find(id);
+  const unreadable = record === undefined ? await journal.unreadableFor(id) : undefined;
   if (unreadable !== undefined) throw new UnreadableRecordError(id, unreadable.path, unreadable.reason);
   if (record === undefined) throw new UsageError(`no journal record for client_request_id ${id} with this API and key`);
   return [record];

@@ -28,6 +28,8 @@ export function orderCommand(ctx: Context): Command {
         pendingCount: async (exceptId?: string) => (await ctx.journal()).pendingCount(exceptId),
         orderCommand: (verb: string) => ctx.invocation('order', verb),
         note: (line: string) => ctx.printer.note(line),
+        sentFrom: async () =>
+          (await ctx.state()).kind === 'postgresql' ? 'from the hosts sharing the state store' : 'from this machine',
       };
       await mentionUnsettledOrders(notice, action.opts<{ clientRequestId?: string }>().clientRequestId);
     });

@@ -4,7 +4,8 @@
  * stack is the heaviest import, and `config` or `--help` never need it.
  */
 import type { EnergyClient } from '../client/client.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
+import type { StateStore } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { maskKey } from '../client/redact.js';
 import { isLoopbackHost, parseBaseUrl } from '../client/base-url.js';
@@ -126,15 +127,17 @@ export async function createTronNode(run: ServiceEnv, settings: Settings): Promi
 }
 
 /**
- * The order journal for this API and key, in the state folder. Orders need credentials anyway; asking for
- * them here means that no record is written for a request that could never be signed.
+ * The order journal for this API and key, in the state store. Orders need credentials anyway; asking for
+ * them first means that no record is written for a request that could never be signed (and no database is
+ * reached for one).
  */
-export async function openJournal(env: NodeJS.ProcessEnv, settings: Settings, baseUrl: URL): Promise<Journal> {
+export async function openJournal(
+  state: () => Promise<StateStore>,
+  settings: Settings,
+  baseUrl: URL,
+): Promise<OrderJournal> {
   const apiKey = requireApiKey(settings);
-  const [{ Journal }, { keyIdOf }, { stateDir }] = await Promise.all([
-    import('../journal/journal.js'),
-    import('../journal/record.js'),
-    import('../journal/state-dir.js'),
-  ]);
-  return new Journal(stateDir(env), { origin: baseUrl.href.replace(/\/+$/, ''), keyId: keyIdOf(apiKey) });
+  const { keyIdOf } = await import('../journal/record.js');
+  const store = await state();
+  return store.journal({ origin: baseUrl.href.replace(/\/+$/, ''), keyId: keyIdOf(apiKey) });
 }

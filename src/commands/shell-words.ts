@@ -5,6 +5,7 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   tronNode?: string;
+  stateUrl?: string;
   json?: boolean;
   verbose?: boolean;
   timeout?: number;
@@ -24,6 +25,7 @@ export function contextWords(globals: GlobalOptions): string[] {
   return [
     ...(globals.profile === undefined ? [] : ['--profile', shellQuote(globals.profile)]),
     ...(globals.baseUrl === undefined ? [] : ['--base-url', shellQuote(globals.baseUrl)]),
+    ...(globals.stateUrl === undefined ? [] : ['--state-url', shellQuote(globals.stateUrl)]),
     ...(globals.json === true ? ['--json'] : []),
   ];
 }
@@ -39,7 +41,7 @@ export function commandLine(globals: GlobalOptions, ...words: string[]): string 
  * config commands that take no --profile (`config delete-profile <name>` deletes the profile it names).
  */
 const SUGGESTED_COMMAND =
-  /(^|[\s`(:])energy((?: --(?:profile|base-url) (?:'[^']*'|[^\s`']+)| --json)*) (?=(?:time|balance|options|quote|order|address|estimate|ensure|spend|config|doctor|api)\b)(?!config (?:delete-profile|profiles|path)\b)/g;
+  /(^|[\s`(:])energy((?: --(?:profile|base-url|state-url) (?:'[^']*'|[^\s`']+)| --json)*) (?=(?:time|balance|options|quote|order|address|estimate|ensure|spend|config|doctor|api|state)\b)(?!config (?:delete-profile|profiles|path)\b)/g;
 
 /**
  * A hint's `energy …` commands with the user's --profile, --base-url and --json added where the hint did not

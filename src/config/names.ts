@@ -11,11 +11,14 @@ export const SETTING_NAMES = [
   'tron-node',
   'tron-api-key',
   'tron-api-key-command',
+  'state-url',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 /** What the Energy API commands need; the TRON node settings are read only by the commands that use the chain. */
 export const API_SETTING_NAMES: readonly SettingName[] = ['base-url', 'api-key', 'api-secret'];
 export const TRON_SETTING_NAMES: readonly SettingName[] = ['tron-node', 'tron-api-key'];
+/** Where the journal and the ensure lock are kept: the state folder, or a shared database. */
+export const STATE_SETTING_NAMES: readonly SettingName[] = ['state-url'];
 /** A secret that a helper command can print (`<name>-command`), or a file can hold (`ENERGY_…_FILE`). */
 export type CommandSecretName = 'api-secret' | 'tron-api-key';
 export const COMMAND_SECRETS: Record<CommandSecretName, { command: SettingName; fileVariable: string }> = {

@@ -6,9 +6,14 @@
 import { parseBaseUrl } from '../client/base-url.js';
 import { UsageError } from '../domain/errors.js';
 import { credentialProblem, isSecretSetting, type SettingName } from './names.js';
+import { hasPassword, parseStateUrl } from './state-url.js';
 
 /** A secret on argv shows in `ps` and the shell history: refused, with the ways that do not. */
 export function refuseSecretOnArgv(name: SettingName, value: string | undefined): void {
+  if (name === 'state-url' && value !== undefined && hasPassword(value))
+    throw new UsageError('refusing a state-url with a password as a command-line value', {
+      hint: 'leave the password out and set PGPASSWORD or a PGPASSFILE, or pipe the URL in: `printf %s "$URL" | energy config set state-url`',
+    });
   if (!isSecretSetting(name) || value === undefined) return;
   throw new UsageError(`refusing ${name} as a command-line value`, {
     hint: `a secret given on the command line shows in \`ps\` and the shell history: run \`energy config set ${name}\` and type it at the hidden prompt, or pipe it in, e.g. \`printf %s "$SECRET" | energy config set ${name}\``,
@@ -22,6 +27,11 @@ export function valueToStore(name: SettingName, value: string): string {
     return parseBaseUrl(trimmed, name === 'tron-node' ? 'TRON node URL' : 'base URL')
       .toString()
       .replace(/\/$/, '');
+  // Kept as typed once checked: WHATWG's form would put a stand-in host into libpq's `user@/db?host=/dir`.
+  if (name === 'state-url') {
+    parseStateUrl(trimmed);
+    return trimmed;
+  }
   if (name === 'api-secret-command' || name === 'tron-api-key-command') {
     if (/[\x00-\x1f\x7f]/.test(trimmed)) throw new UsageError(`${name} must be one line without control characters`);
     return trimmed;

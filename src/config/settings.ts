@@ -12,6 +12,7 @@ import {
   type ProfileValues,
   type SettingName,
 } from './names.js';
+import { hasPassword } from './state-url.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
 
@@ -34,7 +35,12 @@ export interface Settings {
 }
 
 export interface SettingsInput {
-  options: { profile?: string | undefined; baseUrl?: string | undefined; tronNode?: string | undefined };
+  options: {
+    profile?: string | undefined;
+    baseUrl?: string | undefined;
+    tronNode?: string | undefined;
+    stateUrl?: string | undefined;
+  };
   env: NodeJS.ProcessEnv;
   /** Read only when needed; resolves to undefined when the store has no such profile. */
   readProfile: (name: string) => Promise<ProfileValues | undefined>;
@@ -53,6 +59,7 @@ const ENVIRONMENT: Partial<Record<SettingName, string>> = {
   'api-secret': 'ENERGY_API_SECRET',
   'tron-node': 'ENERGY_TRON_NODE',
   'tron-api-key': 'ENERGY_TRON_API_KEY',
+  'state-url': 'ENERGY_STATE_URL',
 };
 
 /** Built-in values, used when neither option, environment nor profile gives one. */
@@ -84,14 +91,26 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   for (const [flag, value] of [
     ['--base-url', input.options.baseUrl],
     ['--tron-node', input.options.tronNode],
+    ['--state-url', input.options.stateUrl],
   ] as const) {
     if (value === '')
       throw new UsageError(`${flag} is empty: give a URL, or leave the option out to use the profile's value`);
   }
+  // A password on argv shows in `ps` and the shell history: never taken from there.
+  if (input.options.stateUrl !== undefined && hasPassword(input.options.stateUrl))
+    throw new UsageError('refusing --state-url with a password in it', {
+      hint: 'leave the password out of the URL and set PGPASSWORD or a PGPASSFILE, or give the URL in ENERGY_STATE_URL or the state-url setting',
+    });
   const values = {} as Record<SettingName, ResolvedSetting>;
   for (const name of SETTING_NAMES) {
     const fromOption = nonEmpty(
-      name === 'base-url' ? input.options.baseUrl : name === 'tron-node' ? input.options.tronNode : undefined,
+      name === 'base-url'
+        ? input.options.baseUrl
+        : name === 'tron-node'
+          ? input.options.tronNode
+          : name === 'state-url'
+            ? input.options.stateUrl
+            : undefined,
     );
     const variable = ENVIRONMENT[name];
     const fromEnv = variable === undefined ? undefined : nonEmpty(input.env[variable]);

@@ -10,6 +10,8 @@ import { ChecksFailedError } from '../domain/cli-errors.js';
 import { failed, guarded, type CheckResult } from './check.js';
 import { checkConfigFiles, checkJournal, checkProfile, checkStateFolder } from './local-checks.js';
 import { checkApi, checkCredentials, checkTronNode, type ApiChecks, type Remote } from './remote-checks.js';
+import type { StateStore } from '../state/state-store.js';
+import { checkSharedJournal, checkStateStore } from './state-checks.js';
 
 export interface DoctorInput extends Remote {
   configDir: string;
@@ -19,6 +21,8 @@ export interface DoctorInput extends Remote {
   /** Where each setting comes from, without reading a secret file or running a helper command. */
   sources(names: readonly string[]): Promise<Settings>;
   orderCommand(verb: string): string;
+  /** The state store in effect (opened on first call): checked in place of the folder where state-url is set. */
+  stateStore(): Promise<StateStore>;
 }
 
 export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
@@ -58,8 +62,18 @@ export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
           hint: `${tronNode.hint ?? ''} (needed only by address, estimate and ensure)`.trim(),
         }
       : tronNode;
-  const state = await guarded('state', () => checkStateFolder(input.stateDir));
-  const journal = await guarded('journal', () => checkJournal(input.stateDir, input.orderCommand));
+  const shared = settings?.values['state-url'].value !== undefined;
+  const state = await guarded('state', () =>
+    shared ? checkStateStore(input.stateStore) : checkStateFolder(input.stateDir),
+  );
+  const journal =
+    shared && state.status === 'fail'
+      ? failed('journal', new Error('not checked: the state store cannot be used'), 'fix the state store first')
+      : await guarded('journal', () =>
+          shared
+            ? checkSharedJournal(input.stateStore, input.orderCommand)
+            : checkJournal(input.stateDir, input.orderCommand),
+        );
   return [config, profile, ...api.checks, credentials, node, state, journal];
 }
 

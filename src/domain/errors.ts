@@ -22,6 +22,8 @@ export const ExitCode = {
   orderFailed: 8,
   someFailed: 9,
   waitTimeout: 10,
+  /** The shared state store (ENERGY_STATE_URL) cannot be reached or refuses: nothing was ordered. */
+  stateStore: 11,
   hangup: 129,
   interrupted: 130,
   terminated: 143,

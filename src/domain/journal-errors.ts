@@ -36,6 +36,18 @@ export class JournalWriteError extends CliError {
 }
 
 /**
+ * The shared state store (PostgreSQL, ENERGY_STATE_URL) cannot be reached, or refuses this run (a wrong
+ * password, no such database, no right to create the schema): exit 11, before any order is sent. Its message
+ * names the database with the password redacted.
+ */
+export class StateStoreError extends CliError {
+  override name = 'StateStoreError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, ExitCode.stateStore, options);
+  }
+}
+
+/**
  * The server placed (or returned) the order, and the journal could not record it: the record stays
  * pending, so `order recover` settles it later by resending its bytes (never a second order). Exit 7, the
  * code of an order whose outcome this run could not record, never 2: a script must not take it for

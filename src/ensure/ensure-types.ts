@@ -2,7 +2,7 @@
 import type { EnergyClient } from '../client/client.js';
 import type { CliError } from '../domain/errors.js';
 import type { Order, QuoteResponse } from '../client/types.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
@@ -90,7 +90,7 @@ export type EnsureClient = Pick<
 >;
 
 /** What `ensure` asks of the order journal. */
-export type EnsureJournal = Pick<Journal, 'begin' | 'settle' | 'markUncertain' | 'pending' | 'ordered' | 'prune'>;
+export type EnsureJournal = Pick<OrderJournal, 'begin' | 'settle' | 'markUncertain' | 'pending' | 'ordered' | 'prune'>;
 
 /** What `ensure` asks of the TRON node. */
 export type EnsureNode = Pick<
@@ -127,7 +127,7 @@ export interface EnsureDeps {
    * Runs `work` alone among this machine's `ensure` runs: from counting what is in flight until the orders
    * are journaled, so that two overlapping runs (a slow cron job and the next) cannot both buy one shortfall.
    */
-  exclusive: <T>(work: () => Promise<T>) => Promise<T>;
+  exclusive: <T>(work: () => Promise<T>, addresses?: readonly string[]) => Promise<T>;
   /** This host's clock (tests shift it); the run reads the server's against it (ordering/server-clock.ts). */
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */

@@ -110,7 +110,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     );
     for (const entry of result.values()) entry.listedSinceMs = scan.oldestReadMs;
   }
-  for (const record of journal.pending()) {
+  for (const record of await journal.pending()) {
     const sent = recordedOrder(record);
     const entry = result.get(sent.address);
     if (entry === undefined || listed.has(record.client_request_id)) continue;
@@ -118,7 +118,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     entry.unknownRequests += 1;
   }
   // The journal's times are this host's own: the window moved onto its clock.
-  const unlisted = journal.ordered(oldest - clock.offsetMs).flatMap((record) => {
+  const unlisted = (await journal.ordered(oldest - clock.offsetMs)).flatMap((record) => {
     const orderId = orderIdOf(record);
     const entry = result.get(recordedOrder(record).address);
     const wanted =

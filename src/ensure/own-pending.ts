@@ -23,9 +23,9 @@ export async function resendOwnPending(
   addresses: ReadonlySet<string>,
   note: (line: string) => void,
 ): Promise<void> {
-  const own = sender.journal
-    .pending()
-    .filter((record) => isNeedId(record.client_request_id) && addresses.has(recordedOrder(record).address));
+  const own = (await sender.journal.pending()).filter(
+    (record) => isNeedId(record.client_request_id) && addresses.has(recordedOrder(record).address),
+  );
   for (const record of own) {
     const { address } = recordedOrder(record);
     const what = `ensure's earlier request ${record.client_request_id} for ${address}, whose outcome was unknown,`;

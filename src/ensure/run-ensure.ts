@@ -15,11 +15,14 @@ export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promi
   const short = await receivers(deps, needy);
   if (short.length === 0) return items;
   const api = await deps.api();
-  const plan = await deps.exclusive(async () => {
-    const planned = await planShortfalls(deps, api, options, short);
-    await buyPurchases(deps, api, options, planned);
-    return planned;
-  });
+  const plan = await deps.exclusive(
+    async () => {
+      const planned = await planShortfalls(deps, api, options, short);
+      await buyPurchases(deps, api, options, planned);
+      return planned;
+    },
+    short.map((item) => item.address),
+  );
   if (options.waitSeconds !== undefined) await confirmPurchases(deps, api, options, plan);
   return items;
 }

@@ -17,6 +17,7 @@ export const EXIT_CODES: readonly (readonly [number, string])[] = [
     'some of several items failed, the others stand (order batch, ensure, order recover); ensure with every address failed for one code exits with that code',
   ],
   [10, '--wait-timeout ran out before the order was final: the order stands'],
+  [11, 'the shared state store (ENERGY_STATE_URL) cannot be reached or refuses: nothing was ordered'],
   [129, 'interrupted by SIGHUP; what was in flight is named on stderr and journaled'],
   [130, 'interrupted by SIGINT (Ctrl-C), as above'],
   [143, 'interrupted by SIGTERM, as above'],

@@ -17,19 +17,15 @@ import { JournalWriteError, UnreadableRecordError } from '../domain/journal-erro
 import { listJson, readFolder, readRecordFile, type UnreadableRecord } from './read-records.js';
 import { journalDir } from './state-dir.js';
 import { sweepTemporaries } from './sweep.js';
+import type { JournalScope, OrderJournal } from './order-journal.js';
 import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
-
-export interface JournalScope {
-  /** The API base URL, as the requests go to it. */
-  origin: string;
-  keyId: string;
-}
 
 /** Settled records are kept this long (and pending ones until they are settled). */
 export const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-export class Journal {
+/** The order journal in the local state folder. */
+export class Journal implements OrderJournal {
   readonly #root: string;
   readonly #scopePrefix: string;
   #foldersReady = false;
@@ -46,6 +42,10 @@ export class Journal {
   }
 
   get folder(): string {
+    return this.#root;
+  }
+
+  get where(): string {
     return this.#root;
   }
 

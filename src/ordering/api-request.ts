@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { BoundedReadError, ConflictError } from '../domain/cli-errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { orderBody } from '../journal/record.js';
 import { checkFields, fieldsBody, withFieldsQuery, type ApiField } from './api-fields.js';
 import { sendJournaled } from './send-journaled.js';
@@ -22,7 +22,7 @@ export interface ApiRequest {
 
 export interface ApiDeps {
   client: () => Promise<EnergyClient>;
-  journal: () => Promise<Journal>;
+  journal: () => Promise<OrderJournal>;
   stdin: Readable;
   /** Ends a read of standard input at once (Ctrl-C, SIGTERM). */
   interrupt?: AbortSignal | undefined;

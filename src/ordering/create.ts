@@ -12,7 +12,7 @@ import { orderRequestBody } from '../client/client.js';
 import type { OptionsResponse, QuoteResponse } from '../client/types.js';
 import { ApiError, ResponseShapeError } from '../domain/errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { hasOrder, mayHaveOrder, recordedOrder, type JournalRecord } from '../journal/record.js';
 import { formatIsoTime } from '../domain/text-forms.js';
 import { refuseUnaffordable } from './afford.js';
@@ -37,7 +37,7 @@ export interface CreateRequest {
 /** What placing an order uses: the API's quote and order calls, the journal, and a way to ask for consent. */
 export interface CreateDeps {
   client: Pick<EnergyClient, 'quote' | 'sendOrderBody' | 'balance' | 'options'>;
-  journal: Pick<Journal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune' | 'pending'>;
+  journal: Pick<OrderJournal, 'find' | 'unreadableFor' | 'begin' | 'settle' | 'markUncertain' | 'prune' | 'pending'>;
   /** Asks for consent; undefined where nobody can answer (then only --yes or --expected-total is consent). */
   confirm: Confirm | undefined;
   /** The quote as shown before the consent question, a line each. */
@@ -74,7 +74,8 @@ export async function previewOrder<P>(
 ): Promise<P> {
   const known = await resendable(deps, request);
   if (known !== undefined) return preview(known.body);
-  const earlier = request.clientRequestId === undefined ? interruptedRecords(deps.journal, request)[0] : undefined;
+  const earlier =
+    request.clientRequestId === undefined ? (await interruptedRecords(deps.journal, request))[0] : undefined;
   if (earlier !== undefined) {
     deps.note(
       `energy: an earlier run sent this same order (client_request_id ${earlier.client_request_id}) and never learned whether it was placed: a real run resends that request first, shown here`,
@@ -104,9 +105,9 @@ async function recordToSend(deps: CreateDeps, request: CreateRequest): Promise<J
  */
 async function resendable(deps: CreateDeps, request: CreateRequest): Promise<JournalRecord | undefined> {
   const id = request.clientRequestId;
-  const known = id === undefined ? undefined : deps.journal.find(id);
+  const known = id === undefined ? undefined : await deps.journal.find(id);
   // A damaged record may stand for a placed order: refuse its id before a quote is asked for, not after.
-  const damaged = id === undefined || known !== undefined ? undefined : deps.journal.unreadableFor(id);
+  const damaged = id === undefined || known !== undefined ? undefined : await deps.journal.unreadableFor(id);
   if (damaged !== undefined) throw new UnreadableRecordError(id!, damaged.path, damaged.reason);
   if (known === undefined || !mayHaveOrder(known)) return undefined;
   refuseOtherParameters(known, request, REUSED_ID);

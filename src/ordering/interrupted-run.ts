@@ -18,14 +18,14 @@ import { ApiError } from '../domain/errors.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UUID_TEXT } from '../domain/patterns.js';
 import { formatIsoTime } from '../domain/text-forms.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
 import { requireConsent, type Confirm } from './consent.js';
 import { sendJournaled } from './send-journaled.js';
 
 export interface InterruptedDeps {
   client: Pick<EnergyClient, 'sendOrderBody'>;
-  journal: Pick<Journal, 'pending' | 'settle' | 'markUncertain'>;
+  journal: Pick<OrderJournal, 'pending' | 'settle' | 'markUncertain'>;
   /** Asks for consent to resend; undefined where nobody can answer. */
   confirm: Confirm | undefined;
   note: (line: string) => void;
@@ -43,8 +43,11 @@ export interface Rental {
 }
 
 /** Pending records of this API and key that an earlier `order create` sent for this same rental, oldest first. */
-export function interruptedRecords(journal: Pick<Journal, 'pending'>, rental: Rental): JournalRecord[] {
-  return journal.pending().filter((record) => {
+export async function interruptedRecords(
+  journal: Pick<OrderJournal, 'pending'>,
+  rental: Rental,
+): Promise<JournalRecord[]> {
+  return (await journal.pending()).filter((record) => {
     if (!UUID_TEXT.test(record.client_request_id)) return false;
     const sent = recordedOrder(record);
     return sent.address === rental.address && sent.energy === rental.energy && sent.duration_hours === rental.hours;
@@ -53,7 +56,7 @@ export function interruptedRecords(journal: Pick<Journal, 'pending'>, rental: Re
 
 /** Settles every such record; returns the order one of them stands for, if it is this run's order. */
 export async function settleInterrupted(deps: InterruptedDeps, rental: Rental): Promise<CreatedOrder | undefined> {
-  for (const record of interruptedRecords(deps.journal, rental)) {
+  for (const record of await interruptedRecords(deps.journal, rental)) {
     const id = record.client_request_id;
     deps.note(
       `energy: an earlier run sent this same order at ${formatIsoTime(record.journaled_at)} (client_request_id ${id}) and never learned whether it was placed; resending that request first, so that it cannot be placed twice`,

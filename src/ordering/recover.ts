@@ -10,7 +10,7 @@ import type { Order } from '../client/types.js';
 import { CliError } from '../domain/errors.js';
 import { SomeFailedError } from '../domain/cli-errors.js';
 import { sumAmounts } from '../domain/money.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { requireConsent, type Confirm } from './consent.js';
@@ -26,7 +26,7 @@ export interface RecoverItem {
 
 export interface RecoverDeps {
   client: Pick<EnergyClient, 'sendOrderBody' | 'orderPages' | 'listOrders'>;
-  journal: Pick<Journal, 'find' | 'settle' | 'markUncertain'>;
+  journal: Pick<OrderJournal, 'find' | 'settle' | 'markUncertain'>;
   /** Asks for consent to resend; undefined where nobody can answer. */
   confirm: Confirm | undefined;
   note: (line: string) => void;
@@ -59,7 +59,7 @@ export async function recoverRecords(deps: RecoverDeps, records: JournalRecord[]
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       failures.push(error);
-      const outcome = deps.journal.find(id)?.outcome === null ? 'unknown' : 'refused';
+      const outcome = (await deps.journal.find(id))?.outcome === null ? 'unknown' : 'refused';
       const reported = { exit_code: error.exitCode, message: error.message };
       items.push({ client_request_id: id, outcome, order: null, error: reported });
     }

@@ -7,12 +7,12 @@ import type { CreatedOrder, EnergyClient } from '../client/client.js';
 import { ApiError, AuthError, CliError } from '../domain/errors.js';
 import { InterruptedError, OrderOutcomeUnknownError } from '../domain/cli-errors.js';
 import { JournalWriteError, OrderUnrecordedError } from '../domain/journal-errors.js';
-import type { Journal } from '../journal/journal.js';
+import type { OrderJournal } from '../journal/order-journal.js';
 import type { JournalRecord } from '../journal/record.js';
 
 export interface OrderSender {
   client: Pick<EnergyClient, 'sendOrderBody'>;
-  journal: Pick<Journal, 'settle' | 'markUncertain'>;
+  journal: Pick<OrderJournal, 'settle' | 'markUncertain'>;
   /** The command line that settles a record, e.g. `energy --profile prod order recover <id>`. */
   recoverCommand: (clientRequestId: string) => string;
 }

@@ -9,6 +9,8 @@ export interface UnsettledNotice {
   /** `energy order <verb>` with this run's --profile and --base-url. */
   orderCommand: (verb: 'pending' | 'recover') => string;
   note: (line: string) => void;
+  /** Where the requests came from: this machine, or the hosts sharing a state store (default this machine). */
+  sentFrom?: () => Promise<string>;
 }
 
 /**
@@ -24,7 +26,8 @@ export async function mentionUnsettledOrders(notice: UnsettledNotice, exceptId?:
   }
   if (count === 0) return;
   const orders = count === 1 ? '1 order request' : `${count} order requests`;
+  const from = (await notice.sentFrom?.().catch(() => undefined)) ?? 'from this machine';
   notice.note(
-    `energy: ${orders} sent from this machine never got an answer; see \`${notice.orderCommand('pending')}\`, settle with \`${notice.orderCommand('recover')}\``,
+    `energy: ${orders} sent ${from} never got an answer; see \`${notice.orderCommand('pending')}\`, settle with \`${notice.orderCommand('recover')}\``,
   );
 }

@@ -117,6 +117,7 @@ describe('energy config get and list', () => {
       { name: 'tron-node', value: 'https://api.trongrid.io', source: 'default' },
       { name: 'tron-api-key', value: null, source: null },
       { name: 'tron-api-key-command', value: null, source: null },
+      { name: 'state-url', value: null, source: null },
     ]);
     expectSecretAbsent(result);
   });

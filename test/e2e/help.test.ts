@@ -66,7 +66,7 @@ describe('help as people look for it', () => {
   it('explains every exit status with `energy help exit-codes`, listed in the root help', async () => {
     const topic = await runCli(['help', 'exit-codes'], { env });
     expect(topic.code).toBe(0);
-    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143])
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 129, 130, 143])
       expect(topic.stdout).toMatch(new RegExp(`^ *${code}  \\S`, 'm'));
     expect(topic.stdout).toContain('rate limited: 429 still after the retries, or a longer');
     const root = await runCli(['--help'], { env });
@@ -84,7 +84,7 @@ describe('help as people look for it', () => {
     const result = await runInProcess(args, env);
     expect(result.code, result.stderr).toBe(0);
     const rows = (JSON.parse(result.stdout) as { exit_codes: { code: number; meaning: string }[] }).exit_codes;
-    expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143]);
+    expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 129, 130, 143]);
     expect(rows[2]!.meaning).toContain('400, 413, 415 or 422');
   });
 

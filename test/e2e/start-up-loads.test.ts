@@ -15,12 +15,12 @@ import { worldForSuite } from '../helpers/suite-world.js';
 const RECORD_LOADS = fileURLToPath(new URL('../fixtures/record-loads.cjs', import.meta.url));
 const world = worldForSuite();
 
-async function loads(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+async function loads(args: string[], env: Record<string, string> = {}, code = 0): Promise<string[]> {
   const file = join(mkdtempSync(join(tmpdir(), 'energy-loads-')), 'loads.txt');
   const result = await world.run(args, {
     env: { NODE_OPTIONS: `--require ${RECORD_LOADS}`, ENERGY_TEST_LOADS_FILE: file, ...env },
   });
-  expect(result.code, result.stderr).toBe(0);
+  expect(result.code, result.stderr).toBe(code);
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
@@ -65,5 +65,33 @@ describe('what a command loads to start', () => {
 
   it('spend, which sums amounts, does (the check can see it)', async () => {
     expect(await loads(['spend', '--json'])).toContain('vendor/decimal.cjs');
+  });
+});
+
+/**
+ * The state store's driver (dist/bin/vendor/pg.cjs, 85 KB) is loaded only by a command that keeps state and
+ * only where a postgresql:// URL is configured: a command that keeps none never loads it, URL or not.
+ */
+describe('what a command loads for the state store', () => {
+  // A socket nobody listens on: a command that opens the store fails (exit 11) having loaded the driver.
+  const stateUrl = { ENERGY_STATE_URL: `postgresql://energy@/energy?host=${tmpdir()}/energy-no-server` };
+
+  it.each([
+    ['balance', ['balance', '--json']],
+    ['time', ['time']],
+    ['quote', ['quote', freshAddress(26_101), '--energy', '65000', '--hours', '1']],
+  ])('%s with a state URL configured does not load pg', async (_name, args) => {
+    const files = await loads(args, stateUrl);
+    expect(files).toContain('main.cjs');
+    expect(files).not.toContain('vendor/pg.cjs');
+  });
+
+  it('order create without a state URL does not load pg', async () => {
+    const files = await loads(['order', 'create', freshAddress(26_102), '--energy', '65000', '--hours', '1', '--yes']);
+    expect(files).not.toContain('vendor/pg.cjs');
+  });
+
+  it('order pending with one does (the check can see it)', async () => {
+    expect(await loads(['order', 'pending'], stateUrl, 11)).toContain('vendor/pg.cjs');
   });
 });

@@ -1,0 +1,255 @@
+/**
+ * The order journal in PostgreSQL: one row per (API, key, client_request_id), shared by every host naming the
+ * database. The rules are the folder's (journal.ts): a record is written before its request leaves; an id
+ * journaled pending, or settled with an order, is returned to a second writer, whose bytes it must send; a
+ * refused or unsent record is replaced; a record is settled once (the first answer stays).
+ */
+import type { Pool } from 'pg';
+import { JournalWriteError, UnreadableRecordError } from '../../domain/journal-errors.js';
+import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
+import type { UnreadableRecord } from '../../journal/read-records.js';
+import { parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
+import { stateStoreFailure } from './pg-connect.js';
+
+interface Row {
+  origin: string;
+  key_id: string;
+  client_request_id: string;
+  body: string;
+  journaled_at: Date;
+  last_error: string | null;
+  outcome: Outcome | null;
+}
+
+const COLUMNS = 'origin, key_id, client_request_id, body, journaled_at, last_error, outcome';
+const KEY = 'origin = $1 AND key_id = $2 AND client_request_id = $3';
+/** Settled records are kept this long, as in the folder. */
+const RETENTION = "interval '30 days'";
+
+export class PgJournal implements OrderJournal {
+  #pruned = false;
+
+  constructor(
+    private readonly pool: Pool,
+    readonly scope: JournalScope,
+    readonly where: string,
+    private readonly url: string,
+    private readonly host: string,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  async find(clientRequestId: string): Promise<JournalRecord | undefined> {
+    const row = await this.#row(clientRequestId);
+    return row === undefined ? undefined : this.#record(row);
+  }
+
+  async unreadableFor(clientRequestId: string): Promise<UnreadableRecord | undefined> {
+    const row = await this.#row(clientRequestId);
+    return row !== undefined && row.outcome === null ? this.#unreadable(row) : undefined;
+  }
+
+  async begin(clientRequestId: string, body: string): Promise<{ record: JournalRecord; fresh: boolean }> {
+    const journaledAt = new Date(this.nowMs());
+    const { rows } = await this.#query<Row>(
+      'journal the order (nothing was sent)',
+      `INSERT INTO energy.journal (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6)
+       ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
+         SET body = EXCLUDED.body, journaled_at = EXCLUDED.journaled_at, last_error = NULL, outcome = NULL,
+             host = EXCLUDED.host, updated_at = now()
+         WHERE energy.journal.outcome IS NOT NULL AND energy.journal.outcome->>'kind' NOT IN ('created', 'existing')
+       RETURNING ${COLUMNS}`,
+      [...this.#key(clientRequestId), body, journaledAt, this.host],
+    );
+    if (rows[0] !== undefined) return { record: this.#record(rows[0])!, fresh: true };
+    const other = await this.#row(clientRequestId);
+    const record = other === undefined ? undefined : this.#record(other);
+    if (record === undefined) {
+      const reason = (other && this.#unreadable(other)?.reason) ?? 'it changed while being read';
+      throw new UnreadableRecordError(clientRequestId, this.#path(clientRequestId), reason);
+    }
+    return { record, fresh: false };
+  }
+
+  async markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord> {
+    const updated = { ...record, last_error: reason };
+    try {
+      await this.pool.query(
+        `UPDATE energy.journal SET last_error = $4, updated_at = now() WHERE ${KEY} AND outcome IS NULL`,
+        [...this.#key(record.client_request_id), reason],
+      );
+    } catch {
+      // Only a note: the record is pending either way, and the failure being reported matters more.
+    }
+    return updated;
+  }
+
+  async settle(record: JournalRecord, outcome: OutcomeInput): Promise<JournalRecord> {
+    const full = { ...outcome, at: new Date(this.nowMs()).toISOString() } as Outcome;
+    try {
+      // The first answer stays: a host settling a record another host settled a moment ago changes nothing.
+      const { rows } = await this.pool.query<Row>(
+        `INSERT INTO energy.journal (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
+           SET outcome = EXCLUDED.outcome, updated_at = now() WHERE energy.journal.outcome IS NULL
+         RETURNING ${COLUMNS}`,
+        [
+          ...this.#key(record.client_request_id),
+          record.body,
+          new Date(record.journaled_at),
+          record.last_error,
+          JSON.stringify(full),
+          this.host,
+        ],
+      );
+      const row = rows[0] ?? (await this.#row(record.client_request_id));
+      return (row && this.#record(row)) ?? { ...record, outcome: full };
+    } catch (error) {
+      // The record stays pending: `order recover` settles it later, by resending its bytes (no second order).
+      throw new JournalWriteError(
+        `cannot record the outcome in the state store: ${stateStoreFailure(error, this.url, 'now').message}`,
+      );
+    }
+  }
+
+  async pending(): Promise<JournalRecord[]> {
+    return this.#records(
+      `SELECT ${COLUMNS} FROM energy.journal WHERE origin = $1 AND key_id = $2 AND outcome IS NULL`,
+      [this.scope.origin, this.scope.keyId],
+    );
+  }
+
+  async ordered(sinceMs: number): Promise<JournalRecord[]> {
+    return this.#records(
+      `SELECT ${COLUMNS} FROM energy.journal WHERE origin = $1 AND key_id = $2
+         AND outcome->>'kind' IN ('created', 'existing') AND journaled_at >= $3`,
+      [this.scope.origin, this.scope.keyId, new Date(sinceMs)],
+    );
+  }
+
+  async allPending(): Promise<JournalRecord[]> {
+    return this.#records(`SELECT ${COLUMNS} FROM energy.journal WHERE outcome IS NULL`, []);
+  }
+
+  /**
+   * A record from a local journal (`energy state import`): added when the database has none under its id, its
+   * outcome written where the database's row is still pending; a row with an outcome is left as it is.
+   */
+  async import(record: JournalRecord): Promise<'added' | 'settled' | 'present'> {
+    const { rows } = await this.#query<{ added: boolean }>(
+      'import the journal',
+      `INSERT INTO energy.journal AS j (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
+         SET outcome = EXCLUDED.outcome, updated_at = now()
+         WHERE j.outcome IS NULL AND EXCLUDED.outcome IS NOT NULL
+       RETURNING (xmax = 0) AS added`,
+      [
+        record.origin,
+        record.key_id,
+        record.client_request_id,
+        record.body,
+        new Date(record.journaled_at),
+        record.last_error,
+        record.outcome === null ? null : JSON.stringify(record.outcome),
+        this.host,
+      ],
+    );
+    return rows[0] === undefined ? 'present' : rows[0].added ? 'added' : 'settled';
+  }
+
+  /** Pending records of every API and key, and the rows that are not records. */
+  async everyPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }> {
+    const rows = await this.#pendingRows('true', []);
+    return {
+      records: rows.flatMap((row) => this.#record(row) ?? []),
+      unreadable: rows.flatMap((row) => this.#unreadable(row) ?? []),
+    };
+  }
+
+  async unreadablePending(): Promise<UnreadableRecord[]> {
+    const rows = await this.#pendingRows('origin = $1 AND key_id = $2', [this.scope.origin, this.scope.keyId]);
+    return rows.flatMap((row) => this.#unreadable(row) ?? []);
+  }
+
+  covers(record: JournalRecord): boolean {
+    return record.origin === this.scope.origin && record.key_id === this.scope.keyId;
+  }
+
+  async pendingCount(exceptId?: string): Promise<number> {
+    const { rows } = await this.#query<{ count: string }>(
+      'count pending records',
+      `SELECT count(*) AS count FROM energy.journal
+         WHERE origin = $1 AND key_id = $2 AND outcome IS NULL AND client_request_id IS DISTINCT FROM $3`,
+      [this.scope.origin, this.scope.keyId, exceptId ?? null],
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  /** Settled records past the retention period, once per run: housekeeping, never a failed order. */
+  async prune(): Promise<number> {
+    if (this.#pruned) return 0;
+    this.#pruned = true;
+    try {
+      const { rowCount } = await this.pool.query(
+        `DELETE FROM energy.journal WHERE outcome IS NOT NULL AND updated_at < now() - ${RETENTION}`,
+      );
+      return rowCount ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  async #records(sql: string, params: unknown[]): Promise<JournalRecord[]> {
+    const { rows } = await this.#query<Row>('read the journal', `${sql} ORDER BY journaled_at`, params);
+    return rows.flatMap((row) => this.#record(row) ?? []);
+  }
+
+  async #pendingRows(where: string, params: unknown[]): Promise<Row[]> {
+    const sql = `SELECT ${COLUMNS} FROM energy.journal WHERE ${where} AND outcome IS NULL ORDER BY journaled_at`;
+    return (await this.#query<Row>('read the journal', sql, params)).rows;
+  }
+
+  async #row(clientRequestId: string): Promise<Row | undefined> {
+    const sql = `SELECT ${COLUMNS} FROM energy.journal WHERE ${KEY}`;
+    return (await this.#query<Row>('read the journal', sql, this.#key(clientRequestId))).rows[0];
+  }
+
+  async #query<R extends object>(doing: string, sql: string, params: unknown[]): Promise<{ rows: R[] }> {
+    try {
+      return await this.pool.query<R>(sql, params);
+    } catch (error) {
+      throw stateStoreFailure(error, this.url, `to ${doing}`);
+    }
+  }
+
+  #key(clientRequestId: string): [string, string, string] {
+    return [this.scope.origin, this.scope.keyId, clientRequestId];
+  }
+
+  /** The row as a record, checked as a file is: a row whose body is not an order is not trusted. */
+  #record(row: Row): JournalRecord | undefined {
+    return parseRecord(JSON.stringify(asRecord(row)));
+  }
+
+  #unreadable(row: Row): UnreadableRecord | undefined {
+    return this.#record(row) === undefined
+      ? { path: this.#path(row.client_request_id), reason: 'its order body is garbled (not the JSON of an order)' }
+      : undefined;
+  }
+
+  #path(clientRequestId: string): string {
+    return `${this.where} (energy.journal, client_request_id ${clientRequestId})`;
+  }
+}
+
+function asRecord(row: Row): JournalRecord {
+  return {
+    version: 1,
+    origin: row.origin,
+    key_id: row.key_id,
+    client_request_id: row.client_request_id,
+    body: row.body,
+    journaled_at: row.journaled_at.toISOString(),
+    last_error: row.last_error,
+    outcome: row.outcome,
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The state store's schema, `energy` in the database: created on first use and versioned
+ * (energy.schema_version, one row per migration applied). Migrations run in one transaction under a
+ * transaction-scoped advisory lock, so that two hosts starting at once apply each exactly once; a host that
+ * finds the schema current takes no lock at all (one read).
+ */
+import type { PoolClient } from 'pg';
+import { StateStoreError } from '../../domain/journal-errors.js';
+
+/** pg_advisory_xact_lock(MIGRATION_LOCK, 0): the two-integer key space, apart from the decisions' bigint keys. */
+const MIGRATION_LOCK = 0x656e7267; // "enrg"
+
+const MIGRATIONS: readonly string[] = [
+  // 1: the order journal. A record is pending while `outcome` is null; the id is unique per API and key.
+  `CREATE TABLE energy.journal (
+     origin text NOT NULL,
+     key_id text NOT NULL,
+     client_request_id text NOT NULL,
+     body text NOT NULL,
+     journaled_at timestamptz NOT NULL,
+     last_error text,
+     outcome jsonb,
+     host text NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (origin, key_id, client_request_id)
+   );
+   CREATE INDEX journal_pending ON energy.journal (journaled_at) WHERE outcome IS NULL;
+   CREATE INDEX journal_ordered ON energy.journal (origin, key_id, journaled_at)
+     WHERE outcome->>'kind' IN ('created', 'existing');
+   CREATE INDEX journal_settled ON energy.journal (updated_at) WHERE outcome IS NOT NULL;`,
+  // 2: ensure --max-spend's ledger, per API account: what the services naming the database ordered.
+  `CREATE TABLE energy.spend (
+     origin text NOT NULL,
+     key_id text NOT NULL,
+     order_id text NOT NULL,
+     address text NOT NULL,
+     total_trx numeric(30, 6) NOT NULL,
+     at_ms bigint NOT NULL,
+     state text NOT NULL CHECK (state IN ('placed', 'kept', 'refunded')),
+     PRIMARY KEY (origin, key_id, order_id)
+   );
+   CREATE INDEX spend_at ON energy.spend (origin, key_id, at_ms);`,
+];
+
+/** The schema version this program writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The version the database is at, 0 when the schema is not there yet. */
+export async function schemaVersion(client: PoolClient): Promise<number> {
+  try {
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM energy.schema_version',
+    );
+    return rows[0]?.version ?? 0;
+  } catch (error) {
+    // 3F000: no schema "energy"; 42P01: no table schema_version.
+    const code = (error as { code?: string }).code;
+    if (code === '3F000' || code === '42P01') return 0;
+    throw error;
+  }
+}
+
+/** Brings the schema to SCHEMA_VERSION (idempotent, safe from many hosts at once); returns the version. */
+export async function migrate(client: PoolClient, host: string): Promise<number> {
+  const found = await schemaVersion(client);
+  if (found === SCHEMA_VERSION) return found;
+  if (found > SCHEMA_VERSION) throw newerSchema(found);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, 0)', [MIGRATION_LOCK]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS energy');
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS energy.schema_version (
+         version integer PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now(),
+         applied_by text NOT NULL
+       )`,
+    );
+    // Read again under the lock: another host may have migrated while this one waited.
+    const current = await schemaVersion(client);
+    if (current > SCHEMA_VERSION) throw newerSchema(current);
+    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
+      await client.query(MIGRATIONS[version - 1]!);
+      await client.query('INSERT INTO energy.schema_version (version, applied_by) VALUES ($1, $2)', [version, host]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  return SCHEMA_VERSION;
+}
+
+function newerSchema(found: number): StateStoreError {
+  return new StateStoreError(
+    `the state store's schema is at version ${found}, written by a newer energy (this one knows ${SCHEMA_VERSION}): nothing was read or written`,
+    { hint: 'upgrade energy on this host to the version the other hosts run' },
+  );
+}

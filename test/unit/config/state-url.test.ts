@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { hasPassword, parseStateUrl, redactStateUrl } from '../../../src/config/state-url.js';
+import { UsageError } from '../../../src/domain/errors.js';
+
+describe('the state URL', () => {
+  it.each([
+    ['postgresql://energy:s3cret@db.internal:5432/energy', 'postgresql://energy:***@db.internal:5432/energy'],
+    ['postgres://u:p%40ss@h/d?sslmode=require', 'postgres://u:***@h/d?sslmode=require'],
+    ['postgresql://energy@/energy?host=/run/postgresql', 'postgresql://energy@/energy?host=/run/postgresql'],
+    ['postgresql://u@h/d?password=hunter2&sslmode=disable', 'postgresql://u@h/d?password=***&sslmode=disable'],
+    ['postgresql://u:a:b@c@h/d', 'postgresql://u:***@h/d'],
+    ['not a url :pw@', 'not a url :pw@'],
+  ])('%s is shown as %s', (url, shown) => {
+    expect(redactStateUrl(url)).toBe(shown);
+  });
+
+  it('knows a URL that carries a password', () => {
+    expect(hasPassword('postgresql://u:p@h/d')).toBe(true);
+    expect(hasPassword('postgresql://u:p@/d?host=/tmp/x')).toBe(true);
+    expect(hasPassword('postgresql://u@h/d?password=p')).toBe(true);
+    expect(hasPassword('postgresql://u@/d?host=/tmp/x')).toBe(false);
+  });
+
+  it("takes postgresql:// and postgres://, libpq's socket form too, and refuses anything else without showing a password", () => {
+    expect(parseStateUrl('postgresql://u@/d?host=/tmp/x').protocol).toBe('postgresql:');
+    expect(parseStateUrl('postgres://h/d').protocol).toBe('postgres:');
+    expect(() => parseStateUrl('mysql://u:pw@h/d')).toThrow(UsageError);
+    expect(() => parseStateUrl('::nonsense:pw-9@x')).toThrow(/state-url is not a URL/);
+    // Not a URL: not echoed at all, since no rule can find a password in it.
+    expect(() => parseStateUrl('http//u:pw-secret-7@h')).toThrow(
+      /^state-url is not a URL \(not shown: it may hold a password\)$/,
+    );
+  });
+});
