@@ -9,7 +9,7 @@ import type { EnsureDeps, EnsureOptions } from '../ensure/ensure-types.js';
 import { ServiceObserver, type WatchOptions } from './observer.js';
 import { serviceCycle } from './service-cycle.js';
 import { runService, type CycleReport } from './service-loop.js';
-import { StoppedBeforeOrderingError } from '../domain/cli-errors.js';
+import { gateOrdering } from './ordering-gate.js';
 import { signalAtSwitch } from './signal-seam.js';
 import { stopOnSignals } from './signal-stop.js';
 
@@ -36,10 +36,7 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
     // Orders seen final stay known between cycles, so a service follows each of its old orders once.
     knownFinal: new Set(),
     // Ordering starts here (alone among this machine's runs): not once a stop was asked for.
-    exclusive: (work) => {
-      if (stop.requested) throw new StoppedBeforeOrderingError();
-      return deps.exclusive(work);
-    },
+    exclusive: gateOrdering(deps.exclusive, () => stop.requested),
   };
   try {
     await runService({
