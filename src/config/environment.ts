@@ -70,4 +70,13 @@ export const OTHER_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'NODE_EXTRA_CA_CERTS',
     about: 'a CA bundle for a private or proxy CA. NODE_TLS_REJECT_UNAUTHORIZED=0 is refused (exit 2).',
   },
+  {
+    name: 'PGPASSWORD, PGPASSFILE, PGSSLMODE',
+    about:
+      "with ENERGY_STATE_URL, libpq's meaning: the password from PGPASSWORD, else PGPASSFILE (or ~/.pgpass); the sslmode where the URL has none.",
+  },
+  {
+    name: 'PGHOST, PGPORT, PGUSER, PGDATABASE, PGCONNECT_TIMEOUT',
+    about: "with ENERGY_STATE_URL, libpq's meaning, for what the URL leaves out (connect timeout 10 s by default).",
+  },
 ];
