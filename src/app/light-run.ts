@@ -9,7 +9,7 @@
 /** The commands of the light bundle. */
 const LIGHT = new Set(['balance', 'time']);
 /** The root options (app/program.ts) that take a value, and those that take none. */
-const WITH_VALUE = new Set(['--profile', '--base-url', '--tron-node', '--timeout', '--retries']);
+const WITH_VALUE = new Set(['--profile', '--base-url', '--tron-node', '--state-url', '--timeout', '--retries']);
 const FLAGS = new Set(['--json', '--verbose']);
 
 /** The light command `args` runs, or undefined when the whole program must run them. */

@@ -12,6 +12,7 @@ describe('lightCommand', () => {
     [['--profile=staging', '--verbose', 'balance', '--help'], 'balance'],
     [['--base-url', 'http://127.0.0.1:1', '--timeout', '5s', '--retries', '0', 'time'], 'time'],
     [['--tron-node', 'x', 'balance'], 'balance'],
+    [['--state-url', 'postgresql://energy@/energy?host=/run/postgresql', 'balance'], 'balance'],
   ])('%j runs light: %s', (args, command) => {
     expect(lightCommand(args)).toBe(command);
   });
@@ -28,6 +29,7 @@ describe('lightCommand', () => {
     [['-V']],
     [['--unknown', 'balance']],
     [['order', 'list', 'balance']],
+    [['--state-url', 'balance', 'order', 'pending']],
   ])('%j runs the whole program', (args) => {
     expect(lightCommand(args)).toBeUndefined();
   });
