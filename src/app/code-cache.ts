@@ -40,10 +40,32 @@ export function privateCacheDir(
   if (xdg === undefined && (home === undefined || !path.isAbsolute(home))) return undefined;
   const dir = path.join(xdg ?? path.join(home!, '.cache'), 'energy');
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(fs, dir);
     return isOurs(fs.lstatSync(dir), uid) && fs.lstatSync(dir).isDirectory() ? dir : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * mkdir -p, one level at a time, as config/permissions.ts does: Node 20's `mkdirSync(dir, { recursive: true })`
+ * loops for ever at full CPU under a folder that refuses new entries with ENOENT, such as /proc (a HOME there
+ * hung every command at start).
+ */
+function makeDirs(fs: Fs, dir: string): void {
+  const path = process.getBuiltinModule('node:path');
+  const missing: string[] = [];
+  for (let current = dir; !fs.existsSync(current); current = path.dirname(current)) {
+    missing.unshift(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const folder of missing) {
+    try {
+      fs.mkdirSync(folder, { mode: 0o700 });
+    } catch (error) {
+      // A parallel run made it a moment ago: lstat below checks what it is.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }
 

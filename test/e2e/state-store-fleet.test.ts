@@ -30,7 +30,10 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the manual's fl
   const cluster = clusterForSuite(bin);
 
   it('two services from the compose example, each without a volume, one database: one order for the need', async () => {
-    const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(read('../../Dockerfile'))![1]!) as string[];
+    const withInit = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(read('../../Dockerfile'))![1]!) as string[];
+    // tini, the image's PID 1, runs the command: the command itself is what follows its `--`.
+    expect(withInit.slice(0, 2)).toEqual(['/sbin/tini', '--']);
+    const entrypoint = withInit.slice(2);
     expect(entrypoint.slice(0, 2)).toEqual(['energy', 'ensure']);
     const commands = composeCommands();
     expect(commands).toHaveLength(2);
