@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/client/types.js';
 import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from '../../src/sandbox/index.js';
-import { freshAddress } from '../helpers/e2e.js';
+import { freshAddress, until } from '../helpers/e2e.js';
 import { json } from '../helpers/world.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -69,9 +69,7 @@ describe('SIGINT during order list --all --json', () => {
   it('closes the document validly with next_cursor at the page not yet read, and says how to read on', async () => {
     world.sandbox.inject({ kind: 'delay', ms: 400, times: 100, match: { method: 'GET', path: '/v1/energy/orders' } });
     const running = world.spawn(['order', 'list', '--all', '--limit', '20', '--json']);
-    const deadline = Date.now() + 15_000;
-    while (!running.output().stdout.includes('"id"') && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await until('the first order is written', () => running.output().stdout.includes('"id"'), 15_000);
     running.child.kill('SIGINT');
     const result = await running.result;
     world.sandbox.clearFaults();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventHook } from '../../../src/service/event-hook.js';
 import { checkHookCommand } from '../../../src/service/hook-check.js';
+import { until } from '../../helpers/e2e.js';
 
 /** Whether a process is still there (a zombie reaped by Node is not). */
 function alive(pid: number): boolean {
@@ -18,13 +19,8 @@ function alive(pid: number): boolean {
     return false;
   }
 }
-async function untilFile(file: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
-    if (Date.now() > deadline) throw new Error(`${file} never written`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return readFileSync(file, 'utf8').trim();
+function untilFile(file: string): Promise<string> {
+  return until(`${file} is written`, () => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '') || undefined);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'energy-hook-'));
