@@ -10,7 +10,7 @@ describe('lightCommand', () => {
     [['--json', 'time'], 'time'],
     [['--profile', 'staging', 'balance'], 'balance'],
     [['--profile=staging', '--verbose', 'balance', '--help'], 'balance'],
-    [['--base-url', 'http://127.0.0.1:1', '--timeout', '5s', '--retries', '0', 'time'], 'time'],
+    [['--base-url', 'http://127.0.0.1:8080', '--timeout', '5s', '--retries', '0', 'time'], 'time'],
     [['--tron-node', 'x', 'balance'], 'balance'],
     [['--state-url', 'postgresql://energy@/energy?host=/run/postgresql', 'balance'], 'balance'],
   ])('%j runs light: %s', (args, command) => {

@@ -119,7 +119,7 @@ describe('EventHook', () => {
       note: () => undefined,
       env: {
         PATH: process.env.PATH,
-        ENERGY_BASE_URL: 'http://127.0.0.1:1',
+        ENERGY_BASE_URL: 'http://127.0.0.1:8080',
         ENERGY_STATE_DIR: '/var/lib/energy',
         ENERGY_API_KEY: 'k',
         ENERGY_API_SECRET: 's',
