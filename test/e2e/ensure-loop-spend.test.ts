@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { request } from 'node:http';
 import { SANDBOX_FAILING_ADDRESS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -34,18 +33,6 @@ const events = (path: string): { event: string; [key: string]: unknown }[] =>
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { event: string });
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 /** The service's --metrics URL, once it says it. */
 async function metricsUrl(running: RunningCli): Promise<string> {
@@ -142,7 +129,7 @@ describe('ensure --every: an address whose deliveries always fail', () => {
     const url = await metricsUrl(running);
     const seen = () => cycles(running.output().stdout);
     await until('20 cycles', () => seen().length >= 20, 30_000);
-    const scrape = (await get(`${url}/metrics`)).body;
+    const scrape = (await httpGet(`${url}/metrics`)).body;
     running.child.kill('SIGTERM');
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);
@@ -206,8 +193,8 @@ describe('ensure --max-spend', () => {
     const refused = (running: RunningCli) =>
       cycles(running.output().stdout).filter((line) => line.items[0]?.reason === 'spend_limit').length;
     await until('five cycles refused by the ceiling', () => refused(first) >= 5, 30_000);
-    const scrape = (await get(`${url}/metrics`)).body;
-    const health = await get(`${url}/healthz`);
+    const scrape = (await httpGet(`${url}/metrics`)).body;
+    const health = await httpGet(`${url}/healthz`);
     first.child.kill('SIGTERM');
     expect((await first.result).code).toBe(0);
 

@@ -6,30 +6,17 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freshAddress, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, until } from '../helpers/e2e.js';
 import { hasCommand } from '../helpers/machine-needs.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
 const PROMTOOL = hasCommand('promtool', ['--version']) || process.env.ENERGY_TESTS_REQUIRE_ALL === '1';
 const RECORD_EVENT = fileURLToPath(new URL('../fixtures/record-event.cjs', import.meta.url));
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 function promtoolCheck(text: string): Promise<string> {
   return new Promise((resolve) => {
@@ -121,7 +108,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     const scrape = await until(
       'an order is counted',
       async () => {
-        const { body } = await get(`${url}/metrics`);
+        const { body } = await httpGet(`${url}/metrics`);
         return /energy_ensure_orders_total\{result="placed"\} [1-9]/.test(body) ? body : undefined;
       },
       30_000,
@@ -133,7 +120,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     expect(scrape).toMatch(/energy_balance_available_trx \d+\.\d{6}\n/);
     // Where promtool is missing this check is left out, except in CI, which installs it (and requires it).
     if (PROMTOOL) expect(await promtoolCheck(scrape)).toBe('');
-    expect((await get(`${url}/healthz`)).status).toBe(200);
+    expect((await httpGet(`${url}/healthz`)).status).toBe(200);
     expect(await dockerHealthcheck(url)).toBe(0);
 
     // From now on every request fails (the API's balance read, the node's): three cycles in a row, and the
@@ -142,7 +129,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     const down = await until(
       'healthz says 503',
       async () => {
-        const answer = await get(`${url}/healthz`);
+        const answer = await httpGet(`${url}/healthz`);
         return answer.status === 503 ? answer : undefined;
       },
       30_000,

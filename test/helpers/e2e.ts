@@ -117,3 +117,16 @@ export async function until<T>(what: string, probe: Probe<T>, timeoutMs = 10_000
     await sleep(20);
   }
 }
+
+/** A plain GET over a fresh socket (metrics, health): the status and the body as text. */
+export function httpGet(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}

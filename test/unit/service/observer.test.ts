@@ -1,21 +1,9 @@
 /** The observer feeds the health rule what the metrics see: a cycle with a failed address is a failed cycle for /healthz too. */
-import { request } from 'node:http';
+import { httpGet } from '../../helpers/e2e.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { ServiceObserver } from '../../../src/service/observer.js';
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 describe('ServiceObserver', () => {
   it('three cycles in a row with a failed address (each cycle ran to its end) turn /healthz 503', async () => {
@@ -38,7 +26,7 @@ describe('ServiceObserver', () => {
       now += 1000;
       observer.cycleEnded({ cycle, at: new Date(now).toISOString(), items: [failing, newItem('TB', 65_000, 65_000)] });
     }
-    const health = await get(`${url}/healthz`);
+    const health = await httpGet(`${url}/healthz`);
     expect(health.status).toBe(503);
     expect(JSON.parse(health.body)).toEqual({
       status: 'unhealthy',
