@@ -10,9 +10,10 @@
 // - dist/bin/topics.cjs: the texts of the help topics, required only by `energy help <topic>`;
 // - dist/bin/vendor/*.cjs: the heavy packages (decimal.js), each its own file, required only by the
 //   commands that use them, so other commands do not even parse them.
-// tsc still builds dist/ for the library and its types.
+// tsc still builds dist/ for the library and its types. Every build's metafile goes into dist/bin/meta.json
+// (not shipped): scripts/notices.mjs writes the third-party notices and the SBOM from what it says was bundled.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { build } from 'esbuild';
+import { build as esbuild } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -29,8 +30,18 @@ program.configureOutput({ writeOut: (text) => (rootHelp += text), getOutHasColor
 program.outputHelp();
 rmSync(new URL('../dist/bin', import.meta.url), { recursive: true, force: true });
 
+/** Each build's inputs and outputs, merged: what every file of dist/bin/ was made from. */
+const meta = { inputs: {}, outputs: {} };
+async function build(options) {
+  const result = await esbuild(options);
+  Object.assign(meta.inputs, result.metafile.inputs);
+  Object.assign(meta.outputs, result.metafile.outputs);
+  return result;
+}
+
 const common = {
   bundle: true,
+  metafile: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20.18',
@@ -76,15 +87,27 @@ const layout = {
 
 // The entry on its own, so that `--version` and `--help` read one small file.
 await build({ ...common, entryPoints: { energy: 'src/app/cli.ts' }, outdir: 'dist/bin', plugins: [layout] });
-const result = await build({
-  ...common,
-  entryPoints: { main: 'src/app/main.ts' },
-  outdir: 'dist/bin',
-  metafile: true,
-  plugins: [layout],
-});
+await build({ ...common, entryPoints: { main: 'src/app/main.ts' }, outdir: 'dist/bin', plugins: [layout] });
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist/bin', plugins: [layout] });
-await build({ ...common, entryPoints: { topics: 'src/help/topics.ts' }, outdir: 'dist/bin', plugins: [layout] });
+// The topics' texts as the build reads them from docs/ (src/help/doc-topics.ts), in place of the module that
+// reads them: `energy help <topic>` neither reads nor renders Markdown.
+const { readTopics } = await import('../dist/help/doc-topics.js');
+const builtTopics = {
+  name: 'energy-topics',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/doc-topics\.js$/ }, () => ({ path: 'doc-topics', namespace: 'built-topics' }));
+    b.onLoad({ filter: /.*/, namespace: 'built-topics' }, () => ({
+      contents: `export const readTopics = () => (${JSON.stringify(readTopics())});`,
+      loader: 'js',
+    }));
+  },
+};
+await build({
+  ...common,
+  entryPoints: { topics: 'src/help/topics.ts' },
+  outdir: 'dist/bin',
+  plugins: [builtTopics, layout],
+});
 // light.cjs: the program for `balance` and `time` alone (src/app/light-run.ts decides when): program.ts's
 // imports of the other commands are empty modules, whose factories it never calls for those two.
 const OTHER_COMMANDS =
@@ -111,4 +134,4 @@ for (const [name, file] of Object.entries(VENDOR)) {
     external: ['pg-native'],
   });
 }
-writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(result.metafile));
+writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(meta));

@@ -3,7 +3,8 @@
 # read the .tgz, no registry), install it into a temporary prefix, and use it there: `energy --version`,
 # `energy sandbox` + `energy balance`, and the library imported with its types by a TypeScript consumer.
 # `npm pack` builds dist/ itself (the `prepack` script), and so does `npm install <git URL>` (npm runs only
-# `prepare` for a git dependency, which builds where dist/ is missing), checked last. The man pages are
+# `prepare` for a git dependency, which builds where dist/ is missing), checked last. Every package the bundle
+# carries must have its notice and SBOM entry in the tarball. The man pages are
 # checked in the tarball and where a global install links them (`man energy`). Network: the npm registry for the installs' dependencies,
 # 127.0.0.1 otherwise.
 set -euo pipefail
@@ -28,6 +29,33 @@ tarball="$work/$tarball"
 tar -tzf "$tarball" | grep -x 'package/dist/bin/energy.cjs' >/dev/null || { say "npm pack did not build dist/ (prepack)"; exit 1; }
 tar -tzf "$tarball" | grep -x 'package/LICENSE' >/dev/null || { say "the tarball has no LICENSE"; exit 1; }
 tar -tzf "$tarball" | grep -x 'package/dist/man/energy.1' >/dev/null || { say "the tarball has no man page"; exit 1; }
+# Every package the bundle carries (esbuild's metafile, which prepack just wrote) has its notice in the tarball:
+# its name and version, and its licence text, in THIRD_PARTY_NOTICES.md, and a component in the SBOM.
+for shipped in dist/THIRD_PARTY_NOTICES.md dist/sbom.cdx.json CHANGELOG.md docs/service.md; do
+  tar -tzf "$tarball" | grep -x "package/$shipped" >/dev/null || { say "the tarball has no $shipped"; exit 1; }
+done
+tar -xzf "$tarball" -C "$work" package/dist/THIRD_PARTY_NOTICES.md package/dist/sbom.cdx.json
+node --input-type=module -e "
+import { readFileSync, readdirSync } from 'node:fs';
+import { bundledPackages } from './scripts/bundled-packages.mjs';
+const notices = readFileSync('$work/package/dist/THIRD_PARTY_NOTICES.md', 'utf8');
+const purls = JSON.parse(readFileSync('$work/package/dist/sbom.cdx.json', 'utf8')).components.map((c) => c.purl);
+const missing = [];
+const bundled = bundledPackages(process.cwd());
+for (const { dir, manifest: { name, version } } of bundled) {
+  const section = notices.split(/^## /m).find((s) => s.split(/\r?\n/)[0] === name + ' ' + version);
+  // The licence's first words as the package ships them (its LICENSE file, or its README's section).
+  const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
+  const words = file === undefined ? 'Copyright' : readFileSync(dir + '/' + file, 'utf8').trim().split(/\s+/).slice(0, 6).join(' ');
+  if (section === undefined || !section.replace(/\s+/g, ' ').includes(words)) missing.push(name + '@' + version + ': no notice with its licence text');
+  if (!purls.includes('pkg:npm/' + name.replace(/^@/, '%40') + '@' + version)) missing.push(name + '@' + version + ': not in the SBOM');
+}
+if (bundled.length < 2) missing.push('the metafile names ' + bundled.length + ' bundled packages');
+if (missing.length > 0) { console.error(missing.join('
+')); process.exit(1); }
+console.log(bundled.length);
+" >"$work/notices.count" || { say "third-party notices are missing (above)"; exit 1; }
+say "third-party notices and SBOM: $(cat "$work/notices.count") bundled packages, each with its licence text"
 version=$(node -p "require('./package.json').version")
 say "packed $(basename "$tarball"): $(tar -tzf "$tarball" | wc -l) files, $(wc -c <"$tarball") bytes"
 if tar -tzf "$tarball" | grep -E 'meta\.json$|^package/src/|^package/test/|/(commands|config|output|sandbox)/|\.test\.'; then
