@@ -33,9 +33,10 @@ ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="energy-ensure" \
       org.opencontainers.image.description="energy ensure --every: keeps TRON addresses supplied with rented energy" \
       org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.licenses="MIT" \
-      org.opencontainers.image.source="https://github.com/energy-cli/energy-cli" \
-      org.opencontainers.image.documentation="https://github.com/energy-cli/energy-cli/blob/main/docs/service.md"
+      org.opencontainers.image.licenses="MIT"
+# The licence and the third-party notices of what the bundle carries (written by the build), where a reader of
+# the image looks; the SBOM is in the installed package (dist/sbom.cdx.json), where scanners find it.
+COPY --from=build /src/LICENSE /src/dist/THIRD_PARTY_NOTICES.md /usr/share/doc/energy-cli/
 RUN apk add --no-cache tini curl jq
 COPY --from=build /tmp/energy-cli.tgz /tmp/energy-cli.tgz
 RUN npm install --global --no-audit --no-fund /tmp/energy-cli.tgz \

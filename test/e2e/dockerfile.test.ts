@@ -44,7 +44,7 @@ describe('the Dockerfile', () => {
 
   it('has the OCI labels, its version the package version', () => {
     const labels = named('LABEL').join(' ');
-    for (const key of ['title', 'description', 'version', 'licenses', 'source']) {
+    for (const key of ['title', 'description', 'version', 'licenses']) {
       expect(labels).toContain(`org.opencontainers.image.${key}=`);
     }
     const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
