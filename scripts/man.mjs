@@ -1,40 +1,78 @@
 #!/usr/bin/env node
 // Writes the man pages into dist/man/ from the program's own help (tsc output, as scripts/bundle.mjs renders
 // the root help): energy.1, with the help topics as its ENVIRONMENT, EXIT STATUS, FORMATTING and SERVICE
-// sections, and one page per command (energy-order-create.1). package.json's "man" lists them, so that
-// `man energy` works after a global install; test/e2e/man-pages.test.ts keeps that list and the tree in step.
+// sections (the same parts of docs/ as `energy help <topic>`, src/help/doc-topics.ts), and one page per
+// command (energy-order-create.1), each with the root's options as GLOBAL OPTIONS. package.json's "man" lists
+// them, so that `man energy` works after a global install; test/e2e/man-pages.test.ts keeps that list and the
+// tree in step. Text is filled by man at the reader's width, and code kept within 80 columns; the date is the
+// build's (SOURCE_DATE_EPOCH, or the version's in CHANGELOG.md), so the same tree writes the same pages.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { buildDate } from './build-date.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const { buildProgram, commandPath } = await import('../dist/app/program.js');
 const { Context } = await import('../dist/commands/context.js');
 const { EXAMPLES } = await import('../dist/commands/examples.js');
 const { HELP_TOPICS } = await import('../dist/help/topic-names.js');
-const { topicText } = await import('../dist/help/topics.js');
+const { TOPIC_PAGES, topicFromPage } = await import('../dist/help/doc-topics.js');
+const { renderRoff, roffLiteral: literal, roffText: text } = await import('../dist/help/markdown-roff.js');
+const { codeLines } = await import('../dist/help/markdown-text.js');
 
 const program = buildProgram(
   new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
   pkg.version,
 );
+const { day } = buildDate();
 
-/** Text made safe for roff: backslashes, a dot or quote at the start of a line, characters beyond ASCII. */
-const text = (value) =>
-  value
-    .replace(/\\/g, '\\e')
-    .replace(/^([.'])/gm, '\\&$1')
-    .replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
-/** Option names and commands, where a hyphen is a real minus (copy-paste from the page works). */
-const literal = (value) => text(value).replace(/-/g, '\\-');
 const pageName = (command) => commandPath(command).replace(/ /g, '-');
 const isTopic = (command) => Object.hasOwn(HELP_TOPICS, command.name());
 const visible = (command) => command.commands.filter((c) => !c._hidden && !isTopic(c));
+const optionList = (help, options) =>
+  options.flatMap((option) => [
+    '.TP',
+    `\\fB${literal(help.optionTerm(option))}\\fR`,
+    text(help.optionDescription(option)),
+  ]);
+
+/** The help topics as sections of energy.1, from the same parts of the same pages as `energy help <topic>`. */
+const SECTIONS = {
+  environment: 'ENVIRONMENT',
+  'exit-codes': 'EXIT STATUS',
+  formatting: 'FORMATTING',
+  service: 'SERVICE',
+};
+function topicSection(topic) {
+  const page = TOPIC_PAGES[topic];
+  const { blocks } = topicFromPage(topic, readFileSync(new URL(`../${page}`, import.meta.url), 'utf8'));
+  return [
+    `.SH ${SECTIONS[topic]}`,
+    `(also \\fBenergy help ${topic}\\fR; the whole page: ${page})`,
+    ...renderRoff(blocks, page),
+  ];
+}
+
+/** Where the package's other texts are, after a global install (npm root -g). */
+const FILES = [
+  '.SH FILES',
+  'The package\\(aqs folder, \\fI$(npm root \\-g)/energy\\-cli\\fR after \\fBnpm install \\-\\-global\\fR, holds:',
+  ...[
+    ['docs/', 'the manual, a Markdown page per concern; the help topics are parts of it'],
+    ['README.md', 'the start: install, first quote, first order'],
+    ['CHANGELOG.md', 'what changed in each version'],
+    ['LICENSE', 'the licence (MIT)'],
+    ['dist/THIRD_PARTY_NOTICES.md', 'the packages the program carries, with their licences'],
+    ['dist/sbom.cdx.json', 'the same packages as a CycloneDX SBOM'],
+  ].flatMap(([file, about]) => ['.TP', `\\fI${literal(file)}\\fR`, about]),
+];
 
 function page(command) {
   const help = command.createHelp();
   const name = pageName(command);
   const path = commandPath(command);
   const lines = [
-    `.TH "${name.toUpperCase()}" "1" "" "energy ${pkg.version}" "energy manual"`,
+    `.TH "${name.toUpperCase()}" "1" "${day}" "energy ${pkg.version}" "energy manual"`,
+    // No hyphenation: option names, metrics and paths are copied from the page as they are.
+    '.nh',
     '.SH NAME',
     `${literal(name)} \\- ${text(command.description())}`,
     '.SH SYNOPSIS',
@@ -50,36 +88,19 @@ function page(command) {
       lines.push('.TP', `\\fI${literal(help.argumentTerm(argument))}\\fR`, text(help.argumentDescription(argument)));
   }
   const options = help.visibleOptions(command);
-  if (options.length > 0) {
-    lines.push('.SH OPTIONS');
-    for (const option of options)
-      lines.push('.TP', `\\fB${literal(help.optionTerm(option))}\\fR`, text(help.optionDescription(option)));
-  }
+  if (options.length > 0) lines.push('.SH OPTIONS', ...optionList(help, options));
+  // The root's options, as commander's showGlobalOptions prints them in --help (gh's INHERITED FLAGS).
+  const globals = command.parent === null ? [] : help.visibleGlobalOptions(command);
+  if (globals.length > 0) lines.push('.SH GLOBAL OPTIONS', ...optionList(help, globals));
   const children = visible(command);
   if (children.length > 0) {
     lines.push('.SH COMMANDS');
     for (const child of children)
       lines.push('.TP', `\\fB${literal(pageName(child))}\\fR(1)`, text(child.description()));
   }
-  if (command.parent === null) {
-    const sections = {
-      environment: 'ENVIRONMENT',
-      'exit-codes': 'EXIT STATUS',
-      formatting: 'FORMATTING',
-      service: 'SERVICE',
-    };
-    for (const [topic, title] of Object.entries(sections))
-      lines.push(
-        `.SH ${title}`,
-        `(also \\fBenergy help ${topic}\\fR)`,
-        '.PP',
-        '.nf',
-        text(topicText(topic)).trimEnd(),
-        '.fi',
-      );
-  }
+  if (command.parent === null) lines.push(...Object.keys(SECTIONS).flatMap(topicSection), ...FILES);
   const examples = EXAMPLES[path] ?? [];
-  if (examples.length > 0) lines.push('.SH EXAMPLES', '.nf', ...examples.map((e) => text(e)), '.fi');
+  if (examples.length > 0) lines.push('.SH EXAMPLES', '.nf', ...codeLines(examples, 'sh').map((e) => text(e)), '.fi');
   const seeAlso =
     command.parent === null
       ? children.map((c) => `${pageName(c)}(1)`)

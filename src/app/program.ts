@@ -99,6 +99,8 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     if (examples !== undefined) command.addHelpText('after', examples);
     // main.ts decides the exit code and prints errors in one format (text, or JSON with --json).
     // Help wraps at a fixed width, on a terminal as in a pipe, so that the fast path's copy is exact.
+    // Every command's help lists the root's options too (gh's "INHERITED FLAGS"): `balance --help` shows --json.
+    command.configureHelp({ showGlobalOptions: true });
     command.exitOverride().configureOutput({
       outputError: () => undefined,
       getOutHelpWidth: () => HELP_WIDTH,
@@ -157,7 +159,7 @@ export function invokedPath(program: Command, argv: readonly string[]): string {
       if (takesValue(command, word)) i += 1;
       continue;
     }
-    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    const next = findCommand(command, word);
     if (next === undefined) break;
     command = next;
   }
@@ -186,6 +188,11 @@ export function helpArguments(program: Command, argv: readonly string[]): string
       words.splice(i, 1);
       // `energy help exit-codes` runs the topic (with --json as data); `help <command>` is its --help.
       const topic = words.slice(i).find((w) => !w.startsWith('-'));
+      // gh lists its topics for a word that is neither a topic nor a command.
+      if (topic !== undefined && !isHelpTopic(topic) && findCommand(program, topic) === undefined)
+        throw new UsageError(`no help topic or command '${topic}'`, {
+          hint: `help topics: ${Object.keys(HELP_TOPICS).join(', ')}; the commands: \`energy --help\``,
+        });
       if (!asksHelp(words) && (topic === undefined || !isHelpTopic(topic))) words.push('--help');
       i -= 1;
       continue;
@@ -193,7 +200,7 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     // `energy exit-codes --help` is the topic too, not a help about it.
     if (command === program && isHelpTopic(word))
       return words.filter((w, index) => index <= i || (w !== '--help' && w !== '-h'));
-    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    const next = findCommand(command, word);
     if (next === undefined) {
       if (asksHelp(words))
         throw new UsageError(`unknown command '${word}'`, { hint: `see \`${commandPath(command)} --help\`` });
@@ -202,6 +209,10 @@ export function helpArguments(program: Command, argv: readonly string[]): string
     command = next;
   }
   return words;
+}
+
+function findCommand(command: Command, word: string): Command | undefined {
+  return command.commands.find((c) => c.name() === word || c.aliases().includes(word));
 }
 
 /** True when `flag` is an option of `command` or an ancestor that takes a value (the next word is it). */

@@ -65,7 +65,7 @@ export function ensureCommand(
     .addOption(
       new Option(
         '--max-spend <trx/duration>',
-        'at most this much ordered over any rolling window, e.g. 50/24h (kept in the state folder; survives restarts)',
+        'at most this much ordered over any rolling window, e.g. 50/24h (exit 5 past it; its ledger is in the state store: the state folder, or PostgreSQL with --state-url; survives restarts)',
       ).argParser(maxSpend),
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
