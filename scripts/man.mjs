@@ -71,8 +71,9 @@ function page(command) {
   const path = commandPath(command);
   const lines = [
     `.TH "${name.toUpperCase()}" "1" "${day}" "energy ${pkg.version}" "energy manual"`,
-    // No hyphenation: option names, metrics and paths are copied from the page as they are.
+    // No hyphenation, left-adjusted: option names, metrics and paths are copied from the page as they are.
     '.nh',
+    '.ad l',
     '.SH NAME',
     `${literal(name)} \\- ${text(command.description())}`,
     '.SH SYNOPSIS',

@@ -60,7 +60,10 @@ function blockRoff(block: Block, page: string, inList: boolean): string[] {
         ...(inList ? ['.RS 2'] : []),
         ...block.rows.flatMap(([term, ...rest]) => [
           '.TP',
-          `\\fB${line(term!, page).replace(/\\f[BR]/g, '')}\\fR`,
+          // \: lets a long term (a metric with its labels) break after a | or , where man has no room.
+          `\\fB${line(term!, page)
+            .replace(/\\f[BR]/g, '')
+            .replace(/([|,])/g, '$1\\:')}\\fR`,
           line(rest.filter((cell) => cell !== '').join(': '), page),
         ]),
         ...(inList ? ['.RE'] : []),

@@ -35,7 +35,6 @@ describe('help', () => {
 
   it.each([
     ['nosuch', '--help'],
-    ['help', 'nosuch'],
     ['order', 'nosuch', '-h'],
   ])('refuses an unknown command with help: %s %s', async (...args) => {
     const result = await runInProcess(args, env);
@@ -43,6 +42,27 @@ describe('help', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe("energy: error: unknown command 'nosuch'");
   });
+
+  it('lists the help topics for `energy help <word>` that is neither a topic nor a command (as gh)', async () => {
+    const result = await runInProcess(['help', 'nosuch'], env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "energy: error: no help topic or command 'nosuch'\n" +
+        'hint: help topics: environment, exit-codes, formatting, service; the commands: `energy --help`\n',
+    );
+  });
+
+  it.each([['balance'], ['time'], ['order', 'create'], ['config', 'set']])(
+    '`energy %s --help` lists the global options (gh: INHERITED FLAGS)',
+    async (...command) => {
+      const result = await runCli([...command, '--help'], { env });
+      expect(result.code).toBe(0);
+      const globals = result.stdout.slice(result.stdout.indexOf('\nGlobal Options:\n'));
+      for (const option of ['--json', '--timeout <duration>', '--profile <name>', '--state-url <url>'])
+        expect(globals).toMatch(new RegExp(`^  ${option.replace(/[<>]/g, '\\$&')} +\\S`, 'm'));
+    },
+  );
 
   it.each(paths)('%s has 1 to 3 examples, and its help fits 80 columns', async (path) => {
     const examples = EXAMPLES[path] ?? [];
@@ -68,7 +88,7 @@ describe('help as people look for it', () => {
     expect(topic.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 129, 130, 143])
       expect(topic.stdout).toMatch(new RegExp(`^ *${code}  \\S`, 'm'));
-    expect(topic.stdout).toContain('rate limited: 429 still after the retries, or a longer');
+    expect(topic.stdout).toContain('rate limited: 429 still after the retries, or a Retry-After');
     const root = await runCli(['--help'], { env });
     expect(root.stdout).toContain('\n  exit-codes   what each exit status means\n');
     // A topic, not a command: not in the root's list of commands.
@@ -85,7 +105,9 @@ describe('help as people look for it', () => {
     expect(result.code, result.stderr).toBe(0);
     const rows = (JSON.parse(result.stdout) as { exit_codes: { code: number; meaning: string }[] }).exit_codes;
     expect(rows.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 129, 130, 143]);
-    expect(rows[2]!.meaning).toContain('400, 413, 415 or 422');
+    expect(rows[2]!.meaning).toContain("the API's 400, 413, 415, 422");
+    // An ensure order past --max-spend is exit 5 (reason spend_limit), so row 5 says so.
+    expect(rows[5]!.meaning).toMatch(/--max-total exceeded, or an order --max-spend refused/);
   });
 
   it.each(['environment', 'exit-codes', 'formatting', 'service'])(
@@ -106,6 +128,20 @@ describe('help as people look for it', () => {
       expect(root.stdout).toMatch(new RegExp(`^  ${topic} +\\S`, 'm'));
     },
   );
+
+  it('`energy help service` names every event a hook can get, and says where the whole page is', async () => {
+    const result = await runCli(['help', 'service'], { env });
+    const events = ['order_placed', 'order_failed', 'low_balance', 'cycle_failed', 'recovered', 'address_failed'];
+    for (const event of [...events, 'address_recovered', 'delivery_failed', 'spend_limit_reached'])
+      expect(result.stdout, event).toMatch(new RegExp(`\\b${event}\\b`));
+    expect(result.stdout).toMatch(/^More: docs\/service\.md, in the folder of the energy-cli package/m);
+  });
+
+  it('`ensure --help` says where the --max-spend ledger lives, with PostgreSQL too', async () => {
+    const result = await runCli(['ensure', '--help'], { env });
+    const option = result.stdout.slice(result.stdout.indexOf('--max-spend'), result.stdout.indexOf('-y, --yes'));
+    expect(option.replace(/\s+/g, ' ')).toContain('state store: the state folder, or PostgreSQL with --state-url');
+  });
 
   it('names the same HTTP statuses for each exit code in `help exit-codes` as docs/exit-codes.md', async () => {
     const topic = (await runCli(['help', 'exit-codes'], { env })).stdout;

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, commandPath } from '../../src/app/program.js';
 import { Context } from '../../src/commands/context.js';
 import { isHelpTopic } from '../../src/help/topic-names.js';
+import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 import { repoRoot } from '../helpers/manual.js';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { man: string[]; files: string[] };
@@ -57,7 +58,52 @@ describe('man pages', () => {
     for (const section of ['ENVIRONMENT', 'EXIT STATUS', 'FORMATTING', 'SERVICE', 'COMMANDS', 'OPTIONS'])
       expect(root).toContain(`\n.SH ${section}\n`);
     expect(root).toContain('ENERGY_STATE_DIR');
-    expect(root).toMatch(/^ {4}2 {2}usage or invalid input, caught locally or the API said 400, 413, 415 or$/m);
+    const section = (name: string) =>
+      root.slice(root.indexOf(`\n.SH ${name}\n`), root.indexOf('\n.SH ', root.indexOf(`\n.SH ${name}\n`) + 1));
+    expect(section('EXIT STATUS')).toContain('usage or invalid input: caught locally');
+    expect(section('EXIT STATUS')).toContain('an order \\fB\\-\\-max\\-spend\\fR refused');
+    for (const event of ['order_placed', 'recovered', 'address_recovered', 'delivery_failed', 'spend_limit_reached'])
+      expect(section('SERVICE'), event).toContain(event);
+    expect(section('FILES')).toContain('\\fIdist/THIRD_PARTY_NOTICES.md\\fR');
+  });
+
+  it('are dated by the version (CHANGELOG.md) or SOURCE_DATE_EPOCH, never the clock', () => {
+    const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    const changelog = readFileSync(join(repoRoot, 'CHANGELOG.md'), 'utf8');
+    const epoch = process.env.SOURCE_DATE_EPOCH;
+    const day =
+      epoch !== undefined && epoch !== ''
+        ? new Date(Number(epoch) * 1000).toISOString().slice(0, 10)
+        : changelog
+            .split('\n')
+            .find((line) => line.startsWith(`## [${version}] - `))!
+            .slice(-10);
+    expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const name of pkg.man)
+      expect(page(name.replace('./dist/man/', '')), name).toMatch(
+        new RegExp(`^\\.TH "[A-Z-]+" "1" "${day}" "energy ${version}" "energy manual"\\n`),
+      );
+  });
+
+  it('a command page lists the global options, as its --help does', () => {
+    const balance = page('energy-balance.1');
+    const globals = balance.slice(balance.indexOf('\n.SH GLOBAL OPTIONS\n'), balance.indexOf('\n.SH EXAMPLES\n'));
+    for (const option of ['\\-\\-json', '\\-\\-timeout <duration>', '\\-\\-profile <name>'])
+      expect(globals).toContain(`.TP\n\\fB${option}\\fR\n`);
+    expect(page('energy.1')).not.toContain('.SH GLOBAL OPTIONS');
+  });
+
+  it('keep code within 80 columns in their source: at most 71 characters a line where man keeps lines as written', () => {
+    for (const name of pkg.man) {
+      let fill = true;
+      const long: string[] = [];
+      for (const line of page(name.replace('./dist/man/', '')).split('\n')) {
+        if (line === '.nf') fill = false;
+        else if (line === '.fi') fill = true;
+        else if (!fill && line.replace(/\\\[u[0-9A-F]{4}\]|\\e/g, 'x').length > 71) long.push(line);
+      }
+      expect(long, name).toEqual([]);
+    }
   });
 
   it('a command page has its synopsis, options and examples', () => {
@@ -69,7 +115,7 @@ describe('man pages', () => {
   });
 
   it('are plain roff: ASCII only, and no text line that roff would take for a request', () => {
-    const requests = /^\.(TH|SH|TP|PP|B|nf|fi)( |$)/;
+    const requests = /^\.(TH|SH|SS|TP|PP|IP|RS|RE|B|nf|fi|nh|ad)( |$)/;
     for (const name of pkg.man) {
       const text = page(name.replace('./dist/man/', ''));
       expect(text, name).toMatch(/^[\x00-\x7f]*$/);
@@ -96,5 +142,28 @@ describe('the package manifest', () => {
     expect(readFileSync(join(repoRoot, 'scripts/prepare.mjs'), 'utf8')).toContain(
       "existsSync(new URL('../dist/bin/energy.cjs'",
     );
+  });
+});
+
+describeWhere('man', hasCommand('man', ['--version']), 'man pages as man shows them', () => {
+  it('fit 80 columns: MANWIDTH=80 man -l has no longer line, and no warning', async () => {
+    for (const name of pkg.man) {
+      const { stdout, stderr } = await promisify(execFile)('man', ['-l', join(repoRoot, name)], {
+        env: {
+          ...process.env,
+          MANWIDTH: '80',
+          MANPAGER: 'cat',
+          PAGER: 'cat',
+          LC_ALL: 'C.UTF-8',
+          MAN_KEEP_FORMATTING: '',
+        },
+      });
+      expect(stdout.split('\n').length, name).toBeGreaterThan(10);
+      expect(
+        stdout.split('\n').filter((line) => [...line].length > 80),
+        name,
+      ).toEqual([]);
+      expect(stderr, name).toBe('');
+    }
   });
 });
