@@ -7,7 +7,16 @@
  * name, and fails under ENERGY_TESTS_REQUIRE_ALL=1 (CI installs them: .ci/run).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,8 +35,13 @@ const unitText = (name: string) => readFileSync(join(SYSTEMD, name), 'utf8');
 /** A unit's value for `key` (the last line that sets it), or undefined. */
 const value = (text: string, key: string) => [...text.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].at(-1)?.[1];
 
-function run(command: string, args: string[], cwd?: string): { status: number | null; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+function run(
+  command: string,
+  args: string[],
+  cwd?: string,
+  env?: NodeJS.ProcessEnv,
+): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: env && { ...process.env, ...env } });
   return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
 }
 
@@ -124,7 +138,12 @@ describe('the manual shows the shipped files', () => {
 describeWhere('systemd-analyze', hasCommand('systemd-analyze', ['--version']), 'systemd-analyze on the units', () => {
   it('systemd-analyze verify finds nothing to say about the three units', () => {
     const dir = unitsHere();
-    const result = run('systemd-analyze', ['verify', ...UNITS.map((name) => join(dir, name))], dir);
+    // Documentation= names man pages (man:energy-ensure(1)), which verify looks up: the build's, as a global
+    // install links them (<prefix>/share/man/man1).
+    mkdirSync(join(dir, 'man'));
+    symlinkSync(join(repoRoot, 'dist/man'), join(dir, 'man', 'man1'));
+    const env = { MANPATH: join(dir, 'man') };
+    const result = run('systemd-analyze', ['verify', ...UNITS.map((name) => join(dir, name))], dir, env);
     expect(result.output).toBe('');
     expect(result.status).toBe(0);
   });
