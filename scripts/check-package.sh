@@ -51,8 +51,8 @@ for (const { dir, manifest: { name, version } } of bundled) {
   if (!purls.includes('pkg:npm/' + name.replace(/^@/, '%40') + '@' + version)) missing.push(name + '@' + version + ': not in the SBOM');
 }
 if (bundled.length < 2) missing.push('the metafile names ' + bundled.length + ' bundled packages');
-if (missing.length > 0) { console.error(missing.join('
-')); process.exit(1); }
+for (const line of missing) console.error(line);
+if (missing.length > 0) process.exit(1);
 console.log(bundled.length);
 " >"$work/notices.count" || { say "third-party notices are missing (above)"; exit 1; }
 say "third-party notices and SBOM: $(cat "$work/notices.count") bundled packages, each with its licence text"
