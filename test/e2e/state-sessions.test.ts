@@ -1,0 +1,148 @@
+/**
+ * Sessions to the shared state that fail cleanly (issue 39 item 2): a session killed by the server
+ * (`pg_terminate_backend`, what a restart, a fail-over or a managed database's idle timeout does) while a
+ * decision runs, a statement that waits on a lock held elsewhere, the limits every session carries and the
+ * name it gives. On a private cluster (test/helpers/pg-cluster.ts); orders counted at the sandbox.
+ */
+import { mkdtempSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { expectNoStackTrace, freshAddress, until } from '../helpers/e2e.js';
+import { describeWhere } from '../helpers/machine-needs.js';
+import { clusterForSuite, postgresBin, type Cluster } from '../helpers/pg-cluster.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+import { json } from '../helpers/world.js';
+
+const bin = postgresBin();
+const ENSURE = ['--energy', '65000', '--hours', '1', '--yes', '--json'];
+/** Every session of energy's, by the application name it gives (`energy/<version> <host> <pid>`). */
+const ENERGY_SESSIONS = "application_name LIKE 'energy%' AND pid <> pg_backend_pid()";
+
+/** A session of the test's own holding `lock` on the journal in an open transaction, until `release()`. */
+async function holdLock(cluster: Cluster, lock: string): Promise<{ release(): Promise<void> }> {
+  const holder = new pg.Client({
+    host: cluster.socketDir,
+    user: 'postgres',
+    database: 'postgres',
+    password: cluster.password,
+    application_name: 'test-holder',
+  });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query(lock);
+  return {
+    release: async () => {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      await holder.end();
+    },
+  };
+}
+
+describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'sessions to the shared state', () => {
+  const world = worldForSuite({ rateLimit: false });
+  const cluster = clusterForSuite(bin);
+  const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
+  const host = (extra: Record<string, string> = {}) => ({
+    ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-host-')),
+    ENERGY_TRON_NODE: world.sandbox.url,
+    ...cluster.current.env,
+    ...extra,
+  });
+  const sessions = (where: string) =>
+    cluster.current.sql(`SELECT count(*) FROM pg_stat_activity WHERE ${ENERGY_SESSIONS} AND ${where}`);
+
+  it('every session killed while a decision waits on the API: no crash, no stack trace, one order in the end', async () => {
+    const address = freshAddress(39_201);
+    const env = host();
+    expect((await world.run(['order', 'pending'], { env })).code).toBe(0); // the schema
+    world.sandbox.inject({ kind: 'delay', ms: 3000, times: 1, match: { path: '/v1/energy/quotes' } });
+    const quotes = world.sandbox.requestCount('/v1/energy/quotes');
+    const running = world.spawn(['ensure', address, ...ENSURE], { env });
+    await until('the decision asked for its quote', () => world.sandbox.requestCount('/v1/energy/quotes') > quotes);
+    await until('energy holds a session', () => sessions('true') !== '0');
+    cluster.current.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${ENERGY_SESSIONS}`);
+    const result = await running.result;
+    expectNoStackTrace(result);
+    expect(result.stderr).not.toContain('Unhandled');
+    expect([0, 11]).toContain(result.code);
+    expect(ordersTo(address).length).toBeLessThanOrEqual(1);
+    const again = await world.run(['ensure', address, ...ENSURE], { env: host() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(ordersTo(address)).toHaveLength(1);
+  }, 60_000);
+
+  it('a session killed in a statement (waiting on a lock): exit 11 saying the session was lost, nothing bought', async () => {
+    const address = freshAddress(39_202);
+    const env = host();
+    expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
+    const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
+    let result;
+    try {
+      const running = world.spawn(['ensure', address, ...ENSURE], { env });
+      await until('energy waits on the lock', () => sessions("wait_event_type = 'Lock'") !== '0', 15_000);
+      cluster.current.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${ENERGY_SESSIONS}`);
+      result = await running.result;
+    } finally {
+      await lock.release();
+    }
+    expectNoStackTrace(result);
+    expect(result.code, result.stderr).toBe(11);
+    expect(result.stderr).toContain('the session was ended by the server');
+    expect(ordersTo(address)).toHaveLength(0);
+  }, 60_000);
+
+  it('a lock held elsewhere past lock_timeout (set in the URL as libpq reads it): exit 11 naming the limit, nothing bought', async () => {
+    const address = freshAddress(39_203);
+    const url = `${cluster.current.url}&options=${encodeURIComponent('-c lock_timeout=1s')}`;
+    const env = host({ ENERGY_STATE_URL: url });
+    expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
+    const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
+    let result;
+    try {
+      result = await world.run(['ensure', address, ...ENSURE], { env });
+    } finally {
+      await lock.release();
+    }
+    expectNoStackTrace(result);
+    expect(result.code, result.stderr).toBe(11);
+    expect(result.stderr).toContain('lock_timeout (1s)');
+    expect(ordersTo(address)).toHaveLength(0);
+  }, 60_000);
+
+  it('a statement past statement_timeout (PGOPTIONS): exit 11 naming the limit', async () => {
+    const env = host({ PGOPTIONS: '-c statement_timeout=1s -c lock_timeout=0' });
+    expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
+    const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
+    let result;
+    try {
+      result = await world.run(['order', 'pending'], { env });
+    } finally {
+      await lock.release();
+    }
+    expectNoStackTrace(result);
+    expect(result.code, result.stderr).toBe(11);
+    expect(result.stderr).toContain('statement_timeout (1s)');
+  }, 60_000);
+
+  it('each session names energy, its version, host and process, and carries the limits; at most 2 a run', async () => {
+    const version = (
+      JSON.parse((await import('node:fs')).readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    const env = host();
+    world.sandbox.inject({ kind: 'delay', ms: 2500, times: 1, match: { path: '/v1/energy/quotes' } });
+    const running = world.spawn(['ensure', freshAddress(39_204), ...ENSURE], { env });
+    await until('energy holds a session', () => sessions('true') !== '0');
+    const rows = cluster.current
+      .sql(`SELECT application_name FROM pg_stat_activity WHERE ${ENERGY_SESSIONS}`)
+      .split('\n');
+    expect(rows.length).toBeLessThanOrEqual(2);
+    expect(rows[0]).toBe(`energy/${version} ${hostname()} ${running.child.pid}`);
+    const result = await running.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(json<{ items: { reason: string }[] }>(result).items[0]!.reason).toBe('bought');
+  }, 60_000);
+});
