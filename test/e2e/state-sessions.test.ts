@@ -7,39 +7,16 @@
 import { mkdtempSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import { expectNoStackTrace, freshAddress, until } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
-import { clusterForSuite, postgresBin, type Cluster } from '../helpers/pg-cluster.js';
+import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
+import { ENERGY_SESSIONS, holdLock } from '../helpers/pg-lock.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
 
 const bin = postgresBin();
 const ENSURE = ['--energy', '65000', '--hours', '1', '--yes', '--json'];
-/** Every session of energy's, by the application name it gives (`energy/<version> <host> <pid>`). */
-const ENERGY_SESSIONS = "application_name LIKE 'energy%' AND pid <> pg_backend_pid()";
-
-/** A session of the test's own holding `lock` on the journal in an open transaction, until `release()`. */
-async function holdLock(cluster: Cluster, lock: string): Promise<{ release(): Promise<void> }> {
-  const holder = new pg.Client({
-    host: cluster.socketDir,
-    user: 'postgres',
-    database: 'postgres',
-    password: cluster.password,
-    application_name: 'test-holder',
-  });
-  await holder.connect();
-  await holder.query('BEGIN');
-  await holder.query(lock);
-  return {
-    release: async () => {
-      await holder.query('ROLLBACK').catch(() => undefined);
-      await holder.end();
-    },
-  };
-}
-
 describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'sessions to the shared state', () => {
   const world = worldForSuite({ rateLimit: false });
   const cluster = clusterForSuite(bin);

@@ -21,7 +21,8 @@ export interface PgpassTarget {
 
 /** The password found, or why none was: said when the server then asks for one. */
 export type PgpassLookup =
-  { password: string; file: string | undefined } | { password?: undefined; file: string | undefined; ignored?: string };
+  | { password: string; file: string | undefined; ignored?: undefined }
+  | { password?: undefined; file: string | undefined; ignored?: string };
 
 /**
  * libpq's DEFAULT_PGSOCKET_DIR: /tmp as PostgreSQL builds it, /var/run/postgresql as Debian's and Red Hat's
