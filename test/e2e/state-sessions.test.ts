@@ -4,7 +4,7 @@
  * decision runs, a statement that waits on a lock held elsewhere, the limits every session carries and the
  * name it gives. On a private cluster (test/helpers/pg-cluster.ts); orders counted at the sandbox.
  */
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -121,5 +121,43 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'sessions to the
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);
     expect(json<{ items: { reason: string }[] }>(result).items[0]!.reason).toBe('bought');
+  }, 60_000);
+
+  it("libpq's rules for the URL: sslmode=require on a unix socket connects; sslmode=bogus and connect_timeout=1e9 are exit 2", async () => {
+    const socketRequire = await world.run(['order', 'pending'], {
+      env: host({ ENERGY_STATE_URL: `${cluster.current.url}&sslmode=require` }),
+    });
+    expect(socketRequire.code, socketRequire.stderr).toBe(0);
+    for (const [param, said] of [
+      ['sslmode=bogus', 'sslmode "bogus" in the URL is not one of'],
+      ['connect_timeout=1e9', 'connect_timeout "1e9" in the URL is not an integer'],
+    ] as const) {
+      const refused = await world.run(['order', 'pending'], {
+        env: host({ ENERGY_STATE_URL: `${cluster.current.url}&${param}` }),
+      });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(said);
+      expectNoStackTrace(refused);
+    }
+  }, 60_000);
+
+  it('no password anywhere: exit 11 saying so, with the password file ignored for its mode 0640', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'energy-pgpass-'));
+    const passfile = join(dir, 'pgpass');
+    writeFileSync(passfile, `*:*:*:postgres:${cluster.current.password}\n`);
+    chmodSync(passfile, 0o640);
+    const result = await world.run(['order', 'pending'], {
+      env: host({ PGPASSWORD: '', PGPASSFILE: passfile }),
+    });
+    expect(result.code, result.stderr).toBe(11);
+    expect(result.stderr).toContain('asks for a password for user postgres and none was given');
+    expect(result.stderr).toContain(
+      `the password file ${passfile} ignored: its group or others have access (mode 0640`,
+    );
+    expect(result.stderr).not.toContain('SASL');
+    expect(result.stderr).not.toContain(cluster.current.password);
+    chmodSync(passfile, 0o600);
+    const allowed = await world.run(['order', 'pending'], { env: host({ PGPASSWORD: '', PGPASSFILE: passfile }) });
+    expect(allowed.code, allowed.stderr).toBe(0);
   }, 60_000);
 });

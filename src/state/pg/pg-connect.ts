@@ -72,9 +72,22 @@ async function newPool(settings: SessionSettings, url: string, options: string, 
   const { default: pg } = await import('pg');
   const begin = setLocal(settings.limits);
   /** The client the pool makes: listened to from the start; in local mode, each BEGIN sets the limits. */
+  const password = async (): Promise<string> => {
+    const found = settings.password();
+    if (found.password === undefined) throw missingPassword(url, settings, found);
+    known.secrets.add(found.password);
+    return found.password;
+  };
   class SessionClient extends pg.Client {
     constructor(config: PoolConfig) {
       super(config);
+      // Asked only when the server wants one. None to give: the half-open session is closed too, else the
+      // server would hold it (and this process) for its authentication_timeout.
+      (this as { password?: unknown }).password = () =>
+        password().catch((error: unknown) => {
+          setImmediate(() => void this.end().catch(() => undefined));
+          throw error;
+        });
       // Said by the query that needed the session; a session lost while idle is dropped by the pool.
       this.on('error', () => undefined);
       // pg would otherwise read PGOPTIONS itself: the options sent are exactly these.
@@ -91,12 +104,6 @@ async function newPool(settings: SessionSettings, url: string, options: string, 
   const pool = new pg.Pool({
     ...settings.config,
     Client: SessionClient as unknown as NonNullable<PoolConfig['Client']>,
-    password: async () => {
-      const found = settings.password();
-      if (found.password === undefined) throw missingPassword(url, settings, found);
-      known.secrets.add(found.password);
-      return found.password;
-    },
     max: MAX_SESSIONS,
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true,
