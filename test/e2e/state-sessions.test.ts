@@ -160,4 +160,31 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'sessions to the
     const allowed = await world.run(['order', 'pending'], { env: host({ PGPASSWORD: '', PGPASSFILE: passfile }) });
     expect(allowed.code, allowed.stderr).toBe(0);
   }, 60_000);
+
+  it('ensure --every: a session killed in a statement is a failed cycle (exit 11 in its report); the next cycle buys, once', async () => {
+    const address = freshAddress(39_205);
+    const env = host();
+    expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
+    const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
+    const running = world.spawn(['ensure', address, ...ENSURE, '--every', '300ms'], { env });
+    try {
+      await until('the service waits on the lock', () => sessions("wait_event_type = 'Lock'") !== '0', 15_000);
+      cluster.current.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${ENERGY_SESSIONS}`);
+    } finally {
+      await lock.release();
+    }
+    await until('the service bought', () => ordersTo(address).length === 1, 15_000);
+    await until('a cycle after the purchase', () => running.output().stdout.split('\n').length > 4, 15_000);
+    running.child.kill('SIGTERM');
+    const result = await running.result;
+    expectNoStackTrace(result);
+    expect(result.code, result.stderr).toBe(0);
+    const cycles = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { error?: { exit_code: number; message: string } });
+    expect(cycles[0]!.error).toMatchObject({ exit_code: 11, message: expect.stringContaining('ended by the server') });
+    expect(cycles.slice(1).every((cycle) => cycle.error === undefined)).toBe(true);
+    expect(ordersTo(address)).toHaveLength(1);
+  }, 60_000);
 });
