@@ -14,7 +14,7 @@ import { describeWhere } from '../helpers/machine-needs.js';
 import { pendingIdsOf } from '../helpers/pending.js';
 import { bouncerForSuite, pgbouncerBin } from '../helpers/pgbouncer.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
-import { holdLock } from '../helpers/pg-lock.js';
+import { whileJournalLocked } from '../helpers/pg-lock.js';
 import { orderCreateArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
@@ -83,13 +83,9 @@ for (const [name, ignore] of [
         const address = freshAddress(ignore === undefined ? 39_303 : 39_313);
         const env = host({ PGOPTIONS: '-c lock_timeout=1s' });
         expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
-        const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
-        let result;
-        try {
-          result = await world.run(['ensure', address, ...ENSURE], { env });
-        } finally {
-          await lock.release();
-        }
+        const result = await whileJournalLocked(cluster.current, () =>
+          world.run(['ensure', address, ...ENSURE], { env }),
+        );
         expectNoStackTrace(result);
         expect(result.code, result.stderr).toBe(11);
         expect(result.stderr).toContain('lock_timeout (1s)');

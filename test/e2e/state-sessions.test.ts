@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { expectNoStackTrace, freshAddress, until } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
-import { ENERGY_SESSIONS, holdLock } from '../helpers/pg-lock.js';
+import { ENERGY_SESSIONS, holdLock, whileJournalLocked } from '../helpers/pg-lock.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
 
@@ -75,13 +75,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'sessions to the
     const url = `${cluster.current.url}&options=${encodeURIComponent('-c lock_timeout=1s')}`;
     const env = host({ ENERGY_STATE_URL: url });
     expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
-    const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
-    let result;
-    try {
-      result = await world.run(['ensure', address, ...ENSURE], { env });
-    } finally {
-      await lock.release();
-    }
+    const result = await whileJournalLocked(cluster.current, () => world.run(['ensure', address, ...ENSURE], { env }));
     expectNoStackTrace(result);
     expect(result.code, result.stderr).toBe(11);
     expect(result.stderr).toContain('lock_timeout (1s)');
@@ -91,13 +85,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'sessions to the
   it('a statement past statement_timeout (PGOPTIONS): exit 11 naming the limit', async () => {
     const env = host({ PGOPTIONS: '-c statement_timeout=1s -c lock_timeout=0' });
     expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
-    const lock = await holdLock(cluster.current, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
-    let result;
-    try {
-      result = await world.run(['order', 'pending'], { env });
-    } finally {
-      await lock.release();
-    }
+    const result = await whileJournalLocked(cluster.current, () => world.run(['order', 'pending'], { env }));
     expectNoStackTrace(result);
     expect(result.code, result.stderr).toBe(11);
     expect(result.stderr).toContain('statement_timeout (1s)');

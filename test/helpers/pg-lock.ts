@@ -25,3 +25,13 @@ export async function holdLock(cluster: Cluster, lock: string): Promise<{ releas
     },
   };
 }
+
+/** The journal table locked by a session of the test's own while `work` runs; released after, whatever happens. */
+export async function whileJournalLocked<T>(cluster: Cluster, work: () => Promise<T>): Promise<T> {
+  const lock = await holdLock(cluster, 'LOCK TABLE energy.journal IN ACCESS EXCLUSIVE MODE');
+  try {
+    return await work();
+  } finally {
+    await lock.release();
+  }
+}
