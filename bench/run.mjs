@@ -13,6 +13,7 @@ import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
+import { measureStateUrl } from './state-url.mjs';
 
 const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
@@ -220,6 +221,18 @@ try {
   rssRows.push(
     `| peak RSS of balance --json, from a profile | ${balanceRss.toFixed(1)} MB | node:http signed GET | ${bareRss.toFixed(1)} MB | | | |`,
   );
+  // A stateful command with a shared state URL (a private PostgreSQL on a unix socket) against the folder.
+  const stateUrl = await measureStateUrl({ node, bin, env, rounds });
+  if (stateUrl !== undefined) {
+    rows.push([
+      'energy order pending --json with ENERGY_STATE_URL (PostgreSQL, unix socket, scram)',
+      stateUrl.withMs,
+      'the same without it (state folder)',
+      stateUrl.withoutMs,
+      1.25,
+    ]);
+    var stateUrlParts = `Where the shared state's time goes: loading the driver and reading the URL ${stateUrl.driverLoadMs.toFixed(1)} ms (a run whose socket has no server), the session (connect, scram) and its ${stateUrl.statements} statements ${stateUrl.sessionMs.toFixed(1)} ms.`;
+  }
   if (startupOnly) throw new StartupOnly();
   if (!skipList) {
     // `--all` as users type it: no --limit, so the CLI's own page size (1,000, stepping down to the 100 the
@@ -342,6 +355,7 @@ if (!startupOnly)
     '| --- | ---: | ---: |',
     ...ensureScaleRows('energy', ensureScale),
   );
+if (typeof stateUrlParts === 'string') lines.push('', stateUrlParts);
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const header = `Node ${nodeVersion}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; medians of ${rounds} interleaved runs (${listRounds} for the listing)${smoke ? ' — SMOKE run, numbers not meaningful' : ''}`;
 console.log(`\n${header}\n\n${lines.join('\n')}\n`);

@@ -1,10 +1,12 @@
 /**
  * `energy state import [--from <folder>]`: moves a local journal (every record, pending and settled, of every
  * API and key) into the shared state store named by ENERGY_STATE_URL. Idempotent: a record already there is
- * left alone, except that a local outcome settles a row still pending there. The local files stay.
+ * left alone, except that a local outcome settles a row still pending there. The local files stay. A `--from`
+ * folder that does not exist, or holds no journal, is exit 2 (nothing imported).
  */
 import { Command } from 'commander';
 import { ConflictError } from '../domain/cli-errors.js';
+import { UsageError } from '../domain/errors.js';
 import type { Context } from './context.js';
 
 export function stateCommand(ctx: Context): Command {
@@ -14,12 +16,21 @@ export function stateCommand(ctx: Context): Command {
     .description("copy this machine's journal (pending and settled records) into the shared state store")
     .option('--from <folder>', 'the state folder to read (default: ENERGY_STATE_DIR or ~/.local/state/energy)')
     .action(async (parsed: { from?: string }) => {
-      const store = await ctx.state();
-      const [{ localRecords }, { stateDir }] = await Promise.all([
+      const [{ localRecords }, { stateDir, journalDir }, { existsSync }] = await Promise.all([
         import('../journal/local-records.js'),
         import('../journal/state-dir.js'),
+        import('node:fs'),
       ]);
       const folder = parsed.from ?? stateDir(ctx.terminal.env);
+      // A mistyped --from is no "0 records": said before the database is reached.
+      if (parsed.from !== undefined && !existsSync(journalDir(folder)))
+        throw new UsageError(
+          `${existsSync(folder) ? `${folder} holds no journal (no ${journalDir(folder)})` : `there is no folder ${folder}`}: nothing was imported`,
+          {
+            hint: '--from names a state folder (what ENERGY_STATE_DIR named on the old host): the one holding journal/',
+          },
+        );
+      const store = await ctx.state();
       const { records, unreadable } = localRecords(folder);
       const counts = await store.importRecords(records);
       for (const file of unreadable)

@@ -1,12 +1,18 @@
 /**
  * The shared state store's address (ENERGY_STATE_URL, setting `state-url`, option --state-url): a
- * `postgresql://` URL in libpq's form. Its password is never printed: every message shows it redacted.
+ * `postgresql://` URL in libpq's form. Its password is never printed: every message shows it redacted. The
+ * libpq parameters energy acts on are checked as libpq checks them, when the URL is set and when it is used.
  */
 import { UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 
 const SCHEMES = new Set(['postgresql:', 'postgres:']);
 const REDACTED = '***';
+
+/** libpq's sslmode values; `allow` tries a plain connection first, which is all energy does with it. */
+export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+/** The integer parameters, read as libpq's parse_int_param reads them. */
+const INTEGER_PARAMETERS = ['connect_timeout', 'keepalives', 'keepalives_idle', 'port'] as const;
 
 /**
  * The text as a URL; libpq's `postgresql://user@/db?host=/dir` (no host before the path) is one too, which
@@ -21,7 +27,7 @@ function asUrl(text: string): URL {
   }
 }
 
-/** The URL, checked: a PostgreSQL one, else a usage error (the text shown redacted). */
+/** The URL, checked: a PostgreSQL one whose sslmode and integer parameters libpq would take, else exit 2. */
 export function parseStateUrl(text: string): URL {
   let url: URL;
   try {
@@ -34,7 +40,37 @@ export function parseStateUrl(text: string): URL {
     throw new UsageError(`state-url must be a postgresql:// URL, not ${printable(url.protocol, 20)}`, {
       hint: STATE_URL_HINT,
     });
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null) checkSslMode(sslmode, 'the URL');
+  for (const name of INTEGER_PARAMETERS) {
+    const value = url.searchParams.get(name);
+    if (value !== null) libpqInteger(value, name, 'the URL');
+  }
   return url;
+}
+
+/** An sslmode libpq knows, else a usage error naming where it came from (the URL, PGSSLMODE). */
+export function checkSslMode(value: string, from: string): (typeof SSL_MODES)[number] {
+  const mode = SSL_MODES.find((known) => known === value);
+  if (mode !== undefined) return mode;
+  throw new UsageError(
+    `sslmode ${JSON.stringify(printable(value, 40))} in ${from} is not one of ${SSL_MODES.join(', ')}`,
+    { hint: 'libpq refuses it too; e.g. sslmode=verify-full&sslrootcert=/path/ca.pem' },
+  );
+}
+
+/**
+ * An integer connection parameter as libpq's parse_int_param reads it (fe-connect.c): decimal digits with an
+ * optional sign, blanks around them allowed, anything else (`1e9`, `10s`, `1.5`) refused, and within a C int.
+ */
+export function libpqInteger(value: string, name: string, from: string): number {
+  const match = /^\s*([+-]?\d+)\s*$/.exec(value);
+  const number = match === null ? Number.NaN : Number(match[1]);
+  if (Number.isSafeInteger(number) && number >= -2_147_483_648 && number <= 2_147_483_647) return number;
+  throw new UsageError(
+    `${name} ${JSON.stringify(printable(value, 40))} in ${from} is not an integer (libpq reads whole numbers${name === 'connect_timeout' ? ' of seconds' : ''})`,
+    { hint: name === 'connect_timeout' ? 'e.g. connect_timeout=10' : `e.g. ${name}=1` },
+  );
 }
 
 const STATE_URL_HINT =

@@ -71,7 +71,7 @@ export async function runDoctor(input: DoctorInput): Promise<CheckResult[]> {
       ? failed('journal', new Error('not checked: the state store cannot be used'), 'fix the state store first')
       : await guarded('journal', () =>
           shared
-            ? checkSharedJournal(input.stateStore, input.orderCommand)
+            ? checkSharedJournal(input.stateStore, input.orderCommand, input.stateDir)
             : checkJournal(input.stateDir, input.orderCommand),
         );
   return [config, profile, ...api.checks, credentials, node, state, journal];

@@ -1,7 +1,11 @@
 /**
- * doctor's checks of a shared state store (ENERGY_STATE_URL): reachable, its schema's version, one round
- * trip's time, and the pending records of every host sharing it. The URL is shown with its password redacted.
+ * doctor's checks of a shared state store (ENERGY_STATE_URL): reachable, writable (a write tried in a
+ * transaction rolled back, so that a read-only role or a standby fails here rather than at the first order),
+ * its schema's version, one round trip's time; then the pending records of every host sharing it, and those
+ * this host's folder holds that the store does not (moving in: this host orders nothing until they are
+ * imported). The URL is shown with its password redacted.
  */
+import { ExitCode } from '../domain/errors.js';
 import { formatIsoTime } from '../output/format.js';
 import type { StateStore } from '../state/state-store.js';
 import { ok, warn, type CheckResult } from './check.js';
@@ -11,15 +15,21 @@ export async function checkStateStore(open: () => Promise<StateStore>): Promise<
   const { schemaVersion, latencyMs } = await store.health();
   return ok(
     'state',
-    `${store.where}: reachable, schema version ${schemaVersion ?? '-'}, ${latencyMs.toFixed(1)} ms a round trip`,
+    `${store.where}: reachable, writable, schema version ${schemaVersion ?? '-'}, ${latencyMs.toFixed(1)} ms a round trip`,
   );
 }
 
 export async function checkSharedJournal(
   open: () => Promise<StateStore>,
   orderCommand: (verb: string) => string,
+  stateDir: string,
 ): Promise<CheckResult> {
-  const { records } = await (await open()).allPending();
+  const store = await open();
+  const { leftBehind, leftBehindSummary, IMPORT_HINT } = await import('../state/moving-in.js');
+  const left = leftBehindSummary(await leftBehind(store, stateDir));
+  if (left !== undefined)
+    return { name: 'journal', status: 'fail', detail: left, hint: IMPORT_HINT, exitCode: ExitCode.conflict };
+  const { records } = await store.allPending();
   if (records.length === 0) return ok('journal', 'no unsettled order requests from any host sharing the state store');
   const requests = records.length === 1 ? '1 order request' : `${records.length} order requests`;
   return warn(

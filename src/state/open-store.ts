@@ -1,19 +1,18 @@
 /**
  * The state store a run uses: PostgreSQL when a `postgresql://` URL is configured (its driver loaded only
- * then), else the local state folder. Nothing is opened for a command that keeps no state.
+ * then), else the local state folder. Nothing is opened for a command that keeps no state. A shared store
+ * refuses this host's orders while its folder holds pending records the store does not (moving-in.ts).
  */
 import { parseStateUrl } from '../config/state-url.js';
 import type { StateStore } from './state-store.js';
 
 export async function openStateStore(env: NodeJS.ProcessEnv, stateUrl: string | undefined): Promise<StateStore> {
+  const { stateDir } = await import('../journal/state-dir.js');
   if (stateUrl === undefined) {
-    const [{ LocalStore }, { stateDir }] = await Promise.all([
-      import('./local-store.js'),
-      import('../journal/state-dir.js'),
-    ]);
+    const { LocalStore } = await import('./local-store.js');
     return new LocalStore(stateDir(env), env);
   }
   parseStateUrl(stateUrl);
-  const { PgStore } = await import('./pg/pg-store.js');
-  return PgStore.open(stateUrl, env);
+  const [{ PgStore }, { guardMovingIn }] = await Promise.all([import('./pg/pg-store.js'), import('./moving-in.js')]);
+  return guardMovingIn(await PgStore.open(stateUrl, env), stateDir(env));
 }

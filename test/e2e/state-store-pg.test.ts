@@ -307,7 +307,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     const state = checks.find((check) => check.name === 'state')!;
     expect(state.status).toBe('ok');
     expect(state.detail).toMatch(
-      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, schema version 2, \d+\.\d ms a round trip$/,
+      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, writable, schema version 2, \d+\.\d ms a round trip$/,
     );
     expect(doctor.stdout + doctor.stderr).not.toContain(cluster.current.password);
     cluster.current.stop();

@@ -1,5 +1,5 @@
 /**
- * Suites that need what a machine may lack (fish, zsh, shellcheck, /dev/full, /proc). Where it is missing
+ * Suites that need what a machine may lack (fish, zsh, shellcheck, PostgreSQL, pgbouncer, /dev/full, /proc). Where it is missing
  * the suite is skipped and its name says why, so the summary (summary-reporter.ts) names it; where
  * ENERGY_TESTS_REQUIRE_ALL=1 (CI sets it in `.ci/run`, which installs the shells), a missing need is a
  * failing test instead, so that a suite CI means to run can never pass by being skipped.

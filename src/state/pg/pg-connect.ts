@@ -1,106 +1,198 @@
 /**
- * Connecting to the shared state store: the URL in libpq's form, read by pg-connection-string in its libpq
- * mode (`sslmode` as libpq means it: disable, prefer and require encrypt without checking the certificate,
- * verify-ca and verify-full check it), `?host=/socket/dir`, PGSSLMODE when the URL has no sslmode; the
- * password from the URL, else PGPASSWORD, else the PGPASSFILE (or ~/.pgpass) entry. The driver, pg, is loaded
- * here and only here: commands that keep no state never load it.
+ * Sessions to the shared state store (settings: pg-settings.ts). The driver, pg, is loaded here and only
+ * here: commands that keep no state never load it. Every session:
+ *   - has an 'error' listener from the moment it is made (a client the pool hands out included), so that a
+ *     session the server ends (a restart, a fail-over, pg_terminate_backend, an idle timeout) fails the query
+ *     that needed it, as exit 11 or a failed cycle, never a crash;
+ *   - carries the time limits (pg-limits.ts), as startup options, or with SET LOCAL in each transaction where
+ *     the server refuses or drops startup options (PgBouncer): decided once, on the run's first session;
+ *   - is one of at most 2 a run, closed after 10 s idle, never holding the process open.
+ * Queries are never named (no prepared statement outlives its transaction), as PgBouncer's transaction
+ * mode needs.
  */
 import type { Pool, PoolConfig } from 'pg';
 import { redactStateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
-import { pgpassEntry } from './pgpass.js';
-
-const CONNECT_TIMEOUT_S = 10;
+import { setLocal, startupOptions, type Limits } from './pg-limits.js';
+import { sessionSettings, type SessionSettings } from './pg-settings.js';
+import { sessionFailure } from './pg-failure.js';
 
 export const STATE_HINT =
   'check that the database is up and that ENERGY_STATE_URL (or the state-url setting, --state-url) names it; `energy doctor` checks it. balance, quote, time, options and order get/list work without it';
 
-/** A pool of at most a few connections that never holds the process open when idle. */
+/** At most this many sessions a run: one for a transaction, one for the journal's writes beside it. */
+export const MAX_SESSIONS = 2;
+
+/** What a run's failures are said with: its limits (named when one is hit) and the passwords to scrub. */
+const known: { limits?: Limits; secrets: Set<string> } = { secrets: new Set() };
+
+/** A pool whose sessions carry the limits, its first session made (the mode decided), or exit 11. */
 export async function connectPool(url: string, env: NodeJS.ProcessEnv): Promise<Pool> {
-  const config = await poolConfig(url, env);
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool(config);
-  // An idle connection the server drops (a restart) must not crash the run: the next query says so.
+  const settings = await sessionSettings(url, env);
+  known.limits = settings.limits;
+  const options = startupOptions(settings.limits, settings.otherOptions);
+  const withOptions = await newPool(settings, url, options, false);
+  let mode;
+  try {
+    mode = await firstSession(withOptions);
+  } catch (error) {
+    await withOptions.end().catch(() => undefined);
+    throw stateStoreFailure(error, url, '(nothing was sent)');
+  }
+  if (mode === 'startup') return withOptions;
+  await withOptions.end().catch(() => undefined);
+  // Startup options refused or dropped: the limits go with each transaction instead. Options of the user's
+  // own are still sent: refused again, they are said as libpq would (its own options, its own business).
+  return newPool(settings, url, startupOptions(undefined, settings.otherOptions), true);
+}
+
+/** 'startup' where the server applied the limits given at start-up, else 'dropped' or 'refused'. */
+async function firstSession(pool: Pool): Promise<'startup' | 'dropped' | 'refused'> {
+  let client;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    // PgBouncer: "unsupported startup parameter: options" (08P01), before authentication.
+    if (/unsupported startup parameter/i.test(String((error as Error).message))) return 'refused';
+    throw error;
+  }
+  try {
+    const { rows } = await client.query<{ applied: string }>(
+      `SELECT count(*) AS applied FROM pg_settings WHERE source = 'client'
+         AND name IN ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout')`,
+    );
+    return rows[0]?.applied === '3' ? 'startup' : 'dropped';
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * pg asks once, as it loads, whether it runs on Cloudflare Workers: where there is no `navigator` (Node 20)
+ * by building a fetch Response, which loads Node's whole fetch implementation (undici), 15 to 35 ms of a run.
+ * A stand-in `navigator` for that moment gives the same answer (not Cloudflare) at no cost; it is gone after.
+ */
+async function loadDriver(): Promise<typeof import('pg')> {
+  if ('navigator' in globalThis) return import('pg');
+  Object.defineProperty(globalThis, 'navigator', { value: { userAgent: 'Node.js' }, configurable: true });
+  try {
+    return await import('pg');
+  } finally {
+    delete (globalThis as { navigator?: unknown }).navigator;
+  }
+}
+
+async function newPool(settings: SessionSettings, url: string, options: string, local: boolean): Promise<Pool> {
+  const { default: pg } = await loadDriver();
+  const begin = setLocal(settings.limits);
+  /** The client the pool makes: listened to from the start; in local mode, each BEGIN sets the limits. */
+  const password = async (): Promise<string> => {
+    const found = settings.password();
+    if (found.password === undefined) throw missingPassword(url, settings, found);
+    known.secrets.add(found.password);
+    return found.password;
+  };
+  class SessionClient extends pg.Client {
+    constructor(config: PoolConfig) {
+      super(config);
+      // Asked only when the server wants one. None to give: the half-open session is closed too, else the
+      // server would hold it (and this process) for its authentication_timeout.
+      (this as { password?: unknown }).password = () =>
+        password().catch((error: unknown) => {
+          setImmediate(() => void this.end().catch(() => undefined));
+          throw error;
+        });
+      // Said by the query that needed the session; a session lost while idle is dropped by the pool.
+      this.on('error', () => undefined);
+      // pg would otherwise read PGOPTIONS itself: the options sent are exactly these.
+      (this as unknown as { connectionParameters: { options?: string } }).connectionParameters.options =
+        options === '' ? undefined : options;
+      if (!local) return;
+      const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+      this.query = ((...args: unknown[]) =>
+        typeof args[0] === 'string' && args.length === 1 && /^\s*(BEGIN|START\s+TRANSACTION)\b/i.test(args[0])
+          ? query(`${args[0]}; ${begin}`)
+          : query(...args)) as typeof this.query;
+    }
+  }
+  const pool = new pg.Pool({
+    ...settings.config,
+    Client: SessionClient as unknown as NonNullable<PoolConfig['Client']>,
+    max: MAX_SESSIONS,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
   pool.on('error', () => undefined);
+  if (local) eachStatementInATransaction(pool);
   return pool;
 }
 
-async function poolConfig(text: string, env: NodeJS.ProcessEnv): Promise<PoolConfig> {
-  const { parse } = await import('pg-connection-string');
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(text, { useLibpqCompat: true });
-    // PGSSLMODE where the URL says nothing, as libpq reads it.
-    if (parsed.sslmode == null && env.PGSSLMODE)
-      parsed = parse(`${text}${text.includes('?') ? '&' : '?'}sslmode=${encodeURIComponent(env.PGSSLMODE)}`, {
-        useLibpqCompat: true,
-      });
-  } catch (error) {
-    throw new StateStoreError(
-      `cannot use the state store ${printable(redactStateUrl(text), 160)}: ${printable((error as Error).message, 200)}`,
-      { hint: STATE_HINT },
-    );
-  }
-  const timeout = Number(
-    (parsed as { connect_timeout?: string }).connect_timeout ?? env.PGCONNECT_TIMEOUT ?? CONNECT_TIMEOUT_S,
-  );
-  const host = parsed.host || env.PGHOST || 'localhost';
-  const port = Number(parsed.port || env.PGPORT || 5432);
-  const user = parsed.user || env.PGUSER || env.USER || 'postgres';
-  const database = parsed.database || env.PGDATABASE || user;
-  const password =
-    parsed.password ||
-    env.PGPASSWORD ||
-    pgpassEntry(env, { host, port: String(port), database, user }) ||
-    // No password known: the server is asked without one (trust, peer or a certificate).
-    undefined;
-  return {
-    host,
-    port,
-    user,
-    database,
-    ...(password !== undefined && { password }),
-    ...(parsed.ssl !== undefined && { ssl: parsed.ssl as PoolConfig['ssl'] }),
-    application_name: parsed.application_name ?? 'energy',
-    max: 4,
-    idleTimeoutMillis: 10_000,
-    allowExitOnIdle: true,
-    connectionTimeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : CONNECT_TIMEOUT_S * 1000,
-  };
+/** Local mode: a statement run outside a transaction runs in one of its own, so that the limits apply. */
+function eachStatementInATransaction(pool: Pool): void {
+  pool.query = (async (text: unknown, values?: unknown) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await client.query(text as string, values as unknown[]);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      // A session lost meanwhile is not queryable: the pool drops it.
+      client.release();
+    }
+  }) as Pool['query'];
 }
 
-/** PostgreSQL's SQLSTATE classes that mean "this run may not use the database as configured". */
-const REFUSALS: Record<string, string> = {
-  '28P01': 'the password was refused',
-  '28000': 'the server refused this user',
-  '3D000': 'the database does not exist',
-  '42501': 'this user may not create or use the energy schema',
-  '57P03': 'the server is starting up or shutting down',
-  '53300': 'the server has too many connections',
-};
+function missingPassword(
+  url: string,
+  settings: SessionSettings,
+  found: { file: string | undefined; ignored?: string },
+) {
+  const { host, port, database, user } = settings.target;
+  const file =
+    found.file === undefined
+      ? 'no password file (PGPASSFILE, ~/.pgpass)'
+      : found.ignored === undefined
+        ? `no line for ${host}:${port}:${database}:${user} in the password file ${found.file}`
+        : `the password file ${found.file} ignored: ${found.ignored}`;
+  return new StateStoreError(
+    `the state store ${printable(redactStateUrl(url), 160)} asks for a password for user ${printable(user, 64)} and none was given: none in the URL, PGPASSWORD not set, ${printable(file, 300)} (nothing was sent)`,
+    {
+      hint: `set PGPASSWORD, or add the line ${host}:${port}:${database}:${user}:<password> to a password file readable by you alone (chmod 600) named by PGPASSFILE`,
+    },
+  );
+}
 
-/** A driver or server failure as the CLI's error (exit 11), the URL's password never in it. */
+/** A driver or server failure as the CLI's error (exit 11), the passwords never in it. */
 export function stateStoreFailure(error: unknown, url: string, doing: string): StateStoreError {
   if (error instanceof StateStoreError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  const raw = error instanceof Error ? error.message : String(error);
-  const reason = typeof code === 'string' && REFUSALS[code] !== undefined ? `${REFUSALS[code]} (${raw})` : raw;
+  const { reason, hint } = sessionFailure(error, known.limits);
   return new StateStoreError(
     `the state store ${printable(redactStateUrl(url), 160)} cannot be used${doing === '' ? '' : ` ${doing}`}: ${printable(scrub(reason, url), 240)}`,
-    { hint: STATE_HINT, cause: error },
+    { hint: hint ?? STATE_HINT, cause: error },
   );
 }
 
-/** The URL's password, should a message repeat it, replaced. */
-function scrub(text: string, url: string): string {
+/** The URL's password and any password a session used, should a message repeat them, replaced. */
+export function scrub(text: string, url: string): string {
   const found = /:\/\/[^:/@?#]*:([^/?#]*)@/.exec(url)?.[1];
-  if (found === undefined || found === '') return text;
-  let password = found;
-  try {
-    password = decodeURIComponent(found);
-  } catch {
-    // Kept as written.
+  const inQuery = /[?&]password=([^&#]*)/i.exec(url)?.[1];
+  const secrets = new Set(known.secrets);
+  for (const raw of [found, inQuery]) {
+    if (raw === undefined || raw === '') continue;
+    secrets.add(raw);
+    try {
+      secrets.add(decodeURIComponent(raw));
+    } catch {
+      // Kept as written.
+    }
   }
-  return text.split(password).join('***');
+  let scrubbed = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (secret !== '') scrubbed = scrubbed.split(secret).join('***');
+  return scrubbed;
 }

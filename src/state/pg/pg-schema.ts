@@ -91,6 +91,26 @@ export async function migrate(client: PoolClient, host: string): Promise<number>
   return SCHEMA_VERSION;
 }
 
+/**
+ * `energy doctor`'s write test: a row into each of the schema's first tables, in a transaction rolled back
+ * (nothing stays), so that a read-only role, a standby or a revoked grant fails doctor, not the first order.
+ */
+export async function tryWrite(client: PoolClient): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host)
+       VALUES ('energy doctor', 'energy doctor', 'energy doctor', '{}', now(), 'energy doctor')`,
+    );
+    await client.query(
+      `INSERT INTO energy.spend (origin, key_id, order_id, address, total_trx, at_ms, state)
+       VALUES ('energy doctor', 'energy doctor', 'energy doctor', '', 0, 0, 'placed')`,
+    );
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}
+
 function newerSchema(found: number): StateStoreError {
   return new StateStoreError(
     `the state store's schema is at version ${found}, written by a newer energy (this one knows ${SCHEMA_VERSION}): nothing was read or written`,

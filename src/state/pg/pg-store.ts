@@ -18,7 +18,7 @@ import type { DecisionKeys, Exclusive, StateStore } from '../state-store.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
-import { migrate } from './pg-schema.js';
+import { migrate, tryWrite } from './pg-schema.js';
 
 /** How long a host waits for another host's decision for the same address (the folder's lock waits as long). */
 const LOCK_WAIT_S = 60;
@@ -76,15 +76,23 @@ export class PgStore implements StateStore {
     return counts;
   }
 
-  /** The schema's version and one round trip, timed: for `energy doctor`. */
+  /** The schema's version and one round trip, timed, and a write rolled back: for `energy doctor`. */
   async health(): ReturnType<StateStore['health']> {
     const started = performance.now();
+    let latencyMs = 0;
     try {
       await this.pool.query('SELECT 1');
+      latencyMs = performance.now() - started;
+      const client = await this.pool.connect();
+      try {
+        await tryWrite(client);
+      } finally {
+        client.release();
+      }
     } catch (error) {
-      throw stateStoreFailure(error, this.url, '');
+      throw stateStoreFailure(error, this.url, latencyMs === 0 ? '' : 'to write (tried in a transaction rolled back)');
     }
-    return { schemaVersion: this.schemaVersion, latencyMs: performance.now() - started };
+    return { schemaVersion: this.schemaVersion, latencyMs };
   }
 
   async close(): Promise<void> {
