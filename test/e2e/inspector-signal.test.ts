@@ -18,9 +18,12 @@ const INSPECTOR = /Debugger listening|Starting inspector/;
 
 it('ensure --every: SIGUSR1 is taken and said, the inspector stays closed, the service goes on', async () => {
   const address = freshAddress(40_101);
-  const running = world.spawn(['ensure', ...rentalArgs(address, '--yes', '--every', '1h'), '--json', '--metrics', '0'], {
-    env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-usr1-')) },
-  });
+  const running = world.spawn(
+    ['ensure', ...rentalArgs(address, '--yes', '--every', '1h'), '--json', '--metrics', '0'],
+    {
+      env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-usr1-')) },
+    },
+  );
   // A failed test leaves no service behind (with its inspector perhaps open).
   onTestFinished(() => void running.child.kill('SIGKILL'));
   const url = await until(
