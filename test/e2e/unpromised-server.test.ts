@@ -12,6 +12,7 @@ import type { Order } from '../../src/client/types.js';
 import type { CliResult } from '../helpers/cli.js';
 import { expectNoStackTrace, freshAddress, signedCall, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
+import { shiftedClockEnv } from '../helpers/shifted-clock.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json, type World } from '../helpers/world.js';
 
@@ -66,6 +67,15 @@ describe('a /v1/time that cannot be the time', () => {
     expect(time.code).toBe(7);
     expect(time.stderr).toMatch(/more than five years from this host's clock/);
     expect(existsSync(join(yearsAhead.configDir, 'clock-offset.json'))).toBe(false);
+  });
+
+  it('a host an hour ahead meets a 401, then -5 from /v1/time: exit 3, no second try, no offset stored', async () => {
+    const before = negative.sandbox.requestCount('/v1/balance');
+    const balance = await negative.run(['balance'], { env: shiftedClockEnv(3_600_000) });
+    expect(balance.code, balance.stderr).toBe(3);
+    expectNoStackTrace(balance);
+    expect(negative.sandbox.requestCount('/v1/balance') - before).toBe(1);
+    expect(existsSync(join(negative.configDir, 'clock-offset.json'))).toBe(false);
   });
 
   it('an offset stored from such a time is not used: balance signs on the host clock, exit 0', async () => {
