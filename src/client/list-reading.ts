@@ -70,12 +70,16 @@ export class ListReading {
     return !this.outOfOrder && this.#lastPageNewestMs !== undefined && this.#lastPageNewestMs < boundMs;
   }
 
-  /** What the reading should say on stderr about the list, if anything. */
-  notices(): string[] {
+  /**
+   * What the reading should say on stderr about the list, if anything. A list that repeats orders (a page
+   * served again under a fresh cursor) may have left others out where the repeat stands: `short` says what
+   * that does to what was read (spend: the total may be short), as a count of each order once cannot cure it.
+   */
+  notices(short = 'what was read from it may be incomplete'): string[] {
     const notices: string[] = [];
     if (this.repeated > 0) {
       notices.push(
-        `energy: the server listed ${this.repeated === 1 ? 'an order' : `${this.repeated} orders`} more than once; each order is counted once`,
+        `energy: the server listed ${this.repeated === 1 ? 'an order' : `${this.repeated} orders`} more than once; each order is counted once, but a list that repeats orders may also have left some out: ${short}`,
       );
     }
     if (this.outOfOrder) {

@@ -79,7 +79,7 @@ export async function spendReport(
   const sum = new Sum(query.by);
   const reading = new ListReading();
   const report = (): SpendReport => {
-    for (const line of reading.notices()) note(line);
+    for (const line of reading.notices('the total may be short of what was spent')) note(line);
     return sum.report(query);
   };
   for await (const page of pages) {

@@ -101,7 +101,9 @@ describe('a list that repeats its first page under a fresh cursor', () => {
     const spend = await world.run(['spend', '--json']);
     expect(spend.code, spend.stderr).toBe(0);
     expect(JSON.parse(spend.stdout)).toMatchObject({ total_trx: '1.900000', orders: 1 });
-    expect(spend.stderr).toMatch(/the server listed an order more than once; each order is counted once/);
+    expect(spend.stderr).toContain(
+      'the server listed an order more than once; each order is counted once, but a list that repeats orders may also have left some out: the total may be short of what was spent',
+    );
   });
 
   it('ensure counts the 20,000 on its way once: it buys 45,000, not 25,000', async () => {

@@ -25,7 +25,7 @@ describe('ListReading', () => {
     ]);
     expect(reading.repeated).toBe(2);
     expect(reading.notices()).toEqual([
-      'energy: the server listed 2 orders more than once; each order is counted once',
+      'energy: the server listed 2 orders more than once; each order is counted once, but a list that repeats orders may also have left some out: what was read from it may be incomplete',
     ]);
   });
 
