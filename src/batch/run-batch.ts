@@ -75,7 +75,8 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     deps.note('energy: reading order lines from standard input (the terminal) until Ctrl-D on a line of its own…');
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {
-    const name = request.file === '-' ? 'stdin' : basename(request.file);
+    // A stream has no name of its own (`<(…)` is /dev/fd/63 today, 62 tomorrow): its lines are named as stdin's.
+    const name = input.stream ? 'stdin' : basename(request.file);
     const source = await checkBatch({ ...input, name }, rules, request.format, (error) =>
       deps.note(`energy: ${error.source}, line ${error.line}: ${error.problem}`),
     );
