@@ -21,7 +21,8 @@ const PACKAGE_OWNERS = {
   'node:http': ['src/client/http.ts', 'src/client/proxy-tunnel.ts', 'src/sandbox/', 'src/service/status-server.ts'],
   'node:https': ['src/client/http.ts', 'src/client/proxy-tunnel.ts'],
   'node:tls': ['src/client/proxy-tunnel.ts'],
-  'node:net': ['src/client/proxy-tunnel.ts', 'src/sandbox/'],
+  // storage/pipe-stream.ts: a named pipe read through a net.Socket (libuv's pipe handle), not the network.
+  'node:net': ['src/client/proxy-tunnel.ts', 'src/sandbox/', 'src/storage/pipe-stream.ts'],
 };
 
 /**
@@ -35,6 +36,7 @@ const AREAS = [
   'src/client/proxy-tunnel.ts',
   'src/sandbox/',
   'src/service/status-server.ts',
+  'src/storage/pipe-stream.ts',
   'src/app/cli.ts',
   // The homes of error classes (ERROR_HOMES).
   'src/domain/errors.ts',

@@ -74,6 +74,7 @@ if (fast !== undefined) {
     process.stderr.write(outputError(error));
     process.exit(OUTPUT_FAILED);
   });
+  closeInspectorSignal();
   const interrupt = abortOnSignals();
   loadMain()
     .then(({ run }) =>
@@ -119,6 +120,18 @@ function loadMain(): Promise<typeof import('./main.js')> {
   return new Promise((resolve) =>
     resolve(requireCached(file, privateCacheDir(process.env)) as typeof import('./main.js')),
   );
+}
+
+/**
+ * SIGUSR1 would open Node's inspector on 127.0.0.1:9229, and any local user could then attach a debugger to a
+ * process holding the API secret. A listener of our own takes the signal instead (Node 20 has no switch for
+ * it); Node 22.14+ also has `--disable-sigusr1`, which the image's ENTRYPOINT passes (docs/service.md). The
+ * signal is said and otherwise ignored: it is often sent to "reopen logs", which this tool never needs.
+ */
+function closeInspectorSignal(): void {
+  process.on('SIGUSR1', () => {
+    process.stderr.write(lastResortLine('SIGUSR1 ignored: energy never opens the Node.js inspector', undefined));
+  });
 }
 
 /**

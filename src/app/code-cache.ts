@@ -12,7 +12,9 @@
  * damaged cache would crash the process, so a file whose digest does not match is ignored. V8 refuses one
  * made by another V8 version or flags; an ignored or refused cache is written again (a temporary file
  * renamed into place, so that a reader never sees half of one).
- * Nothing here may fail a run: any error means the bundle is loaded as usual.
+ * Nothing here may fail or hang a run: any error means the bundle is loaded as usual, and anything in the
+ * cache that is not a regular file (a FIFO, whose open() would block for ever, deaf to SIGTERM; a socket, a
+ * link) is never opened: ours is opened with O_NONBLOCK, and Node's is cleared of them before it is enabled.
  */
 import type { Stats } from 'node:fs';
 
@@ -95,10 +97,12 @@ export function requireCached(file: string, cacheDir: string | undefined, how: C
   const bundleRequire = nodeModule.createRequire(file);
   if (cacheDir === undefined) return bundleRequire(file);
   if (how.script !== true && typeof nodeModule.enableCompileCache === 'function') {
+    const nodeDir = process.getBuiltinModule('node:path').join(cacheDir, 'node');
     try {
-      nodeModule.enableCompileCache(process.getBuiltinModule('node:path').join(cacheDir, 'node'));
+      removeNonFiles(process.getBuiltinModule('node:fs'), nodeDir);
+      nodeModule.enableCompileCache(nodeDir);
     } catch {
-      // Only an optimisation.
+      // Only an optimisation (and never enabled over a FIFO that could not be removed).
     }
     return bundleRequire(file);
   }
@@ -109,6 +113,24 @@ export function requireCached(file: string, cacheDir: string | undefined, how: C
     loaded = undefined;
   }
   return loaded === undefined ? bundleRequire(file) : loaded.exports;
+}
+
+/**
+ * Node's compile cache (`<folder>/<Node version…>/<hash>`) opens its files without O_NONBLOCK: a FIFO there
+ * would block the start in open(). Anything in it that is neither a regular file nor a folder is removed
+ * first (Node writes a new cache in its place); throws when one cannot be. The types come from readdir (no
+ * stat per file): two small folders, a few entries each.
+ */
+function removeNonFiles(fs: Fs, nodeDir: string): void {
+  const path = process.getBuiltinModule('node:path');
+  if (!fs.existsSync(nodeDir)) return;
+  for (const version of fs.readdirSync(nodeDir, { withFileTypes: true })) {
+    if (!version.isDirectory()) continue; // Node's mkdir and open under it fail at once (ENOTDIR): harmless.
+    const folder = path.join(nodeDir, version.name);
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isFile() && !entry.isDirectory()) fs.unlinkSync(path.join(folder, entry.name));
+    }
+  }
 }
 
 /** Node 20: compile with the cached data when there is some; undefined when the bundle cannot be read. */
@@ -163,7 +185,11 @@ export function readCache(fs: Fs, cacheFile: string): Buffer | undefined {
   if (uid === undefined) return undefined;
   let fd: number | undefined;
   try {
-    fd = fs.openSync(cacheFile, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    // O_NONBLOCK: a FIFO in its place would block open() until a writer came (a regular file ignores it).
+    fd = fs.openSync(
+      cacheFile,
+      fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+    );
     const stat = fs.fstatSync(fd);
     if (!stat.isFile() || !isOurs(stat, uid) || stat.size <= DIGEST_BYTES || stat.size > MAX_CACHE_BYTES)
       return undefined;

@@ -11,6 +11,11 @@ declare const ENERGY_ROOT_HELP: string | undefined;
 
 /** The text to print for a fast-path invocation, or undefined when the full program must run. */
 export function fastPathOutput(args: readonly string[]): string | undefined {
+  // `--json --version` either way round: the version as JSON, as main.ts writes it.
+  if (args.length === 2 && args.includes('--json') && typeof ENERGY_VERSION === 'string') {
+    const other = args.find((arg) => arg !== '--json');
+    if (other === '--version' || other === '-V') return `${JSON.stringify({ version: ENERGY_VERSION })}\n`;
+  }
   if (args.length !== 1) return undefined;
   const [flag] = args;
   if ((flag === '--version' || flag === '-V' || flag === '-v') && typeof ENERGY_VERSION === 'string')

@@ -18,6 +18,11 @@ export async function run(given: readonly string[], terminal: Terminal): Promise
   const argv = outputJsonArguments(given);
   let program: Command | undefined;
   try {
+    if (versionAsJson(argv)) {
+      ctx.globals.json = true;
+      await ctx.printer.json({ version: packageVersion() });
+      return ExitCode.ok;
+    }
     program = buildProgram(ctx, packageVersion(), argv);
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return ExitCode.ok;
@@ -48,6 +53,16 @@ export async function run(given: readonly string[], terminal: Terminal): Promise
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * `energy --json --version` (or `-V`, anywhere before a `--`, as commander takes it): the version as one JSON
+ * document, `{"version":"0.1.0"}`, like every other --json output; the fast path (fast-path.ts) answers the
+ * two words alone the same way.
+ */
+function versionAsJson(argv: readonly string[]): boolean {
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return words.includes('--json') && (words.includes('--version') || words.includes('-V'));
 }
 
 /** Commander quotes the value it refused in full: cut a long one (escaping happens when it is written). */

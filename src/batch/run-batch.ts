@@ -10,6 +10,7 @@ import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { ContextualError, InterruptedError, SomeFailedError } from '../domain/cli-errors.js';
 import { addAmounts } from '../domain/money.js';
+import { counted } from '../domain/text-forms.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent, type ConsentInput } from '../ordering/consent.js';
@@ -74,7 +75,8 @@ export async function runBatch(deps: BatchDeps, request: BatchRequest): Promise<
     deps.note('energy: reading order lines from standard input (the terminal) until Ctrl-D on a line of its own…');
   const input = await openInput(request.file, deps.stdin, deps.spoolDir, deps.interrupt);
   try {
-    const name = request.file === '-' ? 'stdin' : basename(request.file);
+    // A stream has no name of its own (`<(…)` is /dev/fd/63 today, 62 tomorrow): its lines are named as stdin's.
+    const name = input.stream ? 'stdin' : basename(request.file);
     const source = await checkBatch({ ...input, name }, rules, request.format, (error) =>
       deps.note(`energy: ${error.source}, line ${error.line}: ${error.problem}`),
     );
@@ -139,7 +141,7 @@ async function place(
       if (result.status === 'created' && result.order !== null) spent = addAmounts(spent, result.order.total_trx);
       await deps.onResult(result);
       const rate = done / Math.max((Date.now() - started) / 1000, 0.001);
-      deps.progress(`batch: ${done}/${source.orderCount} lines, ${rate.toFixed(1)}/s, ${spent} TRX spent`);
+      deps.progress(`batch: ${done}/${counted(source.orderCount, 'line')}, ${rate.toFixed(1)}/s, ${spent} TRX spent`);
     },
   });
   await deps.flush();
@@ -153,7 +155,7 @@ async function place(
   const interrupted: unknown = deps.interrupt?.reason;
   if (deps.interrupt?.aborted === true && interrupted instanceof InterruptedError) {
     throw new ContextualError(
-      `${interrupted.message}: the orders in flight finished and are journaled; ${summary.notReached} lines not reached`,
+      `${interrupted.message}: the orders in flight finished and are journaled; ${counted(summary.notReached, 'line')} not reached`,
       interrupted,
       { hint: rerun },
     );
@@ -173,14 +175,12 @@ async function place(
  * makes a re-run, or a grown file, safe); a new file name or a client_request_id column buys again.
  */
 function skippedNote(skipped: number, source: BatchSource): string {
-  const which = skipped === source.orderCount ? `every line of ${source.label} was` : `${skipped} lines were`;
+  const which =
+    skipped === source.orderCount
+      ? `every line of ${source.label} was`
+      : `${counted(skipped, 'line')} ${skipped === 1 ? 'was' : 'were'}`;
   return (
     `energy: ${which} ordered by an earlier run of this batch (the same line of a file of the same name is one order, however the file grows); ` +
     'to buy again, give each line a new id in a client_request_id column, or use a file of another name'
   );
-}
-
-/** `1 order`, `2 orders`: "1 orders" reads as a slip. */
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -10,6 +10,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CliError, UsageError } from '../domain/errors.js';
 import { unlinkQuietly } from '../storage/durable-file.js';
+import { pipeStream } from '../storage/pipe-stream.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { MAX_LINE_LENGTH, readLines, tooLong } from './line-reader.js';
 import { BadLineError } from '../domain/cli-errors.js';
@@ -33,7 +34,8 @@ export interface BatchSource {
 }
 
 /**
- * A private snapshot of `spec` (a file, or `-` for standard input) in `spoolDir`, and how to clean up after.
+ * A private snapshot of `spec` (a file, a pipe, or `-` for standard input) in `spoolDir`, and how to clean up
+ * after; `stream` when it was read as a stream (standard input, a pipe), which has no name of its own.
  * Every later pass reads the snapshot: the bytes hashed into the line ids are the bytes that are ordered,
  * even when the file is replaced or appended to during the run.
  */
@@ -42,11 +44,17 @@ export async function openInput(
   stdin: Readable,
   spoolDir: string,
   interrupt?: AbortSignal,
-): Promise<{ path: string; label: string; cleanup: () => void }> {
+): Promise<{ path: string; label: string; stream: boolean; cleanup: () => void }> {
   const label = spec === '-' ? 'stdin' : spec;
+  let input: Readable = stdin;
+  let stream = spec === '-';
   if (spec !== '-') {
     try {
-      if (!statSync(spec).isFile()) throw new UsageError(`${spec} is not a file`);
+      const stat = statSync(spec);
+      stream = stat.isFIFO();
+      if (stat.isFile()) input = createReadStream(spec);
+      else if (stream) input = pipeStream(spec);
+      else throw new UsageError(`${spec} is not a file or a pipe`);
     } catch (error) {
       if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot read ${spec}: ${readFailure(error)}`);
@@ -55,7 +63,7 @@ export async function openInput(
   const path = join(spoolDir, `energy-batch-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   try {
     await pipeline(
-      spec === '-' ? stdin : createReadStream(spec),
+      input,
       lineLengthCap(label),
       createWriteStream(path, { mode: PRIVATE_FILE_MODE, flags: 'wx' }),
       // A signal ends the copy at once (an endless stdin would otherwise hold the run until the forced exit).
@@ -67,7 +75,7 @@ export async function openInput(
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${label}: ${readFailure(error)}`);
   }
-  return { path, label, cleanup: () => unlinkQuietly(path) };
+  return { path, label, stream, cleanup: () => unlinkQuietly(path) };
 }
 
 /**

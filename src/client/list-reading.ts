@@ -5,7 +5,10 @@
  *   - each order id is counted once, however often pages repeat it, and the repeats are counted to be said;
  *   - the list is taken as newest first only while `created_at` never rises down it; once it rises (a list
  *     served oldest first, or orders imported with old stamps), a reading that would stop at an old order
- *     must read on instead.
+ *     must read on instead;
+ *   - a reading of a window stops only after a whole page lies before it (`pageBefore`): an old order amid
+ *     a page, or ending it, may be one of a block of backdated orders with recent ones after it, which a
+ *     reading that stopped there would never see (spend --since counted 1 of 7 such orders).
  */
 import type { Order } from './types.js';
 import { timestampMs } from '../domain/api-time.js';
@@ -25,19 +28,23 @@ export class ListReading {
   #previousMs: number | undefined;
   #newInPage = 0;
   #pagesWithoutNew = 0;
+  /** The newest `created_at` (ms) of the page being read, repeats included; of the last page once it ended. */
+  #pageNewestMs: number | undefined;
+  #lastPageNewestMs: number | undefined;
 
   /** True when the order is new to this reading; false for one already read (counted in `repeated`). */
   take(order: Order): boolean {
+    const stampMs = timestampMs(order.created_at);
+    if (this.#pageNewestMs === undefined || stampMs > this.#pageNewestMs) this.#pageNewestMs = stampMs;
     if (this.#seen.has(order.id)) {
       this.repeated += 1;
       return false;
     }
     this.#seen.add(order.id);
     this.#newInPage += 1;
-    const createdMs = timestampMs(order.created_at);
-    if (this.#previousMs !== undefined && createdMs > this.#previousMs) this.outOfOrder = true;
-    this.#previousMs = createdMs;
-    if (this.oldestMs === undefined || createdMs < this.oldestMs) this.oldestMs = createdMs;
+    if (this.#previousMs !== undefined && stampMs > this.#previousMs) this.outOfOrder = true;
+    this.#previousMs = stampMs;
+    if (this.oldestMs === undefined || stampMs < this.oldestMs) this.oldestMs = stampMs;
     return true;
   }
 
@@ -46,6 +53,8 @@ export class ListReading {
     if (items > 0 && this.#newInPage === 0) this.#pagesWithoutNew += 1;
     else this.#pagesWithoutNew = 0;
     this.#newInPage = 0;
+    this.#lastPageNewestMs = this.#pageNewestMs;
+    this.#pageNewestMs = undefined;
     if (this.#pagesWithoutNew >= MAX_PAGES_WITHOUT_NEW) {
       throw new ResponseShapeError(
         `GET /v1/energy/orders served ${MAX_PAGES_WITHOUT_NEW} pages in a row of orders already listed: the list cannot be read to its end`,
@@ -53,12 +62,24 @@ export class ListReading {
     }
   }
 
-  /** What the reading should say on stderr about the list, if anything. */
-  notices(): string[] {
+  /**
+   * After endPage: whether the reading of a window starting at `boundMs` may stop here: the page just read
+   * had orders, every one of them (repeats too) older than the bound, and the list is newest first so far.
+   */
+  pageBefore(boundMs: number): boolean {
+    return !this.outOfOrder && this.#lastPageNewestMs !== undefined && this.#lastPageNewestMs < boundMs;
+  }
+
+  /**
+   * What the reading should say on stderr about the list, if anything. A list that repeats orders (a page
+   * served again under a fresh cursor) may have left others out where the repeat stands: `short` says what
+   * that does to what was read (spend: the total may be short), as a count of each order once cannot cure it.
+   */
+  notices(short = 'what was read from it may be incomplete'): string[] {
     const notices: string[] = [];
     if (this.repeated > 0) {
       notices.push(
-        `energy: the server listed ${this.repeated === 1 ? 'an order' : `${this.repeated} orders`} more than once; each order is counted once`,
+        `energy: the server listed ${this.repeated === 1 ? 'an order' : `${this.repeated} orders`} more than once; each order is counted once, but a list that repeats orders may also have left some out: ${short}`,
       );
     }
     if (this.outOfOrder) {

@@ -17,20 +17,17 @@ import { ok, warn, type CheckResult } from './check.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
 
+/**
+ * No config folder or file is not a fault: settings may come from options and the environment alone, as in
+ * a container or a systemd unit (the documented ways to run the service), and the profile check says
+ * what is still missing if anything is. An open folder or file is (assertPrivate throws).
+ */
 export function checkConfigFiles(dir: string, file: string, profileNames: string[] | Error): CheckResult {
   if (!existsSync(dir))
-    return warn(
-      'config',
-      `no config folder ${dir}`,
-      'settings come from options and the environment only; `energy config set base-url https://…` creates it (0700)',
-    );
+    return ok('config', `no config folder ${dir}: settings come from options and the environment only`);
   assertPrivate(dir, 'folder');
   if (!assertPrivate(file, 'file'))
-    return warn(
-      'config',
-      `no config file ${file}`,
-      'settings come from options and the environment only; `energy config set …` creates it (0600)',
-    );
+    return ok('config', `no config file ${file}: settings come from options and the environment only`);
   if (profileNames instanceof Error) throw profileNames;
   const profiles = profileNames.length === 0 ? 'no profiles' : `profiles ${profileNames.join(', ')}`;
   return ok('config', `${file} (${mode(file)}, folder ${mode(dir)}): ${profiles}`);

@@ -35,3 +35,8 @@ export function formatInteger(value: number): string {
   const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ',');
   return `${value < 0 ? '-' : ''}${grouped}`;
 }
+
+/** `1 order`, `2 orders`, `1,000 orders`: a count and its noun, which "1 orders" gets wrong. */
+export function counted(n: number, noun: string): string {
+  return `${formatInteger(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

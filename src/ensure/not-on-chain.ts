@@ -11,13 +11,18 @@ import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { formatInteger, formatTimestamp } from '../domain/text-forms.js';
 import type { AddressState } from '../tron/address-state.js';
-import { NODE_LAG_GRACE_MS } from './on-its-way.js';
+import { NODE_LAG_GRACE_MS, pastTerm } from './on-its-way.js';
 import { timestampMs } from '../domain/api-time.js';
 import { toleratedUnits } from './shortfall.js';
 
-/** Delivered, not failed, not expired, and delivered longer ago than the node-lag grace (server clock). */
+/**
+ * Delivered, not failed, not expired (neither final nor past its term: an order the API still calls active
+ * past `created_at` + `duration_hours` holds no energy), and delivered longer ago than the node-lag grace
+ * (server clock).
+ */
 export function deliveredAndLasting(order: Order, serverNowMs: number): boolean {
   if (order.failure !== null || order.lifecycle_final || !order.delivery_final) return false;
+  if (pastTerm(order, serverNowMs)) return false;
   return serverNowMs - timestampMs(order.updated_at) >= NODE_LAG_GRACE_MS;
 }
 

@@ -12,9 +12,25 @@ import { timestampMs } from '../domain/api-time.js';
 /** How long after its delivery (the order's `updated_at`, on the server's clock) a delivered order still counts. */
 export const NODE_LAG_GRACE_MS = 60_000;
 
-/** The order's energy while it is on its way at `serverNowMs`, else 0 (arrived long enough ago, ended, failed). */
+/**
+ * Past its term, with this much slack (a delivery that took minutes, a term counted from the delivery, a
+ * second at the edge), an order holds no energy, whatever its status: the API may still call it active
+ * (its lifecycle not updated yet, or never), and taking it at its word blocked the address as
+ * `not_on_chain` for as long as the API lagged. 15 minutes: far above a delivery's usual seconds.
+ */
+export const TERM_SLACK_MS = 15 * 60_000;
+
+/** Whether `created_at` + `duration_hours` + the slack has passed at `serverNowMs` (the server's clock). */
+export function pastTerm(order: Order, serverNowMs: number): boolean {
+  return serverNowMs > timestampMs(order.created_at) + order.duration_hours * 3_600_000 + TERM_SLACK_MS;
+}
+
+/**
+ * The order's energy while it is on its way at `serverNowMs`, else 0 (arrived long enough ago, ended, failed,
+ * past its term).
+ */
 export function energyOnItsWay(order: Order, serverNowMs: number): number {
-  if (order.failure !== null || order.lifecycle_final) return 0;
+  if (order.failure !== null || order.lifecycle_final || pastTerm(order, serverNowMs)) return 0;
   if (!order.delivery_final) return order.energy;
   return serverNowMs - timestampMs(order.updated_at) < NODE_LAG_GRACE_MS ? order.energy : 0;
 }

@@ -54,7 +54,10 @@ export async function apiRequest(deps: ApiDeps, request: ApiRequest): Promise<Ap
   if (!isApiMethod(method))
     throw new UsageError(`the method must be GET or POST (all that Energy API v1 has), got ${request.method}`);
   checkFields(request.fields);
-  const { path, query: pathQuery } = splitPath(request.path);
+  const written = isUrl(request.path)
+    ? sameOriginPath(request.path, (await deps.client()).transport.baseUrl)
+    : request.path;
+  const { path, query: pathQuery } = splitPath(written);
   const input = request.input === undefined ? undefined : await readInput(request.input, deps);
   // As gh api: fields are the JSON body of a POST, unless --input gives the body; then they go in the query.
   const fieldsInBody = method === 'POST' && input === undefined && request.fields.length > 0;
@@ -72,6 +75,37 @@ export async function apiRequest(deps: ApiDeps, request: ApiRequest): Promise<Ap
 
 function isApiMethod(method: string): method is (typeof API_METHODS)[number] {
   return (API_METHODS as readonly string[]).includes(method);
+}
+
+/** `https://…`, `http://…`, `//host/…`: a URL, not a path (which `splitPath` would send as `/https://…`). */
+function isUrl(written: string): boolean {
+  return /^([a-z][a-z0-9+.-]*:)?\/\//i.test(written);
+}
+
+/**
+ * A full URL, as `gh api` takes one: only on the configured API (its origin, under its path prefix), and then
+ * as its path; another server is refused before anything is signed or sent: the signature and the key id are
+ * for the API this profile names, never a URL typed on the command line.
+ */
+function sameOriginPath(written: string, base: URL): string {
+  let url: URL;
+  try {
+    url = new URL(written, base);
+  } catch {
+    throw new UsageError(`${JSON.stringify(written)} is not a URL or a path: nothing was sent`);
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const onApi =
+    url.origin === base.origin &&
+    url.username === '' &&
+    url.password === '' &&
+    (prefix === '' || url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
+  if (!onApi)
+    throw new UsageError(
+      `${JSON.stringify(written)} is not on the configured API (${base.origin}${prefix}): energy api signs and sends only to it, nothing was sent`,
+      { hint: 'give the path alone, e.g. /v1/balance; for another server, choose it with --base-url' },
+    );
+  return `${url.pathname.slice(prefix.length) || '/'}${url.search}`;
 }
 
 function splitPath(written: string): { path: string; query: string } {

@@ -6,7 +6,6 @@
 import type { EnergyClient, OrderPagesParams } from '../client/client.js';
 import type { Order } from '../client/types.js';
 import { ListReading } from '../client/list-reading.js';
-import { timestampMs } from '../domain/api-time.js';
 
 /**
  * Page sizes asked for in turn: the spec gives `limit` no bound, so a server that refuses one (400) is
@@ -44,7 +43,7 @@ export interface RecentScan {
 
 /**
  * Visits each order once (by id), newest first as the server lists them, a whole page at a time, until a
- * page ends with an order older than `oldestMs`, the end of the list, `maxOrders` orders read, or `visit`
+ * whole page lies before `oldestMs` (list-reading.ts), the end of the list, `maxOrders` orders read, or `visit`
  * returning true. A list that turns out not to be newest first (created_at rises down it) is read on to
  * its end or `maxOrders`: its old order proves nothing about the pages after it.
  */
@@ -70,9 +69,8 @@ export async function scanRecentOrders(
     }
     reading.endPage(page.items.length);
     read += page.items.length;
-    const last = page.items.at(-1);
-    if (last === undefined) break;
-    if (!reading.outOfOrder && timestampMs(last.created_at) < oldestMs) return ended(true);
+    if (page.items.length === 0) break;
+    if (reading.pageBefore(oldestMs)) return ended(true);
     if (read >= maxOrders) return ended(false);
   }
   return ended(true);

@@ -6,6 +6,7 @@
 import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { NotFoundError } from '../domain/cli-errors.js';
+import { counted } from '../domain/text-forms.js';
 
 /** How far back a short id is looked for: the newest orders, as `order list` shows them first. */
 const SEARCHED = 1000;
@@ -24,7 +25,7 @@ export async function resolveOrderId(client: EnergyClient, id: string, listComma
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0)
-    throw new NotFoundError(`no order id starts with ${id} among the newest ${read} orders`, {
+    throw new NotFoundError(`no order id starts with ${id} among the newest ${counted(read, 'order')}`, {
       hint: `give the whole id (\`${listCommand}\` in a pipe or with --json shows it)`,
     });
   throw new UsageError(`${matches.length} orders have an id starting with ${id}: ${matches.join(', ')}`, {

@@ -81,26 +81,26 @@ export function orderRows(order: Order): Row[] {
 
 /**
  * `order list`'s columns. The minimum widths line up the pages of `order list --all` in a pipe; on a narrow
- * terminal the date, then the id, then the address take their short forms, a long status is cut, and HOURS
- * then FINAL then CREATED, and last FAILURE, are left out (80 columns keep ID, CREATED, ADDRESS, ENERGY,
- * TOTAL_TRX, STATUS, FAILURE; 60 keep ID, ADDRESS, ENERGY, TOTAL_TRX, STATUS). A status or failure code
- * cut short or left out is written whole on stderr.
+ * terminal the date, then the id, then the address take their short forms, a long status or failure code is
+ * cut, and HOURS then FINAL then CREATED, and last ENERGY, are left out (80 columns keep ID, CREATED,
+ * ADDRESS, ENERGY, TOTAL_TRX, STATUS, FAILURE; 60 keep ID, ADDRESS, TOTAL_TRX, STATUS, FAILURE): why an
+ * order failed stays in the table it is read in, where ENERGY is the order's own figure (`order get` has it).
+ * A status or failure code cut short is written whole on stderr.
  */
 export const ORDER_COLUMNS: readonly Column[] = [
   { head: 'ID', width: 36, short: { step: 2, form: shortId } },
   { head: 'CREATED', width: 25, short: { step: 1, form: (cell) => shortTime(cell) }, drop: 7 },
   { head: 'ADDRESS', width: 34, short: { step: 3, form: shortAddress } },
-  { head: 'ENERGY', width: 9 },
+  { head: 'ENERGY', width: 9, drop: 8 },
   { head: 'HOURS', width: 5, drop: 5 },
   { head: 'TOTAL_TRX', width: 16 },
   { head: 'STATUS', width: 12, cut: 4, spill: (cell, row) => `energy: order ${row[0]}: status ${cell}` },
-  // The failure's code apart from the status (as JSON and CSV keep them), empty (`-` in a pipe) for none; cut
-  // or left out on a narrow terminal, it is written whole on stderr.
+  // The failure's code apart from the status (as JSON and CSV keep them), empty (`-` in a pipe) for none; never
+  // left out, cut on a narrow terminal and then written whole on stderr.
   {
     head: 'FAILURE',
     width: 9,
     cut: 4,
-    drop: 8,
     spill: (cell, row) => `energy: order ${row[0]}: failed: ${cell}`,
   },
   { head: 'FINAL', width: 9, drop: 6 },

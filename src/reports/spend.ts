@@ -1,6 +1,6 @@
 /**
  * `energy spend`: what the account spent, summed exactly. Reads the order list as the server lists it and
- * stops paging after the page that reaches an order older than `since`, while the list is newest first;
+ * stops paging after a whole page older than `since`, while the list is newest first;
  * the spec gives it no order, so once a `created_at` rises down the list the whole list is read (and
  * said on stderr). Each order id is summed once, however often pages repeat it (issue 32). Sums go through src/domain/money.ts (decimal, six digits), never a float: a thousand orders of
  * 0.100000 TRX make 100.000000, not 99.99999999999986.
@@ -79,24 +79,20 @@ export async function spendReport(
   const sum = new Sum(query.by);
   const reading = new ListReading();
   const report = (): SpendReport => {
-    for (const line of reading.notices()) note(line);
+    for (const line of reading.notices('the total may be short of what was spent')) note(line);
     return sum.report(query);
   };
   for await (const page of pages) {
-    let pastSince = false;
     for (const order of page.items) {
       if (!reading.take(order)) continue;
       const createdMs = timestampMs(order.created_at);
-      if (query.sinceMs !== undefined && createdMs < query.sinceMs) {
-        pastSince = true;
-        continue;
-      }
+      if (query.sinceMs !== undefined && createdMs < query.sinceMs) continue;
       // A failed order returns what it held: it was never spent.
       if ((query.untilMs === undefined || createdMs < query.untilMs) && order.failure === null) sum.add(order);
     }
     reading.endPage(page.items.length);
-    // Returning ends the page generator: no page beyond `since` is asked for, in a newest-first list.
-    if (pastSince && !reading.outOfOrder) return report();
+    // Returning ends the page generator: no page beyond a whole page before `since`, in a newest-first list.
+    if (query.sinceMs !== undefined && reading.pageBefore(query.sinceMs)) return report();
   }
   return report();
 }

@@ -20,7 +20,11 @@ export function parseListenAddress(text: string): ListenAddress | undefined {
   return { host, port };
 }
 
-/** Whether the host is the wildcard: the server answers on every interface of the machine. */
-export function everyInterface(host: string): boolean {
-  return host === '0.0.0.0' || /^[0:]*::[0:]*$/.test(host);
+/**
+ * Whether the address a socket got (its `address()`, in the system's own spelling) is the wildcard: the
+ * server answers on every interface of the machine. Decided from what the socket got, never from what was
+ * asked: `0.0`, `0x0`, `0.0.0`, `000.000.000.000` or a name that resolves to 0.0.0.0 all bind 0.0.0.0.
+ */
+export function everyInterface(bound: string): boolean {
+  return bound === '0.0.0.0' || bound === '::' || bound === '::ffff:0.0.0.0';
 }

@@ -77,7 +77,7 @@ export class ServiceObserver {
       });
       const { url } = observer.#server;
       const where = observer.#server.everyInterface
-        ? ` (listening on every interface, ${watch.metrics.host}: other machines can reach it unless a firewall stops them)`
+        ? ` (listening on every interface, ${observer.#server.bound}: other machines can reach it unless a firewall stops them)`
         : '';
       note(`energy: metrics at ${url}/metrics, health at ${url}/healthz${where}`);
     }

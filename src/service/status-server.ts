@@ -22,6 +22,8 @@ export interface StatusServer {
   readonly url: string;
   /** Listening on every interface (0.0.0.0, ::): reachable from other machines, unless a firewall stops them. */
   readonly everyInterface: boolean;
+  /** The address the socket got, as the system spells it (`0.0.0.0` for `--metrics 0x0:9464`). */
+  readonly bound: string;
   close(): Promise<void>;
 }
 
@@ -42,13 +44,15 @@ export async function startStatusServer(address: ListenAddress, routes: StatusRo
     }
   });
   await listen(server, address);
-  const { port } = server.address() as AddressInfo;
-  const wildcard = everyInterface(address.host);
-  const shown = wildcard ? (address.host.includes(':') ? '::1' : '127.0.0.1') : address.host;
+  const { port, address: bound } = server.address() as AddressInfo;
+  const wildcard = everyInterface(bound);
+  // On every interface, the loopback URL of the same family (an IPv4-mapped wildcard takes IPv4 only).
+  const shown = wildcard ? (bound === '::' ? '::1' : '127.0.0.1') : address.host;
   const host = shown.includes(':') ? `[${shown}]` : shown;
   return {
     url: `http://${host}:${port}`,
     everyInterface: wildcard,
+    bound,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -121,6 +121,29 @@ describe('energy api', () => {
     expect(lastRelayed().body.toString('utf8')).toBe('{"energy":123456789012345678901,"x":0.1,"y":true,"z":null}');
   });
 
+  it('a full URL on the configured API is taken as its path (as gh api takes one)', async () => {
+    const result = await viaRelay(['GET', `${relayUrl}${ORDERS}?limit=1`]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lastRelayed().url).toBe(`${ORDERS}?limit=1`);
+    expect(JSON.parse(result.stdout)).toHaveProperty('items');
+  });
+
+  it.each([
+    ['another server', 'http://api.other.invalid/v1/balance'],
+    ['another scheme of the same host', () => relayUrl.replace('http:', 'https:') + '/v1/balance'],
+    ['a scheme-relative URL', '//api.other.invalid/v1/balance'],
+  ])('a URL on %s is refused (exit 2) before anything is signed or sent', async (_what, url) => {
+    const target = typeof url === 'string' ? url : url();
+    const before = relayed.length;
+    const result = await viaRelay(['GET', target]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `energy: error: ${JSON.stringify(target)} is not on the configured API (${relayUrl}): energy api signs and sends only to it, nothing was sent`,
+    );
+    expect(relayed.length).toBe(before);
+    expectNoStackTrace(result);
+  });
+
   it('puts GET fields in the query, and prints the body exactly as received', async () => {
     const result = await viaRelay(['GET', `${ORDERS}?limit=2`, '-F', 'x=1', '-f', 'y=a b']);
     expect(result.code, result.stderr).toBe(0);

@@ -4,11 +4,23 @@
  * there (not in the shared temporary folder). A damaged cache changes nothing of a run but its speed, and
  * a folder others can write is left alone.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { baseEnv, runCli } from '../helpers/cli.js';
+import { baseEnv, runCli, spawnCli } from '../helpers/cli.js';
 
 /** Node 22.1+ has its own compile cache, which the CLI points at its folder. */
 const NODE_CACHE =
@@ -30,6 +42,28 @@ async function exitCodes(): Promise<string> {
   expect(result.code, result.stderr).toBe(0);
   expect(result.stderr).toBe('');
   return result.stdout;
+}
+
+/**
+ * The same command, killed (SIGKILL) if it has not ended within 20 s: a run blocked in open() on a FIFO never
+ * ends, and is deaf to SIGTERM. 20 s is a bound on a hang, not a timing: the run takes well under a second.
+ */
+async function exitCodesUnblocked(): Promise<string> {
+  const running = spawnCli(['exit-codes', '--json'], {
+    env: { ...baseEnv(join(home, 'config')), XDG_CACHE_HOME: join(home, 'cache') },
+  });
+  const killer = setTimeout(() => running.child.kill('SIGKILL'), 20_000);
+  const result = await running.result.finally(() => clearTimeout(killer));
+  expect(result.code, `blocked until killed? ${result.stderr}`).toBe(0);
+  expect(result.stderr).toBe('');
+  return result.stdout;
+}
+
+/** Replaces a cache file with a FIFO (nobody writes to it: a blocking open() would wait for ever). */
+function fifoInPlaceOf(file: string): void {
+  unlinkSync(file);
+  execFileSync('mkfifo', [file]);
+  expect(lstatSync(file).isFIFO()).toBe(true);
 }
 
 const v8Files = () => readdirSync(folder).filter((name) => name.endsWith('.v8'));
@@ -66,6 +100,26 @@ describe.skipIf(!NODE_CACHE)("Node's compile cache on Node 22.1+", () => {
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     expect(readdirSync(join(folder, 'node')).length).toBeGreaterThan(0);
   });
+
+  it('a FIFO in place of one of its files neither blocks nor fails a run, and a regular file comes back', async () => {
+    const output = await exitCodes();
+    const versions = readdirSync(join(folder, 'node')).map((name) => join(folder, 'node', name));
+    const files = versions.flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) fifoInPlaceOf(file);
+    expect(await exitCodesUnblocked()).toBe(output);
+    for (const file of files) expect(lstatSync(file, { throwIfNoEntry: false })?.isFIFO() ?? false).toBe(false);
+  }, 30_000);
+});
+
+describe.skipIf(NODE_CACHE)('the code cache on Node 20, a FIFO in its place', () => {
+  it('neither blocks nor fails a run, and the cache is written again as a regular file', async () => {
+    const output = await exitCodes();
+    const file = join(folder, v8Files()[0]!);
+    fifoInPlaceOf(file);
+    expect(await exitCodesUnblocked()).toBe(output);
+    expect(lstatSync(join(folder, v8Files()[0]!)).isFile()).toBe(true);
+  }, 30_000);
 });
 
 it('a cache folder others can write is not used', async () => {

@@ -74,14 +74,28 @@ describe('the shipped systemd units, as files', () => {
 
   it('the health check: try-restart (never starts a stopped unit), curl with a time limit, a start timeout', () => {
     const exec = value(health, 'ExecStart')!;
-    expect(exec).toMatch(/systemctl try-restart energy-ensure\.service'$/);
-    expect(exec).not.toMatch(/systemctl (restart|start) /);
+    expect(exec).toMatch(/^\/usr\/bin\/curl -fsS --max-time \d+ -o \/dev\/null http:\/\/127\.0\.0\.1:9464\/\S+$/);
+    const restart = value(health, 'ExecStopPost')!;
+    expect(restart).toMatch(/systemctl --no-block try-restart energy-ensure\.service'$/);
+    expect(`${exec}\n${restart}`).not.toMatch(/systemctl (--\S+ )*(restart|start) /);
     const maxTime = Number(/--max-time (\d+)/.exec(exec)?.[1]);
     const startTimeout = Number(value(health, 'TimeoutStartSec'));
     expect(maxTime).toBeGreaterThan(0);
     expect(startTimeout).toBeGreaterThan(maxTime);
     expect(value(health, 'Type')).toBe('oneshot');
     expect(value(unitText('energy-ensure-health.timer'), 'OnUnitActiveSec')).toBe('5min');
+  });
+
+  it('the health check runs as a user made for it; the one privileged command ("+") is the restart', () => {
+    expect(value(health, 'DynamicUser')).toBe('yes');
+    expect(value(health, 'User')).toBeUndefined();
+    expect(value(health, 'CapabilityBoundingSet')).toBe('');
+    // Exec lines whose command runs with full privileges ("+", "!", "!!"): only ExecStopPost, only systemctl.
+    const privileged = [...health.matchAll(/^(Exec\w+)=[-@:]*[+!]/gm)].map((match) => match[1]);
+    expect(privileged).toEqual(['ExecStopPost']);
+    expect(value(health, 'ExecStopPost')).toMatch(
+      /^\+\/bin\/sh -c 'test "\$\$\{SERVICE_RESULT\}" = success \|\| exec systemctl /,
+    );
   });
 });
 
@@ -123,8 +137,8 @@ describe('the manual shows the shipped files', () => {
   });
 
   it('no recipe in it restarts or starts the unit from a health check (only try-restart)', () => {
-    expect(manual).not.toMatch(/systemctl (restart|start) energy-ensure/);
-    expect(manual).toMatch(/systemctl try-restart energy-ensure\.service/);
+    expect(manual).not.toMatch(/systemctl (--\S+ )*(restart|start) energy-ensure/);
+    expect(manual).toMatch(/systemctl --no-block try-restart energy-ensure\.service/);
   });
 
   it('names the alert rules it ships, each of them', () => {
@@ -155,16 +169,34 @@ describeWhere('systemd-analyze', hasCommand('systemd-analyze', ['--version']), '
     expect(result.output).toMatch(/Restart/);
   });
 
-  it('systemd-analyze security --offline=true scores the service at most 2.5', () => {
+  it.each(['energy-ensure.service', 'energy-ensure-health.service'])(
+    'systemd-analyze security --offline=true scores %s at most 2.5',
+    (name) => {
+      const dir = unitsHere();
+      const result = run('systemd-analyze', ['security', '--offline=true', '--no-pager', join(dir, name)], dir);
+      const score = Number(
+        new RegExp(`Overall exposure level for ${name.replace('.', '\\.')}: (\\d+\\.\\d)`).exec(result.output)?.[1],
+      );
+      expect(score).toBeGreaterThan(0);
+      expect(score).toBeLessThanOrEqual(2.5);
+    },
+  );
+
+  it('systemd-analyze security scores the health check as root (its old form) above 2.5: the check can fail', () => {
     const dir = unitsHere();
+    const asRoot = unitText('energy-ensure-health.service')
+      .replace(/^DynamicUser=yes$/m, '')
+      .replace(/^CapabilityBoundingSet=$/m, '');
+    writeFileSync(join(dir, 'energy-ensure-health.service'), asRoot);
     const result = run(
       'systemd-analyze',
-      ['security', '--offline=true', '--no-pager', join(dir, 'energy-ensure.service')],
+      ['security', '--offline=true', '--no-pager', join(dir, 'energy-ensure-health.service')],
       dir,
     );
-    const score = Number(/Overall exposure level for energy-ensure\.service: (\d+\.\d)/.exec(result.output)?.[1]);
-    expect(score).toBeGreaterThan(0);
-    expect(score).toBeLessThanOrEqual(2.5);
+    const score = Number(
+      /Overall exposure level for energy-ensure-health\.service: (\d+\.\d)/.exec(result.output)?.[1],
+    );
+    expect(score).toBeGreaterThan(2.5);
   });
 });
 
@@ -213,24 +245,44 @@ describeWhere('curl', hasCommand('curl', ['--version']), "the health check's com
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  /** Runs ExecStart's shell command (its port this server's, its --max-time 1 s): systemctl's arguments, and how long it took. */
-  function check(): Promise<{ systemctl: string[]; ms: number }> {
+  /**
+   * Runs the unit as systemd does: ExecStart (curl, its port this server's, its --max-time 1 s), then
+   * ExecStopPost with $SERVICE_RESULT set as systemd sets it ("success", or "exit-code" when ExecStart
+   * failed), its "+" taken off and its "$$" made "$" (systemd's own unescaping): systemctl's arguments, and
+   * how long it took.
+   */
+  async function check(): Promise<{ systemctl: string[]; ms: number }> {
     const dir = mkdtempSync(join(tmpdir(), 'energy-health-'));
     const log = join(dir, 'systemctl.args');
     writeFileSync(join(dir, 'systemctl'), `#!/bin/sh\nprintf '%s\\n' "$*" >> ${log}\n`);
     chmodSync(join(dir, 'systemctl'), 0o755);
-    const exec = value(unitText('energy-ensure-health.service'), 'ExecStart')!;
-    const [program, flag, script] = /^(\S+) (-c) '(.*)'$/.exec(exec)!.slice(1) as [string, string, string];
-    const command = script.replace('127.0.0.1:9464', `127.0.0.1:${port}`).replace(/--max-time \d+/, '--max-time 1');
+    const unit = unitText('energy-ensure-health.service');
+    const env = { PATH: `${dir}:/usr/bin:/bin` };
+    const [curl, ...args] = value(unit, 'ExecStart')!
+      .replace('127.0.0.1:9464', `127.0.0.1:${port}`)
+      .replace(/--max-time \d+/, '--max-time 1')
+      .split(' ');
     const started = Date.now();
-    return new Promise((resolve) => {
-      execFile(program, [flag, command], { env: { PATH: `${dir}:/usr/bin:/bin` } }, () =>
-        resolve({
-          systemctl: existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [],
-          ms: Date.now() - started,
-        }),
-      );
-    });
+    const failed = await new Promise<boolean>((resolve) =>
+      execFile(curl!, args, { env }, (error) => resolve(error !== null)),
+    );
+    const [program, flag, script] = /^\+(\S+) (-c) '(.*)'$/.exec(value(unit, 'ExecStopPost')!)!.slice(1) as [
+      string,
+      string,
+      string,
+    ];
+    await new Promise<void>((resolve) =>
+      execFile(
+        program,
+        [flag, script.replaceAll('$$', '$')],
+        { env: { ...env, SERVICE_RESULT: failed ? 'exit-code' : 'success' } },
+        () => resolve(),
+      ),
+    );
+    return {
+      systemctl: existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [],
+      ms: Date.now() - started,
+    };
   }
 
   it('healthy: nothing is restarted', async () => {
@@ -240,13 +292,13 @@ describeWhere('curl', hasCommand('curl', ['--version']), "the health check's com
 
   it('unhealthy (503): try-restart, which leaves a stopped unit stopped', async () => {
     answer = 'unhealthy';
-    expect((await check()).systemctl).toEqual(['try-restart energy-ensure.service']);
+    expect((await check()).systemctl).toEqual(['--no-block try-restart energy-ensure.service']);
   });
 
   it('frozen (accepts, never answers): curl gives up at its time limit, then try-restart', async () => {
     answer = 'frozen';
     const { systemctl, ms } = await check();
-    expect(systemctl).toEqual(['try-restart energy-ensure.service']);
+    expect(systemctl).toEqual(['--no-block try-restart energy-ensure.service']);
     expect(ms).toBeLessThan(5_000);
   });
 });

@@ -1,25 +1,15 @@
 /**
  * The Dockerfile, read as Docker reads it (no Docker engine runs where this is tested): its base pinned to
- * a release, tini as PID 1, curl and jq for hooks, busybox's wget as the HEALTHCHECK (run against a live
- * service in ensure-service-watch.test.ts), OCI labels, the secret as a mounted file first; and its
- * ENTRYPOINT's command run for real against the sandbox, the secret read from a file as the image reads it.
+ * a release, tini as PID 1, curl and jq for hooks (pinned), busybox's wget as the HEALTHCHECK (run against a
+ * live service in ensure-service-watch.test.ts), OCI labels, the secret as a mounted file first, nothing
+ * installed from the registry but what the lockfile names. Its ENTRYPOINT's command is run for real, as the
+ * image's user, in dockerfile-entry.test.ts.
  */
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshAddress, until } from '../helpers/e2e.js';
-import { repoRoot } from '../helpers/manual.js';
-import { worldForSuite } from '../helpers/suite-world.js';
-
-const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
-/** The instructions, continuation lines joined, comments left out. */
-const instructions = dockerfile
-  .replace(/\\\n\s*/g, ' ')
-  .split('\n')
-  .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
-const named = (keyword: string) => instructions.filter((line) => line.startsWith(`${keyword} `));
-const execForm = (line: string) => JSON.parse(line.slice(line.indexOf('['))) as string[];
+import { dockerfile, execForm, named, recipeLines, stages } from '../helpers/dockerfile.js';
+import { manualText, repoRoot } from '../helpers/manual.js';
 
 describe('the Dockerfile', () => {
   it('pins its base to a Node and Alpine release (or a digest), never a moving tag', () => {
@@ -28,9 +18,51 @@ describe('the Dockerfile', () => {
     expect(named('FROM').map((line) => line.split(' ')[1])).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
   });
 
-  it('runs energy under tini (PID 1 reaps what hooks leave), with curl and jq for the hooks', () => {
-    expect(named('RUN')).toContain('RUN apk add --no-cache tini curl jq');
-    expect(execForm(named('ENTRYPOINT')[0]!).slice(0, 3)).toEqual(['/sbin/tini', '--', 'energy']);
+  it('runs energy under tini (PID 1 reaps what hooks leave), with curl and jq for the hooks, each pinned', () => {
+    const apk = named('RUN').filter((line) => line.startsWith('RUN apk add '));
+    expect(apk).toHaveLength(1);
+    const packages = apk[0]!
+      .split(/\s+/)
+      .slice(3)
+      .filter((word) => !word.startsWith('-'));
+    expect(packages.map((word) => word.split(/[=~<>]/)[0])).toEqual(['tini', 'curl', 'jq']);
+    // Each held to a version line (`=~1.8`) or an exact version (`=1.8.1-r0`): never whatever is newest.
+    for (const word of packages) expect(word).toMatch(/^[a-z]+=~?\d+(\.\d+)+(-r\d+)?$/);
+    expect(execForm(named('ENTRYPOINT')[0]!).slice(0, 5)).toEqual([
+      '/sbin/tini',
+      '--',
+      'node',
+      '--disable-sigusr1',
+      '/usr/local/bin/energy',
+    ]);
+  });
+
+  it('its Node has --disable-sigusr1 (22.14 and later on the 22 line), which the ENTRYPOINT passes', () => {
+    const base = /^ARG NODE_IMAGE=node:(\d+)\.(\d+)\./.exec(
+      named('ARG').find((line) => line.startsWith('ARG NODE_IMAGE='))!,
+    )!;
+    expect(Number(base[1])).toBe(22);
+    expect(Number(base[2])).toBeGreaterThanOrEqual(14);
+  });
+
+  it('installs nothing from the registry but what the lockfile names: npm ci in the build stage, no npm in the run stage', () => {
+    expect(stages).toHaveLength(2);
+    const [build, runStage] = stages as [string[], string[]];
+    const npmIn = (stage: string[]) =>
+      named('RUN', stage).filter((line) => /\bnpm\b|\bnpx\b|\byarn\b|\bpnpm\b/.test(line));
+    expect(npmIn(build).filter((line) => /npm (install|i|add)\b/.test(line))).toEqual([]);
+    expect(npmIn(build)[0]).toMatch(/^RUN npm ci /);
+    expect(named('COPY', build)[0]).toBe('COPY package.json package-lock.json ./');
+    // The run stage: the unpacked package from the build stage (no node_modules: decimal.js is not in it).
+    expect(npmIn(runStage)).toEqual([]);
+    expect(named('COPY', runStage)).toContain('COPY --from=build /opt/energy-cli /opt/energy-cli');
+    expect(dockerfile).not.toMatch(/decimal\.js@|npm install --global/);
+  });
+
+  it('says how to pin the base by digest, and the manual says the same', () => {
+    const line = 'docker build --build-arg NODE_IMAGE=node:22.17.1-alpine3.22@sha256:<digest>';
+    expect(recipeLines.some((recipe) => recipe.startsWith(line))).toBe(true);
+    expect(manualText()).toContain(line);
   });
 
   it('its HEALTHCHECK is wget with a time limit (no Node started), exit 1 when unhealthy', () => {
@@ -61,36 +93,14 @@ describe('the Dockerfile', () => {
     // The bind-mounted state folder: private, owned by the image's user.
     expect(dockerfile).toMatch(/install -d -m 0700 -o 1000 -g 1000/);
   });
-});
 
-describe("the Dockerfile's ENTRYPOINT, run against the sandbox", () => {
-  const world = worldForSuite({ rateLimit: false });
-
-  it('with the secret in a file as the image reads it: a cycle, /metrics on every interface, SIGTERM exit 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'energy-image-'));
-    const secret = join(dir, 'energy-api-secret');
-    writeFileSync(secret, `${world.sandbox.apiSecret}\n`);
-    chmodSync(secret, 0o600);
-    const state = join(dir, 'state');
-    const entry = execForm(named('ENTRYPOINT')[0]!);
-    expect(entry.slice(3)).toEqual(['ensure', '--every', '1m', '--json', '--metrics', '0.0.0.0:9464']);
-    // tini's part is the image's; the port the system's (a test never takes a fixed one).
-    const args = entry.slice(3).map((arg) => (arg === '0.0.0.0:9464' ? '0.0.0.0:0' : arg));
-    const address = freshAddress(31_201);
-    const running = world.spawn([...args, address, '--energy', '65000', '--hours', '1', '--max-total', '20', '--yes'], {
-      env: {
-        ENERGY_API_SECRET: undefined,
-        ENERGY_API_SECRET_FILE: secret,
-        ENERGY_STATE_DIR: state,
-        ENERGY_TRON_NODE: world.sandbox.url,
-      },
-    });
-    await until('the first cycle', () => running.output().stdout.includes('"cycle":1'), 20_000);
-    running.child.kill('SIGTERM');
-    const result = await running.result;
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/listening on every interface, 0\.0\.0\.0/);
-    expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(1);
-    expect(result.stderr).not.toContain(world.sandbox.apiSecret);
-  }, 30_000);
+  it("gives the secret to the image's user (uid 1000), and the manual's recipe is the same", () => {
+    const manual = manualText();
+    const secretLines = recipeLines.filter((line) => /api-secret( |$)/.test(line) && !line.startsWith('docker'));
+    expect(secretLines.map((line) => line.replace(/\s+#.*$/, ''))).toEqual([
+      'install -m 0600 /dev/null api-secret && $EDITOR api-secret',
+      'sudo chown 1000:1000 api-secret',
+    ]);
+    for (const line of secretLines) expect(manual).toContain(line.replace(/\s+#.*$/, ''));
+  });
 });

@@ -2,8 +2,11 @@
  * `energy doctor` against the sandbox (all well, a wrong secret) and against node:http servers that answer
  * 401, are down, or have a clock ten minutes ahead. Effects are counted at the servers.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { deadUrl, expectNoStackTrace } from '../helpers/e2e.js';
@@ -84,6 +87,27 @@ describe('energy doctor', () => {
     expect(world.sandbox.requestCount('/v1/balance')).toBe(before.balance + 1);
     expect(world.sandbox.tronRequests().filter((r) => r.path === '/wallet/getnowblock').length).toBe(before.node + 1);
     expect(result.stdout + result.stderr).not.toContain(world.sandbox.apiSecret);
+  });
+
+  it('the container mode as documented (the environment, the secret in a file, no config folder): every check ok, no warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'energy-doctor-container-'));
+    const secret = join(dir, 'energy-api-secret');
+    writeFileSync(secret, `${world.sandbox.apiSecret}\n`, { mode: 0o600 });
+    const result = await world.run(['doctor', '--json'], {
+      env: {
+        ...env,
+        HOME: join(dir, 'home'),
+        ENERGY_CONFIG_DIR: undefined,
+        ENERGY_API_SECRET: undefined,
+        ENERGY_API_SECRET_FILE: secret,
+        ENERGY_STATE_DIR: join(dir, 'state'),
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const found = checks(result);
+    for (const check of Object.values(found)) expect(check.status, `${check.name}: ${check.detail}`).toBe('ok');
+    expect(found.config!.detail).toMatch(/^no config folder \S+: settings come from options and the environment only$/);
+    expect(found.profile!.detail).toContain('api-secret from environment: file');
   });
 
   it('FAILS with a wrong secret: exit 3, the credentials check failed, the secret never printed', async () => {

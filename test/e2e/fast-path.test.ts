@@ -28,11 +28,23 @@ describe('fast path', () => {
     );
   });
 
-  it('leaves anything more than the single flag to the full program', async () => {
-    const result = await runCli(['--version', '--json'], { env });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${pkg.version}\n`);
+  it('leaves anything more than the single flag (or --json with it) to the full program', async () => {
     const sub = await runCli(['order', '--help'], { env });
     expect(sub.stdout).toMatch(/^Usage: energy order/);
+  });
+});
+
+describe('--json --version: the version as one JSON document', () => {
+  it.each([
+    [['--json', '--version']],
+    [['--version', '--json']],
+    [['--json', '-V']],
+    // The full program: more words than the fast path answers.
+    [['--profile', 'x', '--json', '--version']],
+    [['--output', 'json', '--version']],
+    [['order', 'list', '--version', '--json']],
+  ])('energy %j', async (args) => {
+    const result = await runCli(args, { env });
+    expect(result).toEqual({ code: 0, stdout: `{"version":"${pkg.version}"}\n`, stderr: '' });
   });
 });

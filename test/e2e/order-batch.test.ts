@@ -338,6 +338,8 @@ describe('order batch', () => {
         .sort(),
     ).toEqual([`2 skipped ${legacyId}`, expect.stringMatching(/^3 created batch-[0-9a-f]{32}$/)]);
     expect(ordersTo(rows)).toHaveLength(2);
+    // One line, said as one: not "1 lines were".
+    expect(result.stderr).toContain('"1 line was ordered by an earlier run of this batch');
   });
 
   it('CSV and NDJSON of the same lines give the same orders; stdin works as -', async () => {

@@ -33,8 +33,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the manual's fl
     const withInit = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(read('../../Dockerfile'))![1]!) as string[];
     // tini, the image's PID 1, runs the command: the command itself is what follows its `--`.
     expect(withInit.slice(0, 2)).toEqual(['/sbin/tini', '--']);
-    const entrypoint = withInit.slice(2);
-    expect(entrypoint.slice(0, 2)).toEqual(['energy', 'ensure']);
+    // `node --disable-sigusr1 /usr/local/bin/energy`, then energy's own arguments.
+    const entrypoint = withInit.slice(withInit.indexOf('/usr/local/bin/energy'));
+    expect(entrypoint.slice(0, 2)).toEqual(['/usr/local/bin/energy', 'ensure']);
     const commands = composeCommands();
     expect(commands).toHaveLength(2);
     const address = freshAddress(33_201);

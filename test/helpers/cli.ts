@@ -14,6 +14,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, which is then closed; stdin is always a pipe, never a terminal. */
   input?: string;
+  /** What starts the CLI instead of `node bin/energy.js` (an image's entry, another user's Node): program first. */
+  launch?: readonly string[];
 }
 
 /** Only what the CLI needs: no ENERGY_* leaks in from the developer's shell. */
@@ -38,7 +40,8 @@ export function spawnCli(args: readonly string[], options: RunOptions = {}): Run
     string,
     string
   >;
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const [program, ...first] = options.launch ?? [process.execPath, BIN];
+  const child = spawn(program!, [...first, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

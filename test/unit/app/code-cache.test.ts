@@ -102,6 +102,16 @@ describe('requireCached (the vm.Script path of Node 20)', () => {
     expect(fs.statSync(cachePath()).mode & 0o777).toBe(0o600);
   });
 
+  it('a cache file its group can write (0620) is not used, and is written again 0600', () => {
+    load();
+    fs.chmodSync(cachePath(), 0o620);
+    const before = fs.statSync(cachePath()).ino;
+    expect(readCache(fs, cachePath())).toBeUndefined();
+    expect(load().writes).toBe(1);
+    expect(fs.statSync(cachePath()).ino).not.toBe(before);
+    expect(fs.statSync(cachePath()).mode & 0o777).toBe(0o600);
+  });
+
   it('no cache folder: the bundle is required as it is', () => {
     expect((requireCached(bundle, undefined, { script: true }) as { answer: number }).answer).toBe(42);
     expect(cacheFiles()).toEqual([]);
@@ -135,6 +145,13 @@ describe('privateCacheDir', () => {
     expect(fs.statSync(join(xdg, 'energy')).mode & 0o777).toBe(0o700);
     expect(privateCacheDir({ XDG_CACHE_HOME: 'relative', HOME: root })).toBe(join(root, '.cache', 'energy'));
     expect(privateCacheDir({})).toBeUndefined();
+  });
+
+  it('is not used when its group can write it (0770)', () => {
+    const shared = join(root, 'shared');
+    fs.mkdirSync(join(shared, 'energy'), { recursive: true });
+    fs.chmodSync(join(shared, 'energy'), 0o770);
+    expect(privateCacheDir({ XDG_CACHE_HOME: shared })).toBeUndefined();
   });
 
   it('is not used when others can write it, or when it is a symbolic link', () => {

@@ -239,6 +239,18 @@ describe('clock correction on 401', () => {
     expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time']);
   });
 
+  it('a 401, then a /v1/time that cannot be the time (-5): the 401 stands (exit 3), no retry on that clock, nothing stored', async () => {
+    server.script(problemReply(401, 'AUTH_TIMESTAMP'), jsonReply(200, { unix_time: -5 }), jsonReply(200, BALANCE));
+    const store = memoryStore();
+    const error = await makeClient({ offsetStore: store })
+      .client.balance()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).exitCode).toBe(3);
+    expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time']);
+    expect(store.saved).toEqual([]);
+  });
+
   it('never loops on 401', async () => {
     const serverTime = () => Math.floor(Date.now() / 1000) + 900;
     server.script(

@@ -106,6 +106,8 @@ describe('anchors and derived ids', () => {
       lifecycle_final: false,
       delivery_final: false,
       created_at: early + 1000,
+      // Within its term (a day or two back, the window's start): an order past it holds nothing.
+      duration_hours: 72,
     });
     const between = fakeOrder({ address: freshAddress(22_012), client_request_id: 'z', created_at: late - 1000 });
     api.orders = [between, pendingToA];

@@ -22,9 +22,11 @@ describe('scanRecentOrders', () => {
         onPageSize: (size) => sizes.push(size),
       },
     );
-    expect(api.limits()).toEqual(['100', '50', '50', '50']);
+    // Orders 0–119 minutes back are in the window; pages of 50 end at orders 49, 99, 149, 199: the third
+    // page reaches past the window, the fourth lies before it whole, and the reading stops there.
+    expect(api.limits()).toEqual(['100', '50', '50', '50', '50']);
     expect(sizes).toEqual([50]);
-    expect(seen).toHaveLength(150);
+    expect(seen).toHaveLength(200);
     expect(scan.complete).toBe(true);
   });
 

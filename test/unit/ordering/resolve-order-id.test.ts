@@ -50,6 +50,12 @@ describe('resolveOrderId', () => {
     expect(String(error)).toMatch(/no order id starts with 2b7c1f7e among the newest 2 orders/);
   });
 
+  it('one order read is said as one: "among the newest 1 order", not "1 orders"', async () => {
+    const { client } = clientWith([[uuid('aaaaaaaa', 1)]]);
+    const error = await resolveOrderId(client, '2b7c1f7e', 'energy order list').catch((e: unknown) => e);
+    expect(String(error)).toMatch(/no order id starts with 2b7c1f7e among the newest 1 order$/);
+  });
+
   it('looks no further back than the newest 1,000 orders', async () => {
     const page = (head: string) => Array.from({ length: 500 }, (_, i) => uuid(head, i));
     const { client, pagesRead } = clientWith([page('aaaaaaaa'), page('bbbbbbbb'), [uuid('2b7c1f7e', 1)]]);

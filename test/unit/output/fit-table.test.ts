@@ -82,8 +82,9 @@ describe('order list on a terminal', () => {
   it('cuts a long status with "..." under a locale that is not UTF-8', async () => {
     const lines = await orderTable(60, { LANG: 'C' });
     expect(lines[2]).toContain('TR7NHq...gjLj6t');
-    // At 60 the failure's column is left out: its code goes whole to stderr (see below), the status stays.
-    expect(lines[2]).toMatch(/ {2}failed$/);
+    // At 60 the failure's column stays, its code cut with "..." (and whole on stderr, see below); ENERGY goes.
+    expect(lines[0]!.split(/\s{2,}/)).toEqual(['ID', 'ADDRESS', 'TOTAL_TRX', 'STATUS', 'FAILURE']);
+    expect(lines[2]).toMatch(/ {2}failed +INSUFFIC\.\.\.$/);
     expect(lines.join('')).not.toContain('…');
   });
 
@@ -131,7 +132,7 @@ describe('planFit', () => {
     const [line] = fitRow(ORDER_COLUMNS, plan, delegating);
     const width = plan.widths.reduce((sum, w) => sum + w, 0) + 2 * (plan.widths.length - 1);
     expect(width).toBeLessThanOrEqual(60);
-    expect(line).toEqual(['2b7c1f7e', 'TR7NHq…gjLj6t', '65,000', '2.600000', 'delegating']);
+    expect(line).toEqual(['2b7c1f7e', 'TR7NHq…gjLj6t', '2.600000', 'delegating', '']);
   });
 
   it('writes a cut value of a spilling column whole on its own line, and only a cut one', () => {
@@ -209,9 +210,16 @@ describe('other tables on a narrow terminal', () => {
 describe('order list: a failure is never lost on a narrow terminal', () => {
   const failed = orderCells(orders[1]!);
 
-  it('writes the code of a failure whose column is left out whole on stderr', () => {
+  it('keeps the failure column at 60 columns, its code cut there and written whole on stderr', () => {
     const plan = planFit(ORDER_COLUMNS, [failed], { available: 60, ellipsis: '…', streamed: true });
-    expect(plan.shown.map((index) => ORDER_COLUMNS[index]!.head)).not.toContain('FAILURE');
+    expect(plan.shown.map((index) => ORDER_COLUMNS[index]!.head)).toEqual([
+      'ID',
+      'ADDRESS',
+      'TOTAL_TRX',
+      'STATUS',
+      'FAILURE',
+    ]);
+    expect(fitRow(ORDER_COLUMNS, plan, failed)[0]!.at(-1)).toMatch(/^INSUFFIC[A-Z_]*…$/);
     expect(spills(ORDER_COLUMNS, plan, failed)).toEqual([
       'energy: order 9f0e1d2c-3b4a-4596-8877-665544332211: failed: INSUFFICIENT_BALANCE',
     ]);

@@ -2,7 +2,7 @@
  * --on-event hooks as real processes: the event on stdin, credentials kept out of their environment, a
  * failure or a hang logged and bounded, never in the service's way.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,28 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+/**
+ * The processes of a process group that still run (/proc: state and group of each). Zombies are left out:
+ * an orphan's zombie waits for PID 1 to reap it, which on some machines (a container's init that never
+ * reaps) is never, and `kill(-group, 0)` would count it.
+ */
+function liveInGroup(group: number): number {
+  let live = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === group && state !== 'Z') live += 1;
+  }
+  return live;
+}
+
 function untilFile(file: string): Promise<string> {
   return until(`${file} is written`, () => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '') || undefined);
 }
@@ -129,6 +151,13 @@ describe('EventHook', () => {
         ENERGY_API_SECRET_COMMAND: 'pass show energy',
         ENERGY_STATE_URL: 'postgresql://energy:pw@db/energy',
         PGPASSWORD: 'pw',
+        // Names of the user's own that say a credential, each word once.
+        ENERGY_WEBHOOK_TOKEN: 'tok',
+        ENERGY_SMTP_PASSWORD: 'pw2',
+        ENERGY_SMTP_PASSWD: 'pw3',
+        ENERGY_CLOUD_CREDENTIALS: 'c',
+        ENERGY_HOOK_KEY: 'k2',
+        ENERGY_HOOK_SECRET: 's2',
       },
     });
     hook.emit({ event: 'order_placed' });
@@ -174,6 +203,27 @@ describe('EventHook', () => {
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(alive(pid)).toBe(false);
     expect(notes).toEqual([expect.stringMatching(/for low_balance was stopped after 0.3 s$/)]);
+  }, 15_000);
+
+  it('a child of a timed-out hook that ignores TERM, left after the hook itself ended, is killed with its group', async () => {
+    const pidFile = join(dir, 'group.pid');
+    const hook = new EventHook({
+      command: `echo $$ > ${pidFile}; (trap '' TERM; sleep 30) & sleep 30`,
+      note: () => undefined,
+      timeoutMs: 200,
+    });
+    hook.emit({ event: 'cycle_failed' });
+    const group = Number(await untilFile(pidFile));
+    const groupAlive = () => liveInGroup(group) > 0;
+    try {
+      // The shell and its `sleep` end at TERM; the subshell's `sleep`, ignoring TERM, is still there.
+      await hook.drain();
+      expect(alive(group)).toBe(false);
+      expect(groupAlive()).toBe(true);
+      await until("nothing of the hook's group is left", () => !groupAlive(), 3_000);
+    } finally {
+      if (groupAlive()) process.kill(-group, 'SIGKILL');
+    }
   }, 15_000);
 
   it("keeps the first 2 KiB of a failing hook's output for its note, not more", async () => {
@@ -239,6 +289,15 @@ describe('checkHookCommand', () => {
     chmodSync(script, 0o644);
     expect(() => checkHookCommand(script, {})).toThrow(
       expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/is not an executable file$/) }),
+    );
+  });
+
+  it('refuses a folder (exit 2): it is not an executable file, though its x bit is set', () => {
+    expect(() => checkHookCommand(tmpdir(), {})).toThrow(
+      expect.objectContaining({
+        exitCode: 2,
+        message: `--on-event ${tmpdir()}: ${tmpdir()} is not an executable file`,
+      }),
     );
   });
 

@@ -37,4 +37,15 @@ describe('ServiceObserver', () => {
     });
     expect(notes).toContain('energy: TA is failing (not_on_chain): the node does not show it');
   });
+
+  it('--metrics 0x0:PORT (which binds 0.0.0.0) is said to listen on every interface, as the socket got it', async () => {
+    const notes: string[] = [];
+    const observer = await ServiceObserver.start({ metrics: { host: '0x0', port: 0 } }, 1000, (line) =>
+      notes.push(line),
+    );
+    onTestFinished(() => observer.close());
+    expect(notes.join('\n')).toMatch(
+      /^energy: metrics at http:\/\/127\.0\.0\.1:\d+\/metrics, health at http:\/\/127\.0\.0\.1:\d+\/healthz \(listening on every interface, 0\.0\.0\.0: other machines can reach it unless a firewall stops them\)$/,
+    );
+  });
 });

@@ -144,6 +144,31 @@ describe('a status server on every interface', () => {
     expect((await get(`${server.url}/metrics`)).status).toBe(200);
   });
 
+  it.each(['0.0', '0x0', '0.0.0', '000.000.000.000', '[::ffff:0.0.0.0]'])(
+    '%s binds 0.0.0.0 like 0.0.0.0 does: every interface, said so, a loopback URL that answers',
+    async (host) => {
+      const server = await startStatusServer(parseListenAddress(`${host}:0`)!, {
+        metrics: () => '',
+        health: () => new Health(1, 0).report(0),
+      });
+      servers.push(server);
+      expect(server.everyInterface).toBe(true);
+      expect(server.bound).toMatch(/^(::ffff:)?0\.0\.0\.0$/);
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await get(`${server.url}/metrics`)).status).toBe(200);
+    },
+  );
+
+  it('[::] is every interface, its URL ::1', async () => {
+    const server = await startStatusServer(parseListenAddress('[::]:0')!, {
+      metrics: () => '',
+      health: () => new Health(1, 0).report(0),
+    });
+    servers.push(server);
+    expect(server.everyInterface).toBe(true);
+    expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+  });
+
   it('a named loopback address is not every interface', async () => {
     const server = await startStatusServer(parseListenAddress('127.0.0.1:0')!, {
       metrics: () => '',

@@ -1,0 +1,49 @@
+/**
+ * SIGUSR1 never opens Node's inspector (issue 40): by default Node answers it by listening for a debugger on
+ * 127.0.0.1:9229, which any local user could then attach to a process holding the API secret. The entry
+ * takes the signal itself (every command; the service is the one that lives long): it says so on stderr
+ * (one JSON object with --json) and goes on; Node's "Debugger listening" never appears.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it, onTestFinished } from 'vitest';
+import { freshAddress, httpGet, until } from '../helpers/e2e.js';
+import { rentalArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+
+const world = worldForSuite({ rateLimit: false });
+/** What Node prints when SIGUSR1 starts its inspector (or fails to, the port taken). */
+const INSPECTOR = /Debugger listening|Starting inspector/;
+
+it('ensure --every: SIGUSR1 is taken and said, the inspector stays closed, the service goes on', async () => {
+  const address = freshAddress(40_101);
+  const running = world.spawn(
+    ['ensure', ...rentalArgs(address, '--yes', '--every', '1h'), '--json', '--metrics', '0'],
+    {
+      env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-usr1-')) },
+    },
+  );
+  // A failed test leaves no service behind (with its inspector perhaps open).
+  onTestFinished(() => void running.child.kill('SIGKILL'));
+  const url = await until(
+    'the metrics address is said',
+    () => /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr)?.[1],
+    20_000,
+  );
+  await until('the first cycle', () => running.output().stdout.includes('"cycle":1'), 20_000);
+  running.child.kill('SIGUSR1');
+  await until('SIGUSR1 is said', () => running.output().stderr.includes('SIGUSR1 ignored'), 20_000);
+  // A request answered after the signal: the process went on (and Node would have printed its line by now).
+  expect((await httpGet(`${url}/metrics`)).status).toBe(200);
+  running.child.kill('SIGTERM');
+  const result = await running.result;
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).not.toMatch(INSPECTOR);
+  const lines = result.stderr.trim().split('\n');
+  for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+  expect(lines.map((line) => JSON.parse(line) as unknown)).toContainEqual({
+    note: { message: 'SIGUSR1 ignored: energy never opens the Node.js inspector' },
+  });
+  expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(1);
+}, 30_000);
