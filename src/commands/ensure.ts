@@ -13,7 +13,7 @@ import { positiveInteger, tronAddress, trxAmount, wholeHours } from './arguments
 import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
-import { listenAddress, maxSpend, watchOptions, type Parsed } from './ensure-options.js';
+import { budgetName, listenAddress, maxSpend, spendLimit, watchOptions, type Parsed } from './ensure-options.js';
 
 export type { EnsureCommandOptions } from './ensure-run.js';
 
@@ -65,8 +65,14 @@ export function ensureCommand(
     .addOption(
       new Option(
         '--max-spend <trx/duration>',
-        'at most this much ordered over any rolling window, e.g. 50/24h (kept in the state folder; survives restarts)',
+        "at most this much ordered over any rolling window, e.g. 50/24h: the API key's ledger, in the state store",
       ).argParser(maxSpend),
+    )
+    .addOption(
+      new Option(
+        '--budget <name>',
+        'with --max-spend: count in the ledger of this name, shared by all who name it',
+      ).argParser(budgetName),
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
@@ -102,7 +108,7 @@ export function ensureCommand(
           toleranceBp: parsed.tolerance,
           hours: parsed.hours,
           maxTotal: parsed.maxTotal,
-          maxSpend: parsed.maxSpend,
+          maxSpend: spendLimit(parsed),
           yes: parsed.yes === true,
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,

@@ -1,6 +1,6 @@
 /**
  * `energy state import [--from <folder>]`: moves a local journal (every record, pending and settled, of every
- * API and key) into the shared state store named by ENERGY_STATE_URL. Idempotent: a record already there is
+ * API and key) and its --max-spend ledgers (each event once) into the shared state store named by ENERGY_STATE_URL. Idempotent: a record already there is
  * left alone, except that a local outcome settles a row still pending there. The local files stay.
  */
 import { Command } from 'commander';
@@ -15,20 +15,24 @@ export function stateCommand(ctx: Context): Command {
     .option('--from <folder>', 'the state folder to read (default: ENERGY_STATE_DIR or ~/.local/state/energy)')
     .action(async (parsed: { from?: string }) => {
       const store = await ctx.state();
-      const [{ localRecords }, { stateDir }] = await Promise.all([
+      const [{ localRecords }, { stateDir, journalDir }, { folderLedgers }] = await Promise.all([
         import('../journal/local-records.js'),
         import('../journal/state-dir.js'),
+        import('../journal/folder-ledgers.js'),
       ]);
       const folder = parsed.from ?? stateDir(ctx.terminal.env);
       const { records, unreadable } = localRecords(folder);
+      // Every ledger is read before anything is written: one that cannot be read stops the import.
+      const ledgers = await folderLedgers(journalDir(folder));
       const counts = await store.importRecords(records);
+      const spend = { ledgers: ledgers.length, events: await store.importSpendLedgers(ledgers) };
       for (const file of unreadable)
         ctx.printer.note(`energy: not imported: ${file.path}: ${file.reason}; its order may or may not exist`);
       if (ctx.printer.jsonMode)
-        await ctx.printer.json({ from: folder, to: store.where, ...counts, unreadable: unreadable.length });
+        await ctx.printer.json({ from: folder, to: store.where, ...counts, unreadable: unreadable.length, spend });
       else
         ctx.printer.note(
-          `energy: ${records.length} record(s) from ${folder}: ${counts.added} added, ${counts.settled} settled there, ${counts.present} already there`,
+          `energy: ${records.length} record(s) from ${folder}: ${counts.added} added, ${counts.settled} settled there, ${counts.present} already there; ${spend.ledgers} --max-spend ledger(s), ${spend.events} event(s) added`,
         );
       if (unreadable.length > 0)
         throw new ConflictError(`${unreadable.length} journal record(s) unreadable, not imported (the paths above)`, {
