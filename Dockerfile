@@ -56,10 +56,11 @@ WORKDIR /home/node
 # Metrics on every interface of the container (so that a Prometheus on its network can scrape them; the
 # port is published only with -p): addresses, energy, balance and counts, no credentials.
 EXPOSE 9464
-# Unhealthy once 3 cycles in a row failed, or none ended for 3 intervals and a minute (docs/service.md,
+# /livez: unhealthy once no cycle has ended for 3 intervals and a minute (a stuck process, which a restart
+# cures); failing cycles and a full --max-spend window are /readyz's and the alerts' (docs/service.md,
 # "Watching the service"). busybox's wget (about 1 MB, no Node started), with a time limit; any failure is
 # exit 1, which Docker reads as unhealthy.
 HEALTHCHECK --interval=1m --timeout=10s --start-period=2m \
-  CMD ["/bin/sh", "-c", "wget -q -T 5 -O /dev/null http://127.0.0.1:9464/healthz || exit 1"]
+  CMD ["/bin/sh", "-c", "wget -q -T 5 -O /dev/null http://127.0.0.1:9464/livez || exit 1"]
 # SIGTERM (docker stop) reaches energy through tini and ends the service after the cycle in flight, exit 0.
 ENTRYPOINT ["/sbin/tini", "--", "energy", "ensure", "--every", "1m", "--json", "--metrics", "0.0.0.0:9464"]

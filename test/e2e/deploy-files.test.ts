@@ -58,8 +58,9 @@ describe('the shipped systemd units, as files', () => {
     expect(service).not.toMatch(/^MemoryDenyWriteExecute=/m);
   });
 
-  it('the health check: try-restart (never starts a stopped unit), curl with a time limit, a start timeout', () => {
+  it('the health check: asks /livez (a failing service, or one at --max-spend, is alive: a restart cures only a stuck one), try-restart (never starts a stopped unit), curl with a time limit, a start timeout', () => {
     const exec = value(health, 'ExecStart')!;
+    expect(exec).toContain(' http://127.0.0.1:9464/livez ');
     expect(exec).toMatch(/systemctl try-restart energy-ensure\.service'$/);
     expect(exec).not.toMatch(/systemctl (restart|start) /);
     const maxTime = Number(/--max-time (\d+)/.exec(exec)?.[1]);

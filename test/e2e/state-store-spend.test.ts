@@ -49,7 +49,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'ensure --max-sp
       expect(result.code, result.stderr).toBe(0);
     const orders = world.sandbox.orders().filter((order) => order.address === address);
     expect(orders.map((order) => order.total_trx)).toEqual(['3.900000', '3.900000']);
-    expect(cluster.current.sql("SELECT count(*), sum(total_trx) FROM energy.spend WHERE state <> 'refunded'")).toBe(
+    expect(cluster.current.sql("SELECT count(*), sum(total_trx) FROM energy.spend_event WHERE kind = 'order'")).toBe(
       '2|7.800000',
     );
   }, 60_000);
