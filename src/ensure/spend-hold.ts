@@ -39,7 +39,8 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 /** Why a request does not fit: its price, what is left (less than it), when the oldest counted leaves. */
 function refusal(limit: MaxSpend, ledger: string, total: string, left: string, oldestMs: number | undefined): CliError {
   const which = ledger.startsWith('budget ') ? ` (${ledger})` : '';
-  if (oldestMs === undefined)
+  // Above the whole ceiling, it never fits, however empty the window.
+  if (oldestMs === undefined || compareAmounts(total, limit.trx) > 0)
     return new ConflictError(
       `${total} TRX is more than --max-spend ${limit.text}${which} allows in any window (${limit.trx} TRX): not ordered`,
       { hint: 'raise --max-spend, or order less at a time' },

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { describeFsError, ensurePrivateDir } from '../config/permissions.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UsageError } from '../domain/errors.js';
@@ -89,13 +89,15 @@ export class FileSpendLedger implements SpendLedger {
   }
 
   async #alone<T>(work: () => Promise<T>): Promise<T> {
-    const before = queues.get(this.path) ?? Promise.resolve();
+    // One turn per file, however its path is spelt: the lock file alone cannot tell two holders of one process apart.
+    const key = resolve(this.path);
+    const before = queues.get(key) ?? Promise.resolve();
     const mine = before.catch(() => undefined).then(() => this.#locked(work));
-    queues.set(this.path, mine);
+    queues.set(key, mine);
     try {
       return await mine;
     } finally {
-      if (queues.get(this.path) === mine) queues.delete(this.path);
+      if (queues.get(key) === mine) queues.delete(key);
     }
   }
 

@@ -139,6 +139,21 @@ describe('FileSpendLedger', () => {
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);
   });
 
+  it('takes one turn per file however its path is spelt: 40 writers, each its own spelling, wanting 3.9 under 8 hold exactly 2', async () => {
+    const name = budgetLedger('b');
+    const file = spendLedgerPath(dir, name).slice(dir.length + 1);
+    const held = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        new FileSpendLedger(`${dir}/${'./'.repeat(n + 1)}${file}`, name).update(T, (b) => {
+          const fits = compareAmounts(addAmounts(b.spent(0), '3.900000'), '8.000000') <= 0;
+          return { events: fits ? [hold(`r${n}`, T, '3.900000', `run-${n}`)] : [], value: fits };
+        }),
+      ),
+    );
+    expect(held.filter(Boolean)).toHaveLength(2);
+    expect(readFileSync(join(dir, file), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
   it("refuses a ledger it cannot read (a folder in its place, a damaged line, another ledger's file), never reading it as empty", async () => {
     const path = spendLedgerPath(dir, accountLedger('sha256:k1'));
     mkdirSync(path);
