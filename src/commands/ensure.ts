@@ -88,7 +88,7 @@ export function ensureCommand(
     .addOption(
       new Option(
         '--metrics <[host:]port>',
-        'with --every: serve /metrics (Prometheus) and /healthz there (a port alone: loopback only)',
+        'with --every: serve /metrics (Prometheus) and the probes /livez and /readyz there (a port alone: loopback only)',
       ).argParser(listenAddress),
     )
     .addOption(
