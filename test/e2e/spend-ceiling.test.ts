@@ -95,6 +95,9 @@ describe('ensure --max-spend: every order in the ledger', () => {
     const items = JSON.parse(first.stdout).items as { reason: string }[];
     expect(items.filter((item) => item.reason === 'bought')).toHaveLength(5);
     expect(items.filter((item) => item.reason === 'spend_limit')).toHaveLength(3);
+    // Filed by the run that placed them, four at a time, before any other run could learn them.
+    const firstOrders = world.sandbox.orders().filter((order) => addresses.includes(order.address));
+    expect(ledgerOf(world.folder).orderIds).toEqual(firstOrders.map((order) => order.id).sort());
     for (const again of [1, 2]) {
       world.sandbox.advance(3_000);
       const result = await world.run(ensure(addresses, '--max-spend', '20/1h', '--json'));
@@ -310,6 +313,37 @@ describe('ensure --max-spend: a run killed after the server committed its order'
     const { lines } = ledgerOf(world.folder);
     expect(lines.filter((line) => line.kind === 'order' && line.order_id === order!.id)).toHaveLength(1);
     expect(totals(world, [address])).toEqual(['3.900000']);
+  }, 60_000);
+});
+
+describe('ensure --max-spend: a run killed before its request reached the server', () => {
+  const world = pricedWorld();
+
+  it('the next run resends it, the server places it then, and the ledger files it then, though that run buys nothing else', async () => {
+    const address = world.address(39_211);
+    world.sandbox.inject({ kind: 'delay', ms: 60_000, match: { method: 'POST', path: '/v1/energy/orders' } });
+    try {
+      const first = world.spawn(ensure(address, '--max-spend', '5/1h'));
+      await until('its request is journaled', () => {
+        try {
+          return readdirSync(join(world.folder, 'journal', 'pending')).length > 0;
+        } catch {
+          return false;
+        }
+      });
+      first.child.kill('SIGKILL');
+      await first.result;
+    } finally {
+      world.sandbox.clearFaults();
+    }
+    expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(0);
+    const resent = await world.run(ensure(address, '--max-spend', '5/1h', '--json'));
+    expect(resent.code, resent.stderr).toBe(0);
+    const [order] = world.sandbox.orders().filter((o) => o.address === address);
+    expect(resent.stderr).toContain(`was sent again: placed now, order ${order!.id}`);
+    expect(
+      ledgerOf(world.folder).lines.filter((line) => line.kind === 'order' && line.order_id === order!.id),
+    ).toHaveLength(1);
   }, 60_000);
 });
 

@@ -153,12 +153,13 @@ describe('SpendCeiling', () => {
     expect(await w.ceiling.leftNow(T)).toBe('0.200000');
   });
 
-  it("keeps the gauge on the server clock: an entry inside the server's window only (its clock an hour ahead) counts", async () => {
+  it("keeps the gauge on the server clock (an hour ahead of the host): what left the server's window does not count, what is in it does", async () => {
     const host = T;
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    // Placed 30 minutes ago on the server's clock, which is 30 minutes after this host's now.
-    const clock = new Clock(host + HOUR - 30 * 60_000, HOUR);
-    await place(w, clock, new Orders(), purchase('3.900000'));
+    // Placed 90 minutes before the server's now (inside the host's window, not the server's), then 30 minutes before.
+    await place(w, new Clock(host + HOUR - 90 * 60_000, HOUR), new Orders(), purchase('3.900000'));
+    expect(await w.ceiling.leftNow(host)).toBe('8.000000');
+    await place(w, new Clock(host + HOUR - 30 * 60_000, HOUR), new Orders(), purchase('3.900000'));
     expect(await w.ceiling.leftNow(host)).toBe('4.100000');
   });
 

@@ -3,7 +3,16 @@
  * read by tail, one writer at a time, pruned only past the longest window, refused when it cannot be read,
  * an older energy's file taken in once. Expected figures are literals worked out by hand.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -171,6 +180,12 @@ describe('FileSpendLedger', () => {
     expect((damaged as CliError).message).toContain('(line 2 after the last read is not a ledger event)');
     const other = await new FileSpendLedger(path, budgetLedger('x')).read().catch((e: unknown) => e);
     expect((other as CliError).message).toContain("(it is account sha256:k1's)");
+    // A file that cannot even be opened (a symbolic link to itself: ELOOP) is no more an empty ledger.
+    const loop = spendLedgerPath(dir, budgetLedger('loop'));
+    symlinkSync(loop, loop);
+    const opened = await new FileSpendLedger(loop, budgetLedger('loop')).read().catch((e: unknown) => e);
+    expect(opened).toBeInstanceOf(CliError);
+    expect((opened as CliError).message).toMatch(/^the --max-spend ledger .* cannot be read \(ELOOP/);
   });
 
   it('drops a last line cut short by a crash, and writes over it', async () => {
