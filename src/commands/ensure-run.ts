@@ -81,5 +81,7 @@ async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | un
       return { ledger: await (await opts.state()).spendLedger(name, journal.scope), journal };
     },
     note: (line) => opts.printer.note(line),
+    serverClock: async () =>
+      (await import('../ordering/server-clock.js')).readServerClock(await opts.client(), Date.now),
   });
 }

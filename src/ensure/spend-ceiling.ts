@@ -51,11 +51,13 @@ export interface CeilingOptions {
   note: (line: string) => void;
   /** This host's clock (tests shift it). */
   hostNowMs?: () => number;
+  /** Reads the server's clock: for the gauge of a service that has not ordered yet (no run measured it). */
+  serverClock?: () => Promise<ServerClock>;
 }
 
 export class SpendCeiling implements SpendCeilingRule {
   /** Server minus host clock, as the last run read it: for the gauge and settlements between runs. */
-  #offsetMs = 0;
+  #offsetMs: number | undefined;
   readonly #token = `${hostname()} ${process.pid} ${randomBytes(4).toString('hex')}`;
   #opened: Promise<CeilingStore & { holder: Holder }> | undefined;
 
@@ -126,13 +128,17 @@ export class SpendCeiling implements SpendCeilingRule {
   }
 
   async leftNow(hostNowMs: number): Promise<string> {
+    this.#offsetMs ??= (await this.o.serverClock?.())?.offsetMs;
     const book = await (await this.#open()).ledger.read();
-    const left = subtractAmounts(this.o.limit.trx, book.spent(hostNowMs + this.#offsetMs - this.o.limit.windowMs));
+    const left = subtractAmounts(
+      this.o.limit.trx,
+      book.spent(hostNowMs + (this.#offsetMs ?? 0) - this.o.limit.windowMs),
+    );
     return compareAmounts(left, '0') < 0 ? '0.000000' : left;
   }
 
   #serverNowMs(): number {
-    return (this.o.hostNowMs ?? Date.now)() + this.#offsetMs;
+    return (this.o.hostNowMs ?? Date.now)() + (this.#offsetMs ?? 0);
   }
 
   async #hold({ ledger, holder }: { ledger: SpendLedger; holder: Holder }, wanted: Wanted[], nowMs: number) {

@@ -163,6 +163,29 @@ describe('SpendCeiling', () => {
     expect(await w.ceiling.leftNow(host)).toBe('4.100000');
   });
 
+  it('reads the server clock for the gauge when no run of it has measured one yet (a service that has not ordered)', async () => {
+    const host = T;
+    const w = world(limit('8.000000', HOUR, '8/1h'));
+    await place(w, new Clock(host + HOUR - 90 * 60_000, HOUR), new Orders(), purchase('3.900000'));
+    const name = accountLedger(KEY);
+    const reads: number[] = [];
+    const fresh = new SpendCeiling({
+      limit: limit('8.000000', HOUR, '8/1h'),
+      open: async () => ({
+        ledger: new FileSpendLedger(spendLedgerPath(dir, name), name),
+        journal: Object.assign(w.journal, { scope: { origin: ORIGIN, keyId: KEY } }),
+      }),
+      note: () => undefined,
+      serverClock: async () => {
+        reads.push(1);
+        return new Clock(host + HOUR, HOUR);
+      },
+    });
+    expect(await fresh.leftNow(host)).toBe('8.000000');
+    expect(await fresh.leftNow(host)).toBe('8.000000');
+    expect(reads).toHaveLength(1);
+  });
+
   it('refuses in the order given, saying the price, what is left after the earlier ones, and when the oldest leaves', async () => {
     const w = world(limit('12.000000', HOUR, '12/1h'));
     const clock = new Clock(T);
