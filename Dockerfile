@@ -1,5 +1,6 @@
 # energy as a container service: `energy ensure --every 1m --json` keeps the addresses given to `docker run`
-# supplied, and serves /metrics and /healthz on port 9464 (docs/service.md, "In a container"). Build:
+# supplied, and serves /metrics and the probes /livez and /readyz on port 9464 (docs/service.md, "In a
+# container"). Build:
 #   docker build -t energy-ensure .
 # The API secret as a file, never an environment variable (`docker inspect` shows those), readable by the
 # image's user (node, uid 1000) and nobody else: a bind mount keeps the host file's owner and mode.
@@ -64,11 +65,12 @@ WORKDIR /home/node
 # Metrics on every interface of the container (so that a Prometheus on its network can scrape them; the
 # port is published only with -p): addresses, energy, balance and counts, no credentials.
 EXPOSE 9464
-# Unhealthy once 3 cycles in a row failed, or none ended for 3 intervals and a minute (docs/service.md,
+# /livez: unhealthy once no cycle has ended for 3 intervals and a minute (a stuck process, which a restart
+# cures); failing cycles and a full --max-spend window are /readyz's and the alerts' (docs/service.md,
 # "Watching the service"). busybox's wget (about 1 MB, no Node started), with a time limit; any failure is
 # exit 1, which Docker reads as unhealthy.
 HEALTHCHECK --interval=1m --timeout=10s --start-period=2m \
-  CMD ["/bin/sh", "-c", "wget -q -T 5 -O /dev/null http://127.0.0.1:9464/healthz || exit 1"]
+  CMD ["/bin/sh", "-c", "wget -q -T 5 -O /dev/null http://127.0.0.1:9464/livez || exit 1"]
 # SIGTERM (docker stop) reaches energy through tini and ends the service after the cycle in flight, exit 0.
 # --disable-sigusr1 (Node 22.14+): SIGUSR1 never opens Node's inspector, from the first instant of the start.
 ENTRYPOINT ["/sbin/tini", "--", "node", "--disable-sigusr1", "/usr/local/bin/energy", "ensure", "--every", "1m", "--json", "--metrics", "0.0.0.0:9464"]

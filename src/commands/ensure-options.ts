@@ -16,6 +16,7 @@ export interface Parsed {
   hours: number;
   maxTotal?: string;
   maxSpend?: MaxSpend;
+  budget?: string;
   yes?: boolean;
   wait?: boolean;
   waitTimeout: number;
@@ -36,7 +37,10 @@ export function listenAddress(text: string): NonNullable<WatchOptions['metrics']
   return address;
 }
 
-/** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration of at most a year. */
+/** The shortest --max-spend window: a ceiling over less is no ceiling (a 1 ms window never holds two orders). */
+const SHORTEST_WINDOW_MS = 60_000;
+
+/** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration from a minute to a year. */
 export function maxSpend(text: string): MaxSpend {
   const [amount, window, ...rest] = text.split('/');
   if (window === undefined || rest.length > 0) {
@@ -48,7 +52,31 @@ export function maxSpend(text: string): MaxSpend {
   if (windowMs === undefined || windowMs > 366 * 86_400_000) {
     throw new InvalidArgumentError('the duration must be one such as 1h, 24h or 7d (at most 366d)');
   }
+  if (windowMs < SHORTEST_WINDOW_MS) {
+    throw new InvalidArgumentError('the window must be at least 1m: a shorter one bounds nothing (e.g. 50/24h)');
+  }
   return { trx, windowMs, text: `${trx.replace(/\.?0+$/, '')}/${window.trim()}` };
+}
+
+/** `--budget payouts`: letters, digits, `.`, `_`, `-` (at most 64, starting with a letter or digit). */
+export function budgetName(text: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(text)) return text;
+  throw new InvalidArgumentError('use letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)');
+}
+
+/** --max-spend with its --budget, checked against --every: a window shorter than one cycle bounds nothing. */
+export function spendLimit(parsed: Parsed): MaxSpend | undefined {
+  const limit = parsed.maxSpend;
+  if (limit === undefined) {
+    if (parsed.budget !== undefined) throw new UsageError('--budget names the ledger of --max-spend: give both');
+    return undefined;
+  }
+  if (parsed.every !== undefined && limit.windowMs < parsed.every) {
+    throw new UsageError(`--max-spend ${limit.text}: its window is shorter than --every, so it bounds nothing`, {
+      hint: 'give --max-spend a window of at least one --every interval (a day is usual: 50/24h)',
+    });
+  }
+  return { ...limit, ...(parsed.budget !== undefined && { budget: parsed.budget }) };
 }
 
 /** The service's watchers, which need the service: refused with one run (exit 2). */

@@ -4,7 +4,6 @@
  */
 import type { EnsureOptions } from '../ensure/ensure-types.js';
 import type { SpendCeiling } from '../ensure/spend-ceiling.js';
-import type { SpendLedger } from '../journal/spend-ledger.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
 import type { WatchOptions } from '../service/observer.js';
@@ -62,16 +61,27 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   });
 }
 
-/** --max-spend's ceiling over the ledger in the state store, beside this API account's journal (shared in PostgreSQL). */
+/**
+ * --max-spend's ceiling over its ledger in the state store (shared in PostgreSQL): the API key's own, or the
+ * --budget's; opened at the first order, so that a run with enough energy never touches it.
+ */
 async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
   const limit = opts.run.maxSpend;
   if (limit === undefined) return undefined;
-  const { SpendCeiling } = await import('../ensure/spend-ceiling.js');
-  let ledger: Promise<SpendLedger> | undefined;
-  const open = async () => {
-    const { scope } = await opts.journal();
-    ledger ??= opts.state().then((store) => store.spendLedger(scope));
-    return ledger;
-  };
-  return new SpendCeiling(limit, open, new Set(opts.run.addresses));
+  const [{ SpendCeiling }, { accountLedger, budgetLedger }] = await Promise.all([
+    import('../ensure/spend-ceiling.js'),
+    import('../journal/spend-ledger.js'),
+  ]);
+  return new SpendCeiling({
+    limit,
+    open: async () => {
+      const journal = await opts.journal();
+      const { keyId } = journal.scope;
+      const name = limit.budget === undefined ? accountLedger(keyId) : budgetLedger(limit.budget);
+      return { ledger: await (await opts.state()).spendLedger(name, journal.scope), journal };
+    },
+    note: (line) => opts.printer.note(line),
+    serverClock: async () =>
+      (await import('../ordering/server-clock.js')).readServerClock(await opts.client(), Date.now),
+  });
 }

@@ -13,7 +13,7 @@ import { positiveInteger, tronAddress, trxAmount, wholeHours } from './arguments
 import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
-import { listenAddress, maxSpend, watchOptions, type Parsed } from './ensure-options.js';
+import { budgetName, listenAddress, maxSpend, spendLimit, watchOptions, type Parsed } from './ensure-options.js';
 
 export type { EnsureCommandOptions } from './ensure-run.js';
 
@@ -65,8 +65,14 @@ export function ensureCommand(
     .addOption(
       new Option(
         '--max-spend <trx/duration>',
-        'at most this much ordered over any rolling window, e.g. 50/24h (exit 5 past it; its ledger is in the state store: the state folder, or PostgreSQL with --state-url; survives restarts)',
+        "at most this much ordered over any rolling window, e.g. 50/24h (exit 5 past it): the API key's ledger, or --budget's, in the state store (the state folder, or PostgreSQL with --state-url); survives restarts",
       ).argParser(maxSpend),
+    )
+    .addOption(
+      new Option(
+        '--budget <name>',
+        'with --max-spend: count in the ledger of this name, shared by all who name it',
+      ).argParser(budgetName),
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
@@ -82,7 +88,7 @@ export function ensureCommand(
     .addOption(
       new Option(
         '--metrics <[host:]port>',
-        'with --every: serve /metrics (Prometheus) and /healthz there (a port alone: loopback only)',
+        'with --every: serve /metrics (Prometheus) and the probes /livez and /readyz there (a port alone: loopback only)',
       ).argParser(listenAddress),
     )
     .addOption(
@@ -102,7 +108,7 @@ export function ensureCommand(
           toleranceBp: parsed.tolerance,
           hours: parsed.hours,
           maxTotal: parsed.maxTotal,
-          maxSpend: parsed.maxSpend,
+          maxSpend: spendLimit(parsed),
           yes: parsed.yes === true,
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,

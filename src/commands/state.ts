@@ -1,8 +1,9 @@
 /**
  * `energy state import [--from <folder>]`: moves a local journal (every record, pending and settled, of every
- * API and key) into the shared state store named by ENERGY_STATE_URL. Idempotent: a record already there is
- * left alone, except that a local outcome settles a row still pending there. The local files stay. A `--from`
- * folder that does not exist, or holds no journal, is exit 2 (nothing imported).
+ * API and key) and its --max-spend ledgers (each event once) into the shared state store named by
+ * ENERGY_STATE_URL. Idempotent: a record already there is left alone, except that a local outcome settles a row
+ * still pending there. The local files stay. A `--from` folder that does not exist, or holds no journal, is
+ * exit 2 (nothing imported).
  */
 import { Command } from 'commander';
 import { ConflictError } from '../domain/cli-errors.js';
@@ -16,9 +17,10 @@ export function stateCommand(ctx: Context): Command {
     .description("copy this machine's journal (pending and settled records) into the shared state store")
     .option('--from <folder>', 'the state folder to read (default: ENERGY_STATE_DIR or ~/.local/state/energy)')
     .action(async (parsed: { from?: string }) => {
-      const [{ localRecords }, { stateDir, journalDir }, { existsSync }] = await Promise.all([
+      const [{ localRecords }, { stateDir, journalDir }, { folderLedgers }, { existsSync }] = await Promise.all([
         import('../journal/local-records.js'),
         import('../journal/state-dir.js'),
+        import('../journal/folder-ledgers.js'),
         import('node:fs'),
       ]);
       const folder = parsed.from ?? stateDir(ctx.terminal.env);
@@ -32,14 +34,17 @@ export function stateCommand(ctx: Context): Command {
         );
       const store = await ctx.state();
       const { records, unreadable } = localRecords(folder);
+      // Every ledger is read before anything is written: one that cannot be read stops the import.
+      const ledgers = await folderLedgers(journalDir(folder));
       const counts = await store.importRecords(records);
+      const spend = { ledgers: ledgers.length, events: await store.importSpendLedgers(ledgers) };
       for (const file of unreadable)
         ctx.printer.note(`energy: not imported: ${file.path}: ${file.reason}; its order may or may not exist`);
       if (ctx.printer.jsonMode)
-        await ctx.printer.json({ from: folder, to: store.where, ...counts, unreadable: unreadable.length });
+        await ctx.printer.json({ from: folder, to: store.where, ...counts, unreadable: unreadable.length, spend });
       else
         ctx.printer.note(
-          `energy: ${records.length} record(s) from ${folder}: ${counts.added} added, ${counts.settled} settled there, ${counts.present} already there`,
+          `energy: ${records.length} record(s) from ${folder}: ${counts.added} added, ${counts.settled} settled there, ${counts.present} already there; ${spend.ledgers} --max-spend ledger(s), ${spend.events} event(s) added`,
         );
       if (unreadable.length > 0)
         throw new ConflictError(`${unreadable.length} journal record(s) unreadable, not imported (the paths above)`, {

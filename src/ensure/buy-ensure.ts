@@ -10,7 +10,7 @@ import { formatInteger } from '../domain/text-forms.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
 import { refuseAboveMax, requireConsent } from '../ordering/consent.js';
 import { mapLimit } from '../domain/pool.js';
-import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase } from './ensure-types.js';
+import type { EnsureApi, EnsureDeps, EnsureOptions, Purchase, SpendReservation } from './ensure-types.js';
 import { failItem, failingItemOn } from './item.js';
 import { placeNeed } from './place-need.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
@@ -25,8 +25,24 @@ export async function buyPurchases(
   if (plan.purchases.length === 0) return;
   if (options.dryRun) return showDryRun(deps, api, options, plan.purchases);
   const fitting = options.placeWhatFits === true ? await whatFits(api, plan.purchases) : plan.purchases;
-  const ceiling = deps.spendCeiling;
-  const purchases = ceiling === undefined ? fitting : await ceiling.fit(fitting, plan.clock, api.client);
+  // Held in the --max-spend ledger before anything is asked or sent; what is never sent is given back.
+  const reservation = await deps.spendCeiling?.reserve(fitting, plan.clock, api.client);
+  try {
+    await buyHeld(deps, api, options, plan, reservation?.purchases ?? fitting, reservation);
+  } finally {
+    // A hold that cannot be given back stays counted until it leaves the window: on the safe side.
+    await reservation?.releaseUnsent().catch(() => undefined);
+  }
+}
+
+async function buyHeld(
+  deps: EnsureDeps,
+  api: EnsureApi,
+  options: EnsureOptions,
+  plan: Plan,
+  purchases: readonly Purchase[],
+  reservation: SpendReservation | undefined,
+): Promise<void> {
   if (purchases.length === 0) return;
   const sum = sumAmounts(purchases.map((p) => p.quote.total_trx));
   await refuseAboveMax(sum, options.maxTotal, 'the sum of the quotes');
@@ -56,9 +72,7 @@ export async function buyPurchases(
   const concurrency = options.placeWhatFits === true ? 1 : API_CONCURRENCY;
   await mapLimit(purchases, concurrency, (purchase) =>
     failingItemOn(purchase.item, async () => {
-      await placeNeed(api, options.hours, purchase, plan.clock.nowMs);
-      const { item } = purchase;
-      if (item.reason === 'bought' && item.bought !== null) await ceiling?.record(item.bought);
+      await placeNeed(api, options.hours, purchase, plan.clock.nowMs, reservation?.holdOf(purchase));
     }),
   );
 }

@@ -3,6 +3,7 @@ import type { EnergyClient } from '../client/client.js';
 import type { CliError } from '../domain/errors.js';
 import type { Order, QuoteResponse } from '../client/types.js';
 import type { OrderJournal } from '../journal/order-journal.js';
+import type { JournalRecord } from '../journal/record.js';
 import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
@@ -79,7 +80,7 @@ export interface EnsureOptions {
   placeWhatFits?: boolean | undefined;
   /** Seconds to follow each order with --wait; undefined: do not wait. */
   waitSeconds?: number | undefined;
-  /** --max-spend: a rolling ceiling over what ensure ordered for these addresses (see spend-ceiling.ts). */
+  /** --max-spend: a rolling ceiling over what ensure orders, in its ledger (see spend-ceiling.ts). */
   maxSpend?: MaxSpend | undefined;
 }
 
@@ -90,7 +91,10 @@ export type EnsureClient = Pick<
 >;
 
 /** What `ensure` asks of the order journal. */
-export type EnsureJournal = Pick<OrderJournal, 'begin' | 'settle' | 'markUncertain' | 'pending' | 'ordered' | 'prune'>;
+export type EnsureJournal = Pick<
+  OrderJournal,
+  'begin' | 'settle' | 'markUncertain' | 'pending' | 'ordered' | 'prune' | 'find'
+>;
 
 /** What `ensure` asks of the TRON node. */
 export type EnsureNode = Pick<
@@ -157,17 +161,52 @@ export interface MaxSpend {
   windowMs: number;
   /** As typed (`50/24h`), for messages. */
   text: string;
+  /** --budget: the ledger's name, shared by whatever names it; undefined: the API key's own ledger. */
+  budget?: string | undefined;
+}
+
+/**
+ * One order request's hold in the --max-spend ledger (spend-ceiling.ts), from before its request leaves to
+ * what its answer says.
+ */
+export interface SpendHold {
+  /**
+   * The request is about to leave under `id`: held there (a new id is held afresh, checked against the
+   * ceiling). An error to fail its item with (reason spend_limit) when it does not fit: then it is not sent.
+   */
+  sending(id: string): Promise<CliError | undefined>;
+  /** The server has this order for the id (placed now or before): it counts as the order, from now. */
+  ordered(order: Order): Promise<void>;
+  /** The id's order is an earlier need's, not this request's: nothing placed, the hold goes. */
+  nothing(): Promise<void>;
+  /** The request failed: its hold goes when the journal's record says it placed nothing, else it stays. */
+  failed(record: JournalRecord | undefined): Promise<void>;
+}
+
+/** What a run holds under the ceiling: the purchases that fit, each with its hold. */
+export interface SpendReservation {
+  purchases: Purchase[];
+  holdOf(purchase: Purchase): SpendHold | undefined;
+  /** Gives back the holds of purchases never sent (consent refused, a stop): nothing of theirs left. */
+  releaseUnsent(): Promise<void>;
 }
 
 /** --max-spend's rule as ensure and the service use it (spend-ceiling.ts). */
 export interface SpendCeilingRule {
   readonly limit: MaxSpend;
-  /** The purchases that fit under the ceiling, in the order given; each other one fails its item, unsent. */
-  fit(purchases: readonly Purchase[], clock: ServerClock, client: Pick<EnsureClient, 'getOrder'>): Promise<Purchase[]>;
-  /** An order placed: counted at once. */
-  record(order: Order): Promise<void>;
-  /** An order's outcome once final: a refunded one no longer counts. */
-  settle(orderId: string, state: 'kept' | 'refunded'): Promise<void>;
+  /**
+   * Holds the purchases that fit under the ceiling in the ledger, in the order given, in one step under the
+   * ledger's lock; each other one fails its item (spend_limit), unsent.
+   */
+  reserve(
+    purchases: readonly Purchase[],
+    clock: ServerClock,
+    client: Pick<EnsureClient, 'getOrder'>,
+  ): Promise<SpendReservation>;
+  /** A resend of `ensure`'s own pending request: its hold, or the error saying it does not fit (then not resent). */
+  holdResend(record: JournalRecord, clock: ServerClock): Promise<SpendHold | CliError>;
+  /** An order of the service's, final: a refunded one gives its price back. */
+  settle(order: Order, state: 'kept' | 'refunded'): Promise<void>;
   /** What is left now, on the server's clock as the last run measured it. */
   leftNow(hostNowMs: number): Promise<string>;
 }

@@ -20,7 +20,8 @@ import { timestampMs } from '../domain/api-time.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { orderBehindConflict, type Wanted } from '../ordering/conflict-order.js';
 import { sendJournaled } from '../ordering/send-journaled.js';
-import type { EnsureApi, EnsureItem, Purchase } from './ensure-types.js';
+import type { EnsureApi, EnsureItem, Purchase, SpendHold } from './ensure-types.js';
+import { failItem } from './item.js';
 import type { Need } from './need-id.js';
 import { needId } from './need-id.js';
 import { energyOnItsWay } from './on-its-way.js';
@@ -50,10 +51,17 @@ export async function placeNeed(
   hours: number,
   { item, quote, need }: Purchase,
   serverNowMs: () => number,
+  hold?: SpendHold,
 ): Promise<void> {
   let anchor = need.anchor;
   for (let hop = 0; hop <= MAX_STALE_HOPS; hop += 1) {
     const id = needId(item.address, anchor);
+    // --max-spend: held under this id before it leaves (checked again for a new id), or not sent at all.
+    const refused = await hold?.sending(id);
+    if (refused !== undefined) {
+      failItem(item, refused, 'spend_limit');
+      return;
+    }
     const body = orderRequestBody({
       client_request_id: id,
       address: item.address,
@@ -61,14 +69,17 @@ export async function placeNeed(
       duration_hours: hours,
       expected_total_trx: quote.total_trx,
     });
-    const answer = await send(api, id, body, need, { address: item.address, duration_hours: hours, energy: undefined });
-    if (answer.created) return bought(item, answer.order);
+    const wanted = { address: item.address, duration_hours: hours, energy: undefined };
+    const answer = await send(api, id, body, need, wanted, hold);
     const onItsWay = energyOnItsWay(answer.order, serverNowMs()) > 0;
-    if (!onItsWay && (earlierNeeds(answer.order, need) || rentalEnded(answer.order))) {
+    if (!answer.created && !onItsWay && (earlierNeeds(answer.order, need) || rentalEnded(answer.order))) {
+      await hold?.nothing();
       anchor = { orderId: answer.order.id };
       continue;
     }
-    if (answer.ours) return bought(item, answer.order);
+    // This need's order, whoever placed it: in the ledger before anything else can fail.
+    await hold?.ordered(answer.order);
+    if (answer.created || answer.ours) return bought(item, answer.order);
     return boughtElsewhere(item, answer.order, serverNowMs());
   }
   throw new ConflictError(
@@ -79,7 +90,14 @@ export async function placeNeed(
   );
 }
 
-async function send(api: EnsureApi, id: string, body: string, need: Need, wanted: Wanted): Promise<Answer> {
+async function send(
+  api: EnsureApi,
+  id: string,
+  body: string,
+  need: Need,
+  wanted: Wanted,
+  hold: SpendHold | undefined,
+): Promise<Answer> {
   const { record, fresh } = await api.journal.begin(id, body);
   try {
     return { ...(await sendJournaled(api, record)), ours: !fresh };
@@ -87,8 +105,11 @@ async function send(api: EnsureApi, id: string, body: string, need: Need, wanted
     // Another host's order for this need may be sized otherwise (chain reads a few blocks apart): energy is
     // not compared; the address and hours are.
     const found = await orderBehindConflict(api.client, id, error, need.windowStartMs, wanted);
-    if (found === undefined) throw error;
-    if (found instanceof ConflictError) throw found;
+    if (found === undefined || found instanceof ConflictError) {
+      // The hold goes only where the journal says this request placed nothing (refused, never sent).
+      await hold?.failed(await api.journal.find(id));
+      throw found ?? error;
+    }
     return { order: found, created: false, ours: false };
   }
 }

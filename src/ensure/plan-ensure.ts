@@ -53,7 +53,8 @@ export async function planShortfalls(
   const wanted = new Set(addresses);
   const [clock, offer] = await Promise.all([readServerClock(api.client, deps.nowMs ?? Date.now), api.client.options()]);
   assertOffered(offer, options.hours);
-  if (!options.dryRun) await resendOwnPending(api, wanted, deps.note);
+  const ceiling = deps.spendCeiling && { rule: deps.spendCeiling, clock };
+  if (!options.dryRun) await resendOwnPending(api, wanted, deps.note, ceiling);
   const inFlight = await inFlightByAddress({
     client: api.client,
     journal: api.journal,

@@ -1,108 +1,209 @@
 /**
- * `--max-spend <trx>/<duration>`: a rolling ceiling over what `ensure` ordered for these addresses, counted
- * in a spend ledger that outlives the process (journal/spend-ledger.ts), on the API server's clock. Before
- * orders are placed, those that would pass it fail (reason `spend_limit`, exit 5, with what is left) and are
- * never sent; each order placed is recorded at once. A refunded order gives its price back: when an order
- * would not fit, the ledger's orders not yet known final are read again first (a few GETs, only then).
+ * `--max-spend <trx>/<duration>`: a rolling ceiling over what `ensure` orders, counted in a ledger that
+ * outlives the process and is shared by whatever names it (journal/spend-ledger.ts): the API key's own
+ * (`account <key id>`, every address, every host sharing the state store) or a named `--budget`. Every
+ * request is held in the ledger at its quoted price before it leaves, checked against the ceiling in that
+ * same step under the ledger's lock (spend-hold.ts): those that would pass it fail (reason `spend_limit`,
+ * exit 5), never sent. Times are the API server's, as this run measured it when each answer came.
+ * When an order would not fit, the ledger's orders not known final are read again first: a refund (an
+ * order that ended undelivered, with or without a failure object) gives its price back; a 404 settles the
+ * entry as unknown (kept counted), never a failed run.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Order } from '../client/types.js';
-import { timestampMs } from '../domain/api-time.js';
-import { ConflictError } from '../domain/cli-errors.js';
+import { endedUndelivered, isFinal } from '../client/wait-for-order.js';
+import type { CliError } from '../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { compareAmounts, subtractAmounts } from '../domain/money.js';
-import type { SpendLedger } from '../journal/spend-ledger.js';
-import { spentOf } from '../journal/spend-ledger.js';
-import { fitInOrder } from '../ordering/what-fits.js';
+import type { OrderJournal } from '../journal/order-journal.js';
+import { orderIdOf, recordedOrder, type JournalRecord } from '../journal/record.js';
+import { entryAmount } from '../journal/spend-book.js';
+import type { SpendEvent, SpendLedger } from '../journal/spend-ledger.js';
 import type { ServerClock } from '../ordering/server-clock.js';
-import type { EnsureClient, MaxSpend, Purchase, SpendCeilingRule } from './ensure-types.js';
+import type {
+  EnsureClient,
+  MaxSpend,
+  Purchase,
+  SpendCeilingRule,
+  SpendHold,
+  SpendReservation,
+} from './ensure-types.js';
 import { failItem } from './item.js';
+import { needId } from './need-id.js';
+import { Hold, holdInOrder, type Holder, type Wanted } from './spend-hold.js';
 
 /** Orders followed again at most, when the ceiling is near, to find refunds. */
 const RECHECK_AT_MOST = 20;
+/** Holds of earlier runs looked up in the journal at most, per run. */
+const LEARN_AT_MOST = 100;
+
+/** What the ceiling needs once it counts: opened at the first order, never by a run that buys nothing. */
+export interface CeilingStore {
+  ledger: SpendLedger;
+  /** This run's API and key: its holds are filed under them, and its journal says what became of them. */
+  journal: Pick<OrderJournal, 'find' | 'scope'>;
+}
+
+export interface CeilingOptions {
+  limit: MaxSpend;
+  open: () => Promise<CeilingStore>;
+  note: (line: string) => void;
+  /** This host's clock (tests shift it). */
+  hostNowMs?: () => number;
+  /** Reads the server's clock: for the gauge of a service that has not ordered yet (no run measured it). */
+  serverClock?: () => Promise<ServerClock>;
+}
 
 export class SpendCeiling implements SpendCeilingRule {
-  /** Server minus host clock, as the last run read it: for the gauge between runs. */
-  #offsetMs = 0;
+  /** Server minus host clock, as the last run read it: for the gauge and settlements between runs. */
+  #offsetMs: number | undefined;
+  readonly #token = `${hostname()} ${process.pid} ${randomBytes(4).toString('hex')}`;
+  #opened: Promise<CeilingStore & { holder: Holder }> | undefined;
 
-  constructor(
-    readonly limit: MaxSpend,
-    private readonly ledger: () => Promise<SpendLedger>,
-    private readonly addresses: ReadonlySet<string>,
-  ) {}
+  constructor(private readonly o: CeilingOptions) {}
 
-  /** What is left under the ceiling at the server's `serverNowMs` (never below 0). */
-  async left(serverNowMs: number): Promise<string> {
-    const ledger = await this.ledger();
-    const spent = spentOf(await ledger.read(serverNowMs - this.limit.windowMs), this.addresses);
-    const left = subtractAmounts(this.limit.trx, spent);
-    return compareAmounts(left, '0') < 0 ? '0.000000' : left;
+  #open(): Promise<CeilingStore & { holder: Holder }> {
+    this.#opened ??= this.o.open().then((store) => ({
+      ...store,
+      holder: { token: this.#token, account: store.journal.scope },
+    }));
+    return this.#opened;
   }
 
-  /** What is left now, on the server's clock as the last run measured it. */
-  leftNow(hostNowMs: number): Promise<string> {
-    return this.left(hostNowMs + this.#offsetMs);
+  get limit(): MaxSpend {
+    return this.o.limit;
   }
 
-  /** The purchases that fit under the ceiling, in the order given; each other one fails its item, unsent. */
-  async fit(
+  async reserve(
     purchases: readonly Purchase[],
     clock: ServerClock,
     client: Pick<EnsureClient, 'getOrder'>,
-  ): Promise<Purchase[]> {
+  ): Promise<SpendReservation> {
     this.#offsetMs = clock.offsetMs;
-    const totals = purchases.map(({ quote }) => quote.total_trx);
-    let left = await this.left(clock.nowMs());
-    let { fits } = fitInOrder(totals, left);
-    if (fits.includes(false) && (await this.#recheck(clock.nowMs(), client))) {
-      left = await this.left(clock.nowMs());
-      ({ fits } = fitInOrder(totals, left));
+    const store = await this.#open();
+    const { ledger, holder } = store;
+    await this.#learnFromJournal(store, clock.nowMs());
+    const wanted = purchases.map((purchase) => ({
+      id: needId(purchase.item.address, purchase.need.anchor),
+      address: purchase.item.address,
+      total: purchase.quote.total_trx,
+    }));
+    let { refusals } = await this.#hold(store, wanted, clock.nowMs());
+    const refused = () => wanted.filter((_, index) => refusals[index] !== undefined);
+    if (refused().length > 0 && (await this.#recheck(store, clock.nowMs(), client))) {
+      const again = (await this.#hold(store, refused(), clock.nowMs())).refusals;
+      let next = 0;
+      refusals = refusals.map((error) => (error === undefined ? undefined : again[next++]));
     }
-    const since = new Date(clock.nowMs() - this.limit.windowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    return purchases.filter(({ item, quote }, index) => {
-      if (fits[index]) return true;
-      failItem(
-        item,
-        new ConflictError(
-          `${quote.total_trx} TRX would pass --max-spend ${this.limit.text}: ${left} TRX left of ${this.limit.trx} (orders since ${since} on the API's clock): not ordered`,
-        ),
-        'spend_limit',
+    const holds = new Map<Purchase, Hold>();
+    purchases.forEach((purchase, index) => {
+      const error = refusals[index];
+      if (error !== undefined) failItem(purchase.item, error, 'spend_limit');
+      else holds.set(purchase, new Hold(ledger, this.o.limit, holder, clock, wanted[index]!, { sent: false }));
+    });
+    return {
+      purchases: [...holds.keys()],
+      holdOf: (purchase) => holds.get(purchase),
+      releaseUnsent: async () => {
+        for (const hold of holds.values()) if (!hold.sent) await hold.nothing();
+      },
+    };
+  }
+
+  async holdResend(record: JournalRecord, clock: ServerClock): Promise<SpendHold | CliError> {
+    this.#offsetMs = clock.offsetMs;
+    const { address, expected_total_trx: total } = recordedOrder(record);
+    const wanted = { id: record.client_request_id, address, total };
+    const store = await this.#open();
+    const [refused] = (await this.#hold(store, [wanted], clock.nowMs())).refusals;
+    return refused ?? new Hold(store.ledger, this.o.limit, store.holder, clock, wanted, { sent: true });
+  }
+
+  async settle(order: Order, state: 'kept' | 'refunded'): Promise<void> {
+    const { ledger } = await this.#open();
+    const at = this.#serverNowMs();
+    const event: SpendEvent = { kind: 'final', id: order.client_request_id, state, at_ms: at, note: null };
+    await ledger.update(at, (book) => ({ events: book.entries.has(event.id) ? [event] : [], value: undefined }));
+  }
+
+  async leftNow(hostNowMs: number): Promise<string> {
+    this.#offsetMs ??= (await this.o.serverClock?.())?.offsetMs;
+    const book = await (await this.#open()).ledger.read();
+    const left = subtractAmounts(
+      this.o.limit.trx,
+      book.spent(hostNowMs + (this.#offsetMs ?? 0) - this.o.limit.windowMs),
+    );
+    return compareAmounts(left, '0') < 0 ? '0.000000' : left;
+  }
+
+  #serverNowMs(): number {
+    return (this.o.hostNowMs ?? Date.now)() + (this.#offsetMs ?? 0);
+  }
+
+  async #hold({ ledger, holder }: { ledger: SpendLedger; holder: Holder }, wanted: Wanted[], nowMs: number) {
+    const outcome = await holdInOrder(ledger, this.o.limit, holder, wanted, nowMs);
+    const { keyId, origin } = holder.account;
+    if (outcome.otherOrigins.length > 0)
+      this.o.note(
+        `energy: API key ${keyId} is used at ${origin} and at ${outcome.otherOrigins.join(', ')}: one --max-spend ledger (${ledger.name}) counts them all (a ledger follows the key, not the URL's spelling)`,
       );
-      return false;
-    });
+    return outcome;
   }
 
-  /** An order's outcome once final: a refunded one no longer counts. */
-  async settle(orderId: string, state: 'kept' | 'refunded'): Promise<void> {
-    await (await this.ledger()).settle(orderId, state);
-  }
-
-  /** An order placed: counted at once, before anything else can fail. */
-  async record(order: Order): Promise<void> {
-    const ledger = await this.ledger();
-    await ledger.record({
-      order_id: order.id,
-      address: order.address,
-      total_trx: order.total_trx,
-      at_ms: timestampMs(order.created_at),
-    });
-    await ledger.forget(timestampMs(order.created_at) - this.limit.windowMs);
-  }
-
-  /** Orders of the ledger not known final, read again: true when some turned out refunded. */
-  async #recheck(serverNowMs: number, client: Pick<EnsureClient, 'getOrder'>): Promise<boolean> {
-    const ledger = await this.ledger();
-    const open = (await ledger.read(serverNowMs - this.limit.windowMs))
-      .filter((entry) => entry.state === 'placed' && this.addresses.has(entry.address))
+  /** The ledger's orders not known final, read again: true when some turned out refunded. */
+  async #recheck(store: CeilingStore, nowMs: number, client: Pick<EnsureClient, 'getOrder'>): Promise<boolean> {
+    const { ledger, journal } = store;
+    const open = (await ledger.read())
+      .counted(nowMs - this.o.limit.windowMs)
+      .filter((entry) => entry.order !== undefined && entry.final === undefined && entry.key_id === journal.scope.keyId)
       .slice(-RECHECK_AT_MOST);
-    let refunded = false;
-    for (const entry of open) {
-      const order = await client.getOrder(entry.order_id);
-      if (order.failure !== null || (order.lifecycle_final && !order.delivery_final)) {
-        await ledger.settle(entry.order_id, 'refunded');
-        refunded = true;
-      } else if (order.delivery_final) {
-        await ledger.settle(entry.order_id, 'kept');
+    const events: SpendEvent[] = [];
+    for (const { id, order: known } of open) {
+      let order: Order;
+      try {
+        order = await client.getOrder(known!.order_id);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        const note = `the API answered 404 for order ${known!.order_id}: it stays counted under --max-spend until it leaves the window`;
+        this.o.note(`energy: ${note}`);
+        events.push({ kind: 'final', id, state: 'unknown', at_ms: nowMs, note });
+        continue;
       }
+      if (!isFinal(order)) continue;
+      events.push({
+        kind: 'final',
+        id,
+        state: endedUndelivered(order) ? 'refunded' : 'kept',
+        at_ms: nowMs,
+        note: null,
+      });
     }
-    return refunded;
+    if (events.length > 0) await ledger.update(nowMs, () => ({ events, value: undefined }));
+    return events.some((event) => event.kind === 'final' && event.state === 'refunded');
+  }
+
+  /**
+   * Holds of this key's earlier runs whose journal record has an order the ledger lacks (a run killed
+   * between its answer and its ledger line; `order recover`): filed as that order now. Later than it was
+   * placed, so it counts longer, never shorter.
+   */
+  async #learnFromJournal({ ledger, journal }: CeilingStore, nowMs: number): Promise<void> {
+    const { keyId, origin } = journal.scope;
+    const lacking = [...(await ledger.read()).entries.values()]
+      .filter(
+        (entry) =>
+          entry.order === undefined && entry.holds.size > 0 && entry.key_id === keyId && entry.origin === origin,
+      )
+      .slice(0, LEARN_AT_MOST);
+    const events: SpendEvent[] = [];
+    for (const entry of lacking) {
+      const record = await journal.find(entry.id);
+      const orderId = record === undefined ? undefined : orderIdOf(record);
+      if (orderId === undefined) continue;
+      const { id, address } = entry;
+      events.push({ kind: 'order', id, order_id: orderId, address, total_trx: entryAmount(entry)!, at_ms: nowMs });
+    }
+    if (events.length > 0) await ledger.update(nowMs, () => ({ events, value: undefined }));
   }
 }

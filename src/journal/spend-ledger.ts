@@ -1,37 +1,46 @@
 /**
- * What `ensure --max-spend <trx>/<duration>` counts against: the orders this service (or run) placed, with
- * their price and the server's time of placing, kept where they survive a restart. A small interface, so that
- * the state folder's file (spend-ledger-file.ts) and a shared store (PostgreSQL, for several hosts) can both
- * hold it. Every time is on the API server's clock (an order's `created_at`), never a host's.
+ * What `ensure --max-spend <trx>/<duration>` counts against: a ledger of events, appended and never
+ * rewritten, kept where it outlives the process (the state folder, spend-ledger-file.ts; PostgreSQL,
+ * state/pg/pg-spend-ledger.ts). An order is *held* (its quoted price) under its client_request_id before
+ * its request leaves, checked against the ceiling under the ledger's lock; the answer turns the hold into
+ * the order (its id and price), a request that placed nothing drops it, and a final outcome settles it
+ * (a refund gives the price back). Every time is the API server's, as the run measured it (`/v1/time`'s
+ * offset) when the event happened: never an order's own stamps. What the events add up to is
+ * spend-book.ts.
+ *
+ * A ledger is named: `account <key id>` (every `ensure` of one API key, whatever the URL's spelling, the
+ * addresses or the host) or `budget <name>` (`--budget`: one ceiling for whatever names it).
  */
-import { sumAmounts } from '../domain/money.js';
+import type { SpendBook } from './spend-book.js';
+import type { SpendEvent } from './spend-events.js';
 
-export interface SpendEntry {
-  /** The order's id on the server: an order is recorded once. */
-  order_id: string;
-  address: string;
-  /** What the order cost, as the server said (six decimals). */
-  total_trx: string;
-  /** When it was placed: its `created_at`, in ms on the server's clock. */
-  at_ms: number;
-  /** placed: not final yet · kept: delivered, its price spent · refunded: it failed, its price returned. */
-  state: 'placed' | 'kept' | 'refunded';
+export type { FinalState, SpendEvent, StoredEvent } from './spend-events.js';
+
+/** What a change under the ledger's lock returns: the events to append, and the caller's answer. */
+export interface LedgerChange<T> {
+  events: SpendEvent[];
+  value: T;
 }
 
 export interface SpendLedger {
-  /** The entries placed at `sinceMs` or later (server clock), oldest first. */
-  read(sinceMs: number): Promise<SpendEntry[]>;
-  /** Records an order placed (state `placed`); an order id already recorded is left as it is. */
-  record(entry: Omit<SpendEntry, 'state'>): Promise<void>;
-  /** An order's outcome once final: `refunded` gives its price back to the ceiling. An unknown id: nothing. */
-  settle(orderId: string, state: 'kept' | 'refunded'): Promise<void>;
-  /** Entries placed before `beforeMs` may be dropped: no ceiling reaches back that far. */
-  forget(beforeMs: number): Promise<void>;
+  /** `account sha256:…` or `budget payouts`: said in messages. */
+  readonly name: string;
+  /**
+   * Runs `change` on the ledger as it stands, alone among every process and host writing it, and appends
+   * the events it returns before the lock is released; entries older than the longest window any ceiling
+   * used on it (at the server's `nowMs`) may be pruned meanwhile.
+   */
+  update<T>(nowMs: number, change: (book: SpendBook) => LedgerChange<T>): Promise<T>;
+  /** The ledger as it stands. */
+  read(): Promise<SpendBook>;
 }
 
-/** What counts against a ceiling: every entry but the refunded ones, for the given addresses. */
-export function spentOf(entries: readonly SpendEntry[], addresses: ReadonlySet<string>): string {
-  return sumAmounts(
-    entries.filter((entry) => entry.state !== 'refunded' && addresses.has(entry.address)).map((e) => e.total_trx),
-  );
+/** The ledger of one API key's `ensure` runs. */
+export function accountLedger(keyId: string): string {
+  return `account ${keyId}`;
+}
+
+/** The ledger `--budget <name>` names. */
+export function budgetLedger(name: string): string {
+  return `budget ${name}`;
 }

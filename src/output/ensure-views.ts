@@ -32,7 +32,7 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   failed: (row) => `failed: ${row.error?.message ?? ''}`,
   not_on_chain: (row) => `not on chain: ${row.error?.message ?? ''}`,
   delivery_failed: (row) => `delivery failed: ${row.error?.message ?? ''}`,
-  spend_limit: (row) => `--max-spend reached: ${row.error?.message ?? ''}`,
+  spend_limit: (row) => `held back by --max-spend: ${row.error?.message ?? ''}`,
 };
 
 /** `ensure --every`'s line before each cycle's table, its time local like every table's. */

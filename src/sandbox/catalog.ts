@@ -39,6 +39,12 @@ export const SANDBOX_FAILING_ADDRESS: string = sandboxAddress('sandbox-always-fa
  */
 export const SANDBOX_UNDELIVERABLE_ADDRESS: string = sandboxAddress('sandbox-never-starts');
 
+/**
+ * A valid TRON address whose orders end undelivered without a failure object: `lifecycle_final` true,
+ * `delivery_final` false, `failure` null, status `cancelled` (the spec allows it), the price returned.
+ */
+export const SANDBOX_CANCELLED_ADDRESS: string = sandboxAddress('sandbox-is-cancelled');
+
 /** Targets of seeded orders; few, so that seeding does not spend its time on base58. */
 export const SEED_ADDRESSES: readonly string[] = Array.from({ length: 8 }, (_, i) =>
   sandboxAddress(`sandbox-seed-order-${i}`),

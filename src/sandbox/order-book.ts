@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateOrderRequest, Order } from '../client/types.js';
 import { addAmounts, subtractAmounts } from '../domain/money.js';
-import { SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
+import { SANDBOX_CANCELLED_ADDRESS, SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
 import type { ForeignRecordFields } from './foreign-orders.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
 import { SeededOrders } from './seeded-orders.js';
@@ -179,5 +179,6 @@ export class OrderBook {
 
 function failureOf(address: string): OrderRecord['fails'] {
   if (address === SANDBOX_FAILING_ADDRESS) return 'at-delivery';
+  if (address === SANDBOX_CANCELLED_ADDRESS) return 'cancelled';
   return address === SANDBOX_UNDELIVERABLE_ADDRESS ? 'before-delivery' : false;
 }

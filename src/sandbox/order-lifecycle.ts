@@ -3,7 +3,8 @@
  *   pending → delegating (deliverAfterMs/2) → active, delivery_final (deliverAfterMs)
  *           → expired, lifecycle_final (deliverAfterMs + duration_hours × hourMs: the rental starts at delivery).
  * Orders to the failing addresses end at deliverAfterMs as 'failed' instead: SANDBOX_FAILING_ADDRESS with both
- * flags final, SANDBOX_UNDELIVERABLE_ADDRESS with lifecycle_final alone (delivery never became final).
+ * flags final, SANDBOX_UNDELIVERABLE_ADDRESS with lifecycle_final alone (delivery never became final);
+ * SANDBOX_CANCELLED_ADDRESS's end 'cancelled', lifecycle_final alone and no failure object.
  */
 import type { Order, OrderFailure } from '../client/types.js';
 
@@ -25,8 +26,8 @@ export interface OrderRecord {
   readonly durationHours: number;
   readonly totalTrx: string;
   readonly createdMs: number;
-  /** How the order fails, if it does: with delivery final, or before delivery ever started. */
-  readonly fails: 'at-delivery' | 'before-delivery' | false;
+  /** How the order fails, if it does: with delivery final, before delivery ever started, or cancelled (no failure object). */
+  readonly fails: 'at-delivery' | 'before-delivery' | 'cancelled' | false;
   /** The furthest stage seen; kept so that moving the sandbox clock back never moves an order back. */
   stage: Stage;
   /** Another client's order (SandboxOptions.foreignOrders): shown as given, it never moves on. */
@@ -82,14 +83,15 @@ export function advance(record: OrderRecord, timing: Timing, nowMs: number): Sta
 export function orderView(record: OrderRecord, timing: Timing): Order {
   if (record.fixed !== undefined) return fixedView(record, record.fixed);
   const failed = record.fails !== false && record.stage === 2;
+  const cancelled = failed && record.fails === 'cancelled';
   return {
     ...asPlaced(record),
-    status: failed ? 'failed' : STATUS[record.stage],
+    status: cancelled ? 'cancelled' : failed ? 'failed' : STATUS[record.stage],
     lifecycle_final: failed || record.stage === 3,
-    delivery_final: record.stage >= 2 && record.fails !== 'before-delivery',
+    delivery_final: record.stage >= 2 && record.fails !== 'before-delivery' && record.fails !== 'cancelled',
     created_at: Math.floor(record.createdMs / 1000),
     updated_at: Math.floor((record.createdMs + stageStart(record, record.stage, timing)) / 1000),
-    failure: failed ? { ...FAILURES[record.fails as 'at-delivery' | 'before-delivery'] } : null,
+    failure: failed && !cancelled ? { ...FAILURES[record.fails as 'at-delivery' | 'before-delivery'] } : null,
   };
 }
 

@@ -74,7 +74,8 @@ export class Alarms {
     for (const item of report.items) {
       const { address } = item;
       const failing = this.#failing.get(address);
-      if (item.error !== null) {
+      // An address --max-spend holds back is not failing: spend_limit_reached says that, once.
+      if (item.error !== null && item.reason !== 'spend_limit') {
         if (failing === undefined)
           events.push({ event: 'address_failed', at, address, reason: item.reason, error: item.error });
         this.#failing.set(address, (failing ?? 0) + 1);

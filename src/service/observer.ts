@@ -5,7 +5,8 @@
  */
 import { printable } from '../domain/printable.js';
 import { Alarms, type AlarmEvent } from './alarms.js';
-import type { EnsureItem } from '../ensure/ensure-types.js';
+import type { EnsureItem, MaxSpend } from '../ensure/ensure-types.js';
+import { compareAmounts } from '../domain/money.js';
 import type { Settled } from './placed-orders.js';
 import type { CycleReport } from './service-loop.js';
 import { EventHook } from './event-hook.js';
@@ -13,12 +14,12 @@ import { checkHookCommand } from './hook-check.js';
 import { LowBalanceWatch, cycleEvents } from './events.js';
 import { Health } from './health.js';
 import type { ListenAddress } from './listen-address.js';
-import { ServiceMetrics, cycleSucceeded } from './service-metrics.js';
+import { ServiceMetrics, cycleResult } from './service-metrics.js';
 import { StandardMetrics, processFacts } from './standard-metrics.js';
 import { startStatusServer, type StatusServer } from './status-server.js';
 
 export interface WatchOptions {
-  /** --metrics: serve /metrics and /healthz here. */
+  /** --metrics: serve /metrics and the probes (/livez, /readyz, /healthz) here. */
   metrics?: ListenAddress | undefined;
   /** --min-balance, in TRX: a low_balance event (and a note) when a cycle finds the balance below it. */
   minBalance?: string | undefined;
@@ -36,6 +37,8 @@ export class ServiceObserver {
   readonly #lowBalance: LowBalanceWatch | undefined;
   #server: StatusServer | undefined;
   #spendReached = false;
+  /** The cheapest order the last cycle that quoted any was quoted: what one more order needs under --max-spend. */
+  #orderPrice: string | undefined;
   readonly #alarms = new Alarms();
 
   private constructor(
@@ -73,13 +76,14 @@ export class ServiceObserver {
           observer.#standard?.refresh();
           return metrics.render();
         },
-        health: () => observer.#health.report(nowMs()),
+        live: () => observer.#health.live(nowMs()),
+        ready: () => observer.#health.report(nowMs()),
       });
       const { url } = observer.#server;
       const where = observer.#server.everyInterface
         ? ` (listening on every interface, ${observer.#server.bound}: other machines can reach it unless a firewall stops them)`
         : '';
-      note(`energy: metrics at ${url}/metrics, health at ${url}/healthz${where}`);
+      note(`energy: metrics at ${url}/metrics, probes at ${url}/livez and ${url}/readyz${where}`);
     }
     return observer;
   }
@@ -100,9 +104,10 @@ export class ServiceObserver {
   cycleEnded(report: CycleReport): void {
     const now = this.nowMs();
     const failed = report.error !== undefined;
+    const result = cycleResult(report.items, failed);
     this.#metrics?.cycleEnded(report.items, failed, now);
-    this.#standard?.cycleEnded(cycleSucceeded(report.items, failed), Date.parse(report.at), now);
-    this.#health.cycleEnded(cycleSucceeded(report.items, failed), now);
+    this.#standard?.cycleEnded(result !== 'failed', Date.parse(report.at), now);
+    this.#health.cycleEnded(result, now);
     const alarms = this.#alarms.cycleEnded(report, now);
     for (const alarm of alarms) if (alarm.event !== 'cycle_failed') this.note(alarmLine(alarm));
     if (this.#hook !== undefined) {
@@ -132,25 +137,33 @@ export class ServiceObserver {
   }
 
   /**
-   * After a cycle, with --max-spend: the gauge of what is left; spend_limit_reached (and a note) once each time
-   * an order is refused by the ceiling, raised again only after an order was placed under it since.
+   * After a cycle, with --max-spend: the gauges of what is left and of whether one more order fits (what is
+   * left against the cheapest order last quoted), /readyz 503 while it does not; spend_limit_reached (and a note) once
+   * each time an order is refused by the ceiling, raised again only after an order was placed under it since.
    */
-  spendChecked(left: string, items: readonly EnsureItem[], limitText: string): void {
-    this.#metrics?.spendLeft(left);
-    const refused = items.some((item) => item.reason === 'spend_limit');
-    if (items.some((item) => item.reason === 'bought')) this.#spendReached = false;
+  spendChecked(left: string, items: readonly EnsureItem[], limit: MaxSpend): void {
+    const quoted = items.flatMap((item) => (item.total_trx === null ? [] : [item.total_trx]));
+    if (quoted.length > 0) this.#orderPrice = quoted.reduce((a, b) => (compareAmounts(a, b) <= 0 ? a : b));
+    const price = this.#orderPrice;
+    const reached = price !== undefined && compareAmounts(left, price) < 0;
+    this.#metrics?.spendLeft(left, reached);
     this.#health.spendLimit(
-      refused || this.#spendReached ? `--max-spend ${limitText} is reached: ${left} TRX left` : undefined,
+      reached ? `--max-spend ${limit.text}: ${left} TRX left, less than one order (${price} TRX)` : undefined,
     );
-    if (!refused || this.#spendReached) return;
+    const refused = items.find((item) => item.reason === 'spend_limit');
+    if (items.some((item) => item.reason === 'bought')) this.#spendReached = false;
+    if (refused === undefined || this.#spendReached) return;
     this.#spendReached = true;
+    const total = refused.total_trx ?? '?';
     this.note(
-      `energy: --max-spend ${limitText} is reached: ${left} TRX left; nothing more is ordered until orders leave the window`,
+      compareAmounts(total, limit.trx) > 0
+        ? `energy: an order of ${total} TRX is more than --max-spend ${limit.text} allows in any window (${limit.trx} TRX): it is never ordered under it`
+        : `energy: --max-spend ${limit.text} has ${left} TRX left, less than an order (${total} TRX): nothing more is ordered until orders leave the window`,
     );
     this.#hook?.emit({
       event: 'spend_limit_reached',
       at: new Date(this.nowMs()).toISOString(),
-      max_spend: limitText,
+      max_spend: limit.text,
       left_trx: left,
     });
   }

@@ -5,14 +5,14 @@
  * it waits 2^(n-1) cycles (1, 2, 4 … capped at MAX_HOLD_CYCLES), reset by a delivery that succeeds. A cycle
  * in which the address would buy while it waits fails its item (`delivery_failed`): never bought meanwhile.
  */
-import type { EnsureClient } from '../ensure/ensure-types.js';
+import type { EnsureClient, SpendCeilingRule } from '../ensure/ensure-types.js';
 import type { Order } from '../client/types.js';
+import { endedUndelivered, isFinal } from '../client/wait-for-order.js';
 import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
-import type { SpendLedger } from '../journal/spend-ledger.js';
 
 /** Where an order's outcome is told: the --max-spend ledger (a refund gives its price back). */
-type Settles = Pick<SpendLedger, 'settle'>;
+type Settles = Pick<SpendCeilingRule, 'settle'>;
 
 /** The longest wait, in cycles, before another order to an address whose deliveries keep failing. */
 export const MAX_HOLD_CYCLES = 32;
@@ -31,14 +31,6 @@ interface Backoff {
   /** No order to the address up to and including this cycle. */
   holdThrough: number;
   last: Order;
-}
-
-function isFinal(order: Order): boolean {
-  return order.failure !== null || order.lifecycle_final || order.delivery_final;
-}
-
-function failed(order: Order): boolean {
-  return order.failure !== null || (order.lifecycle_final && !order.delivery_final);
 }
 
 export class PlacedOrders {
@@ -89,12 +81,13 @@ export class PlacedOrders {
 
   async #settleOne(order: Order, cycle: number): Promise<Settled> {
     const ledger = this.ledger;
-    if (!failed(order)) {
+    // Undelivered, with or without a failure object: refunded, its price back under --max-spend.
+    if (!endedUndelivered(order)) {
       this.#backoff.delete(order.address);
-      await ledger?.settle(order.id, 'kept');
+      await ledger?.settle(order, 'kept');
       return { order, kept: true };
     }
-    await ledger?.settle(order.id, 'refunded');
+    await ledger?.settle(order, 'refunded');
     const streak = (this.#backoff.get(order.address)?.streak ?? 0) + 1;
     const holdCycles = Math.min(2 ** (streak - 1), MAX_HOLD_CYCLES);
     this.#backoff.set(order.address, { streak, holdThrough: cycle + holdCycles, last: order });

@@ -24,7 +24,7 @@ export function serviceCycle(
     const items = await runEnsure(cycleDeps, run);
     placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
     if (ceiling !== undefined) {
-      observer.spendChecked(await ceiling.leftNow((deps.nowMs ?? Date.now)()), items, ceiling.limit.text);
+      observer.spendChecked(await ceiling.leftNow((deps.nowMs ?? Date.now)()), items, ceiling.limit);
     }
     if (observer.wantsBalance) observer.balanceRead((await (await deps.api()).client.balance()).available_trx);
     return items;

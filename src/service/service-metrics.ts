@@ -4,6 +4,7 @@
  * `_seconds`).
  */
 import type { EnsureItem } from '../ensure/ensure-types.js';
+import type { CycleResult } from './health.js';
 import { Metrics } from './metrics.js';
 
 const CYCLES = 'energy_ensure_cycles_total';
@@ -16,10 +17,15 @@ const IN_FLIGHT = 'energy_address_in_flight_energy';
 const BALANCE = 'energy_balance_available_trx';
 const MIN_BALANCE = 'energy_balance_min_trx';
 const SPEND_LEFT = 'energy_ensure_spend_left_trx';
+const SPEND_REACHED = 'energy_ensure_spend_limit_reached';
 
-/** A cycle succeeded when it ran to its end and no address failed. */
-export function cycleSucceeded(items: readonly EnsureItem[], failed: boolean): boolean {
-  return !failed && items.every((item) => item.error === null);
+/**
+ * ok: it ran to its end and every address stands; spend_limit: it ran to its end and the only items that
+ * did not stand were held back by --max-spend (the service doing its job, not failing it); else failed.
+ */
+export function cycleResult(items: readonly EnsureItem[], failed: boolean): CycleResult {
+  if (failed || items.some((item) => item.error !== null && item.reason !== 'spend_limit')) return 'failed';
+  return items.some((item) => item.reason === 'spend_limit') ? 'spend_limit' : 'ok';
 }
 
 export class ServiceMetrics {
@@ -28,24 +34,34 @@ export class ServiceMetrics {
   /** `startedAtMs`: the last success reads the service's start until a first one (alert rules count from it). */
   constructor(startedAtMs?: number) {
     const m = this.registry;
-    m.counter(CYCLES, 'Cycles of ensure --every by result: ok (every address stands) or failed.');
+    m.counter(
+      CYCLES,
+      'Cycles of ensure --every by result: ok (every address stands), spend_limit (ran to its end; --max-spend held back what it could not buy) or failed.',
+    );
     m.counter(
       ORDERS,
-      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), failed (not placed), or delivery_failed (placed, then failed at delivery and refunded).',
+      'Orders by result: placed by this service, placed by another host for the same need (elsewhere), failed (could not be placed; not those --max-spend held back), or delivery_failed (placed, then failed at delivery and refunded).',
     );
     m.counter(
       SPENT,
       'TRX kept by the orders this service placed: their total_trx once delivered (a refunded order is not spent).',
     );
-    m.gauge(LAST_SUCCESS, 'Unix time at which the last successful cycle ended; until a first one, the service start.');
+    m.gauge(
+      LAST_SUCCESS,
+      'Unix time at which the last cycle that did its work (ok or spend_limit) ended; until a first one, the service start.',
+    );
     m.gauge(AVAILABLE, 'Energy available at the address, as the last cycle read it from the TRON node.');
     m.gauge(TARGET, 'Energy the address is kept at (--energy, or --transfers times one transfer).');
     m.gauge(IN_FLIGHT, 'Energy bought for the address and not on chain yet, as the last cycle counted it.');
     m.gauge(BALANCE, 'Available balance of the API account, in TRX, as the last cycle read it.');
     m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
     m.gauge(SPEND_LEFT, 'TRX left under --max-spend now (its rolling window), as the last cycle counted it.');
+    m.gauge(
+      SPEND_REACHED,
+      '1 when --max-spend has no room for one more order (what is left is below the last price quoted), else 0.',
+    );
     // Both outcomes from the start: a rate over a series that appears late misses its first increase.
-    for (const result of ['ok', 'failed']) m.add(CYCLES, { result }, '0');
+    for (const result of ['ok', 'spend_limit', 'failed']) m.add(CYCLES, { result }, '0');
     for (const result of ['placed', 'elsewhere', 'failed', 'delivery_failed']) m.add(ORDERS, { result }, '0');
     m.add(SPENT, {}, '0.000000');
     if (startedAtMs !== undefined) m.set(LAST_SUCCESS, {}, (startedAtMs / 1000).toFixed(3));
@@ -53,9 +69,9 @@ export class ServiceMetrics {
 
   cycleEnded(items: readonly EnsureItem[], failed: boolean, endedAtMs: number): void {
     const m = this.registry;
-    const ok = cycleSucceeded(items, failed);
-    m.add(CYCLES, { result: ok ? 'ok' : 'failed' });
-    if (ok) m.set(LAST_SUCCESS, {}, (endedAtMs / 1000).toFixed(3));
+    const result = cycleResult(items, failed);
+    m.add(CYCLES, { result });
+    if (result !== 'failed') m.set(LAST_SUCCESS, {}, (endedAtMs / 1000).toFixed(3));
     for (const item of items) {
       const address = { address: item.address };
       m.set(AVAILABLE, address, String(item.available_after ?? item.available));
@@ -66,7 +82,8 @@ export class ServiceMetrics {
         m.add(ORDERS, { result: 'placed' });
       } else if (item.reason === 'in_flight_elsewhere') {
         m.add(ORDERS, { result: 'elsewhere' });
-      } else if (item.error !== null && item.to_buy > 0) {
+      } else if (item.error !== null && item.to_buy > 0 && item.reason !== 'spend_limit') {
+        // A refusal by --max-spend is no failed order: nothing was tried, and it is said every cycle it lasts.
         m.add(ORDERS, { result: 'failed' });
       }
     }
@@ -78,8 +95,9 @@ export class ServiceMetrics {
     else this.registry.add(ORDERS, { result: 'delivery_failed' });
   }
 
-  spendLeft(left: string): void {
+  spendLeft(left: string, reached: boolean): void {
     this.registry.set(SPEND_LEFT, {}, left);
+    this.registry.set(SPEND_REACHED, {}, reached ? '1' : '0');
   }
 
   balance(available: string, minBalance: string | undefined): void {

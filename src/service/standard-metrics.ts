@@ -1,7 +1,7 @@
 /**
  * The series every exporter has, beside the service's own (service-metrics.ts): the build, the process's
  * start time and resident memory (restarts and leaks can be graphed), how long the last cycle took (as
- * blackbox's probe_duration_seconds) and how many cycles in a row have failed (what /healthz judges).
+ * blackbox's probe_duration_seconds) and how many cycles in a row have failed (what /readyz judges).
  * Names as the Prometheus client libraries and their conventions spell them.
  */
 import type { Metrics } from './metrics.js';
@@ -42,13 +42,14 @@ export class StandardMetrics {
     );
     registry.gauge(
       FAILURES_IN_A_ROW,
-      'Cycles in a row that failed, up to the last one (0 after a success); /healthz is 503 from 3.',
+      'Cycles in a row that failed, up to the last one (0 after one that did not); /readyz is 503 from 3.',
     );
     registry.set(BUILD_INFO, { version: facts.version }, '1');
     registry.set(START_TIME, {}, (Math.floor(facts.startedAtMs) / 1000).toFixed(3));
     registry.set(FAILURES_IN_A_ROW, {}, '0');
   }
 
+  /** `ok`: the cycle did not fail (ok, or held at --max-spend). */
   cycleEnded(ok: boolean, startedAtMs: number, endedAtMs: number): void {
     this.#failuresInARow = ok ? 0 : this.#failuresInARow + 1;
     this.registry.set(FAILURES_IN_A_ROW, {}, String(this.#failuresInARow));

@@ -1,17 +1,20 @@
 /**
- * The service's status server (`--metrics`): `GET /metrics` in Prometheus' text format, `GET /healthz`
- * 200 or 503 with the reason as JSON. Read-only, no credentials in it, nothing else served. Started before
- * the first cycle, so that a port in use is an error (exit 2) at once, not a surprise at the first scrape.
+ * The service's status server (`--metrics`): `GET /metrics` in Prometheus' text format, and two probes as
+ * JSON, 200 or 503 with the reason: `/livez` (cycles keep ending: what a restart asks) and `/readyz` (doing
+ * its work), `/healthz` kept as `/readyz`. Read-only, no credentials in it, nothing else served. Started
+ * before the first cycle, so that a port in use is an error (exit 2) at once, not a surprise at the first
+ * scrape.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../domain/errors.js';
-import type { HealthReport } from './health.js';
+import type { HealthReport, LiveReport } from './health.js';
 import { everyInterface, type ListenAddress } from './listen-address.js';
 
 export interface StatusRoutes {
   metrics: () => string;
-  health: () => HealthReport;
+  live: () => LiveReport;
+  ready: () => HealthReport;
 }
 
 export interface StatusServer {
@@ -34,13 +37,14 @@ export async function startStatusServer(address: ListenAddress, routes: StatusRo
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
     } else if (path === '/metrics') {
       response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(routes.metrics());
-    } else if (path === '/healthz') {
-      const report = routes.health();
-      response
-        .writeHead(report.healthy ? 200 : 503, { 'content-type': 'application/json' })
-        .end(`${JSON.stringify({ status: report.healthy ? 'ok' : 'unhealthy', ...report })}\n`);
+    } else if (path === '/livez') {
+      probe(response, routes.live());
+    } else if (path === '/readyz' || path === '/healthz') {
+      probe(response, routes.ready());
     } else {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics and /healthz are served\n');
+      response
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('not found: /metrics, /livez, /readyz and /healthz are served\n');
     }
   });
   await listen(server, address);
@@ -59,6 +63,12 @@ export async function startStatusServer(address: ListenAddress, routes: StatusRo
         server.closeAllConnections();
       }),
   };
+}
+
+function probe(response: ServerResponse, report: LiveReport | HealthReport): void {
+  response
+    .writeHead(report.healthy ? 200 : 503, { 'content-type': 'application/json' })
+    .end(`${JSON.stringify({ status: report.healthy ? 'ok' : 'unhealthy', ...report })}\n`);
 }
 
 function listen(server: Server, { host, port }: ListenAddress): Promise<void> {

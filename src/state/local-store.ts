@@ -32,12 +32,22 @@ export class LocalStore implements StateStore {
     return async (work) => withEnsureLock(await lockPath(), work, note);
   }
 
-  async spendLedger(scope: JournalScope): Promise<SpendLedger> {
-    const { FileSpendLedger, spendLedgerPath } = await import('../journal/spend-ledger-file.js');
-    return new FileSpendLedger(spendLedgerPath(journalDir(this.stateDir), scope));
+  async spendLedger(name: string, account: JournalScope): Promise<SpendLedger> {
+    const [{ FileSpendLedger, spendLedgerPath }, { legacyLedger }, { accountLedger }] = await Promise.all([
+      import('../journal/spend-ledger-file.js'),
+      import('../journal/spend-ledger-v1.js'),
+      import('../journal/spend-ledger.js'),
+    ]);
+    const folder = journalDir(this.stateDir);
+    const legacy = name === accountLedger(account.keyId) ? legacyLedger(folder, account) : undefined;
+    return new FileSpendLedger(spendLedgerPath(folder, name), name, { ...(legacy !== undefined && { legacy }) });
   }
 
-  async importRecords(): ReturnType<StateStore['importRecords']> {
+  async importSpendLedgers(): Promise<number> {
+    return this.importRecords();
+  }
+
+  async importRecords(): Promise<never> {
     throw new UsageError('energy state import copies a local journal into a shared store: none is configured', {
       hint: 'set ENERGY_STATE_URL (or the state-url setting, or --state-url) to the postgresql:// URL of the database',
     });

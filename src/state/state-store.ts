@@ -6,6 +6,7 @@
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
+import type { FolderLedger } from '../journal/folder-ledgers.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 
 /** The decisions one run is about to make: for these addresses, on this account (API and key). */
@@ -31,8 +32,13 @@ export interface StateStore {
   allPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }>;
   /** `ensure`'s lock: checked now, taken per decision. `note` says what it waits for. */
   decisions(note: (line: string) => void): Promise<Exclusive>;
-  /** `ensure --max-spend`'s ledger for one API account, beside its journal. */
-  spendLedger(scope: JournalScope): Promise<SpendLedger>;
+  /**
+   * `ensure --max-spend`'s ledger of this name (`account <key id>` or `budget <name>`, spend-ledger.ts),
+   * used by a run of `account` (the folder takes in an older energy's ledger of that base URL and key).
+   */
+  spendLedger(name: string, account: JournalScope): Promise<SpendLedger>;
+  /** `energy state import`: a folder's ledgers copied in, each event once; how many events were new. */
+  importSpendLedgers(ledgers: readonly FolderLedger[]): Promise<number>;
   /** `energy state import`: records of a local journal copied in; how many were added, settled there, or there already. */
   importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>>;
   /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */

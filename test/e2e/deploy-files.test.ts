@@ -72,9 +72,9 @@ describe('the shipped systemd units, as files', () => {
     expect(service).not.toMatch(/^MemoryDenyWriteExecute=/m);
   });
 
-  it('the health check: try-restart (never starts a stopped unit), curl with a time limit, a start timeout', () => {
+  it('the health check: asks /livez (a failing service, or one at --max-spend, is alive: a restart cures only a stuck one), try-restart (never starts a stopped unit), curl with a time limit, a start timeout', () => {
     const exec = value(health, 'ExecStart')!;
-    expect(exec).toMatch(/^\/usr\/bin\/curl -fsS --max-time \d+ -o \/dev\/null http:\/\/127\.0\.0\.1:9464\/\S+$/);
+    expect(exec).toMatch(/^\/usr\/bin\/curl -fsS --max-time \d+ -o \/dev\/null http:\/\/127\.0\.0\.1:9464\/livez$/);
     const restart = value(health, 'ExecStopPost')!;
     expect(restart).toMatch(/systemctl --no-block try-restart energy-ensure\.service'$/);
     expect(`${exec}\n${restart}`).not.toMatch(/systemctl (--\S+ )*(restart|start) /);

@@ -65,12 +65,12 @@ describe('the Dockerfile', () => {
     expect(manualText()).toContain(line);
   });
 
-  it('its HEALTHCHECK is wget with a time limit (no Node started), exit 1 when unhealthy', () => {
+  it('its HEALTHCHECK is wget of /livez with a time limit (no Node started), exit 1 when unhealthy', () => {
     const check = named('HEALTHCHECK')[0]!;
     expect(check).toMatch(/--timeout=10s/);
     const [shell, flag, script] = execForm(check);
     expect([shell, flag]).toEqual(['/bin/sh', '-c']);
-    expect(script).toMatch(/^wget -q -T \d+ -O \/dev\/null http:\/\/127\.0\.0\.1:9464\/healthz \|\| exit 1$/);
+    expect(script).toMatch(/^wget -q -T \d+ -O \/dev\/null http:\/\/127\.0\.0\.1:9464\/livez \|\| exit 1$/);
     expect(check).not.toMatch(/node/);
   });
 

@@ -171,7 +171,7 @@ describe('ensure --max-spend', () => {
   // An order delivers after 100 ms and its "hour" lasts 2 s: a need comes back every ~2 s.
   const world = worldForSuite({ deliverAfterMs: 100, hourMs: 2_000, rateLimit: false });
 
-  it('orders that expire every 2 s under --max-spend 8/1h give 2 orders of 3.9 TRX across a stop and a start; the limit is raised once, the gauge and /healthz say so, one run says the same', async () => {
+  it('orders that expire every 2 s under --max-spend 8/1h give 2 orders of 3.9 TRX across a stop and a start; the limit is raised once, the gauges and /readyz say so, /livez stays 200, one run says the same', async () => {
     const address = freshAddress(30_301);
     // Activated already (no activation fee), 0.000060 TRX per energy for 1 h: 65,000 energy is 3.900000 TRX.
     world.sandbox.seedTronAccount(address, { activated: true });
@@ -195,6 +195,8 @@ describe('ensure --max-spend', () => {
     await until('five cycles refused by the ceiling', () => refused(first) >= 5, 30_000);
     const scrape = (await httpGet(`${url}/metrics`)).body;
     const health = await httpGet(`${url}/healthz`);
+    const ready = await httpGet(`${url}/readyz`);
+    const live = await httpGet(`${url}/livez`);
     first.child.kill('SIGTERM');
     expect((await first.result).code).toBe(0);
 
@@ -210,18 +212,28 @@ describe('ensure --max-spend', () => {
     const line = cycles(after.stdout).find((cycle) => cycle.items[0]?.reason === 'spend_limit')!;
     expect(line.items[0]).toMatchObject({ reason: 'spend_limit', error: { exit_code: 5 } });
     expect(line.items[0]!.error!.message).toMatch(
-      /^3\.900000 TRX would pass --max-spend 8\/1h: 0\.200000 TRX left of 8\.000000 \(orders since \S+Z on the API's clock\): not ordered$/,
+      /^3\.900000 TRX would pass --max-spend 8\/1h: 0\.200000 TRX left of 8\.000000; the oldest order counted leaves the window at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ on the API's clock: not ordered$/,
     );
     expect(scrape).toContain('\nenergy_ensure_spent_trx_total 7.800000\n');
     expect(scrape).toContain('\nenergy_ensure_spend_left_trx 0.200000\n');
-    expect(health.status).toBe(503);
-    expect(JSON.parse(health.body)).toMatchObject({ spend_limit: '--max-spend 8/1h is reached: 0.200000 TRX left' });
+    expect(scrape).toContain('\nenergy_ensure_spend_limit_reached 1\n');
+    // Held at the ceiling is no failure: its own cycle result, no failed order counted cycle after cycle.
+    expect(scrape).toMatch(/\nenergy_ensure_cycles_total\{result="spend_limit"\} [5-9]\d*\n/);
+    expect(scrape).toContain('\nenergy_ensure_cycles_total{result="failed"} 0\n');
+    expect(scrape).toContain('\nenergy_ensure_orders_total{result="failed"} 0\n');
+    const reason = '--max-spend 8/1h: 0.200000 TRX left, less than one order (3.900000 TRX)';
+    for (const probe of [health, ready]) {
+      expect(probe.status).toBe(503);
+      expect(JSON.parse(probe.body)).toMatchObject({ reason, spend_limit: reason });
+    }
+    // Alive all the while: a restart (the health timer, a HEALTHCHECK) asks /livez, and leaves it running.
+    expect(live.status).toBe(200);
     // Once for the first service, once for the second: each time it is reached.
     expect(events(eventFile).filter((event) => event.event === 'spend_limit_reached')).toEqual([
       expect.objectContaining({ max_spend: '8/1h', left_trx: '0.200000' }),
       expect.objectContaining({ max_spend: '8/1h', left_trx: '0.200000' }),
     ]);
-    const ledger = readdirSync(join(stateDir, 'journal')).find((name) => name.startsWith('spend-'))!;
+    const ledger = readdirSync(join(stateDir, 'journal')).find((name) => name.endsWith('.ndjson'))!;
     expect(statSync(join(stateDir, 'journal', ledger)).mode & 0o777).toBe(0o600);
 
     // One run on its own says the same: exit 5, reason spend_limit, nothing ordered.

@@ -1,7 +1,7 @@
 /**
  * A service operators can watch (issue 26), spawned for real against the sandbox: --metrics serves what
- * promtool accepts, with the order counted and one series per address; /healthz turns 503 when the API
- * fails every cycle, and SIGTERM still ends it with 0; --on-event runs a hook per event; a bare port is
+ * promtool accepts, with the order counted and one series per address; /readyz (and /healthz) turn 503 when
+ * the API fails every cycle while /livez stays 200, and SIGTERM still ends it with 0; --on-event runs a hook per event; a bare port is
  * loopback only; a port in use is exit 2 before any cycle.
  */
 import { execFile } from 'node:child_process';
@@ -99,7 +99,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     return { running, url, events };
   }
 
-  it('serves metrics with the orders counted and a series per address; health turns 503 when every cycle fails; SIGTERM ends it with 0; the hook hears the events', async () => {
+  it('serves metrics with the orders counted and a series per address; /readyz turns 503 when every cycle fails while /livez (the HEALTHCHECK) stays 200; SIGTERM ends it with 0; the hook hears the events', async () => {
     const { running, url, events } = await watched();
     onTestFinished(() => {
       world.sandbox.clearFaults();
@@ -135,7 +135,11 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
       30_000,
     );
     expect(JSON.parse(down.body)).toMatchObject({ status: 'unhealthy', reason: 'the last 3 cycles failed' });
-    expect(await dockerHealthcheck(url)).toBe(1);
+    expect((await httpGet(`${url}/readyz`)).status).toBe(503);
+    // Failing, but alive: its cycles keep ending, so the HEALTHCHECK (/livez) leaves it running (a restart
+    // would cure nothing; a stuck process is what it restarts: health.test.ts, deploy-files.test.ts).
+    expect((await httpGet(`${url}/livez`)).status).toBe(200);
+    expect(await dockerHealthcheck(url)).toBe(0);
     world.sandbox.clearFaults();
 
     running.child.kill('SIGTERM');

@@ -91,7 +91,7 @@ describe('ensure --every --metrics: the standard series', () => {
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
-      /health at http:\/\/127\.0\.0\.1:\d+\/healthz \(listening on every interface, 0\.0\.0\.0/,
+      /probes at http:\/\/127\.0\.0\.1:\d+\/livez and http:\/\/127\.0\.0\.1:\d+\/readyz \(listening on every interface, 0\.0\.0\.0/,
     );
   }, 30_000);
 });

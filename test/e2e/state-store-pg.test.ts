@@ -17,6 +17,7 @@ import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { orderCreateArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
+import { SCHEMA_VERSION } from '../../src/state/pg/pg-schema.js';
 
 const ORDERS = '/v1/energy/orders';
 /** The schema's migration lock (src/state/pg/pg-schema.ts), its two-integer key: "enrg", 0. */
@@ -227,10 +228,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     } finally {
       await holder.end();
     }
-    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual([
-      '1',
-      '2',
-    ]);
+    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, index) => String(index + 1)),
+    );
   }, 60_000);
 
   it('the password: from PGPASSFILE too; never printed, in the URL or not', async () => {
@@ -307,7 +307,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     const state = checks.find((check) => check.name === 'state')!;
     expect(state.status).toBe('ok');
     expect(state.detail).toMatch(
-      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, writable, schema version 2, \d+\.\d ms a round trip$/,
+      new RegExp(
+        `^postgresql://postgres:\\*\\*\\*@/postgres\\?host=.*: reachable, writable, schema version ${SCHEMA_VERSION}, \\d+\\.\\d ms a round trip$`,
+      ),
     );
     expect(doctor.stdout + doctor.stderr).not.toContain(cluster.current.password);
     cluster.current.stop();

@@ -1,13 +1,19 @@
 /**
  * `ensure --max-spend` shared through PostgreSQL: two services on two hosts (separate state folders, one
- * database) keep one ceiling between them, not one each. Counted at the sandbox.
+ * database) keep one ceiling between them, not one each; hosts ordering at once have every order in the
+ * ledger; one key under two spellings of the URL is one account; `state import` moves a folder ledger in;
+ * and the ledger's own rules against the database (changes from many connections, the window, a refund
+ * learnt again, pruning). Counted at the sandbox, and in the database by SQL.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, until } from '../helpers/e2e.js';
+import { addAmounts, compareAmounts } from '../../src/domain/money.js';
+import type { SpendEvent, SpendLedger } from '../../src/journal/spend-ledger.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -49,8 +55,222 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'ensure --max-sp
       expect(result.code, result.stderr).toBe(0);
     const orders = world.sandbox.orders().filter((order) => order.address === address);
     expect(orders.map((order) => order.total_trx)).toEqual(['3.900000', '3.900000']);
-    expect(cluster.current.sql("SELECT count(*), sum(total_trx) FROM energy.spend WHERE state <> 'refunded'")).toBe(
+    expect(cluster.current.sql("SELECT count(*), sum(total_trx) FROM energy.spend_event WHERE kind = 'order'")).toBe(
       '2|7.800000',
     );
+  }, 60_000);
+});
+
+describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend ledger in PostgreSQL', () => {
+  const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
+  const cluster = clusterForSuite(bin);
+  const HOUR = 3_600_000;
+  const T = Date.UTC(2026, 10, 27, 12);
+
+  /** A host: its own state folder, the shared database; rentals of 3.900000 TRX. */
+  function host(extra: Record<string, string> = {}) {
+    world.sandbox.setRates({ 1: '0.000060' });
+    const env = {
+      ...cluster.current.env,
+      ENERGY_TRON_NODE: world.sandbox.url,
+      ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-host-')),
+      ...extra,
+    };
+    return { run: (args: string[]) => world.run(args, { env }), env };
+  }
+  const activated = (n: number) => {
+    const address = freshAddress(n);
+    world.sandbox.seedTronAccount(address, { activated: true });
+    return address;
+  };
+  const ledgerOrders = (ids: readonly string[]) =>
+    cluster.current
+      .sql("SELECT DISTINCT order_id FROM energy.spend_event WHERE kind = 'order' ORDER BY order_id")
+      .split('\n')
+      .filter((id) => ids.includes(id));
+
+  async function ledger(name: string): Promise<{ ledger: SpendLedger; close: () => Promise<void> }> {
+    const { PgStore } = await import('../../src/state/pg/pg-store.js');
+    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    return { ledger: await store.spendLedger(name), close: () => store.close() };
+  }
+  const hold = (id: string, at: number, holder = 'run-1'): SpendEvent => ({
+    kind: 'hold',
+    id,
+    holder,
+    address: 'T',
+    total_trx: '3.900000',
+    at_ms: at,
+    key_id: 'k',
+    origin: 'o',
+  });
+
+  it('two hosts at once on 150 addresses each under 2000/1h: 300 orders at the server, the same 300 in the ledger', async () => {
+    world.sandbox.setBalance('5000.000000');
+    const sets = [0, 1].map((set) => Array.from({ length: 150 }, (_, n) => activated(38_500 + set * 200 + n)));
+    const results = await Promise.all(
+      sets.map((addresses) => host().run(['ensure', ...rentalArgs(addresses, '--yes', '--max-spend', '2000/1h')])),
+    );
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const placed = world.sandbox.orders().filter((order) => sets.flat().includes(order.address));
+    expect(placed).toHaveLength(300);
+    const ids = placed.map((order) => order.id);
+    expect(ledgerOrders(ids)).toEqual([...ids].sort());
+  }, 180_000);
+
+  it('two hosts at once on the same 8 addresses under 20/1h: 5 orders of 3.9 at the server between them, all in the ledger', async () => {
+    const addresses = Array.from({ length: 8 }, (_, n) => activated(38_900 + n));
+    const args = ['ensure', ...rentalArgs(addresses, '--yes', '--max-spend', '20/1h', '--budget', 'eight')];
+    const results = await Promise.all([host().run(args), host().run(args)]);
+    for (const result of results) expect([5, 9]).toContain(result.code);
+    const placed = world.sandbox.orders().filter((order) => addresses.includes(order.address));
+    expect(placed.map((order) => order.total_trx)).toEqual(Array(5).fill('3.900000'));
+    expect(ledgerOrders(placed.map((order) => order.id))).toEqual(placed.map((order) => order.id).sort());
+  }, 60_000);
+
+  it('one key under two spellings of the URL (127.0.0.1 and localhost) is one account: 10/1h holds for both, and the second says so', async () => {
+    const [x, y, z] = [activated(39_401), activated(39_402), activated(39_403)];
+    // The orders of the tests before leave the account's hour.
+    world.sandbox.advance(2 * HOUR);
+    const numeric = host({ ENERGY_BASE_URL: world.sandbox.url });
+    const named = host({ ENERGY_BASE_URL: world.sandbox.url.replace('127.0.0.1', 'localhost') });
+    const ceiling = ['--yes', '--max-spend', '10/1h', '--json'];
+    expect((await numeric.run(['ensure', ...rentalArgs(x, ...ceiling)])).code).toBe(0);
+    const second = await named.run(['ensure', ...rentalArgs(y, ...ceiling)]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(
+      /is used at http:\/\/localhost:\d+ and at http:\/\/127\.0\.0\.1:\d+: one --max-spend ledger/,
+    );
+    const third = await numeric.run(['ensure', ...rentalArgs(z, ...ceiling)]);
+    expect(third.code, third.stderr).toBe(5);
+    expect(world.sandbox.orders().filter((order) => [x, y, z].includes(order.address))).toHaveLength(2);
+  }, 60_000);
+
+  it('energy state import moves a folder ledger in, each event once: the shared ceiling counts what the folder spent', async () => {
+    const [a, b] = [activated(39_501), activated(39_502)];
+    const folder = mkdtempSync(join(tmpdir(), 'energy-local-'));
+    const local = { ENERGY_STATE_DIR: folder, ENERGY_STATE_URL: '', ENERGY_TRON_NODE: world.sandbox.url };
+    const ceiling = ['--yes', '--max-spend', '5/1h', '--budget', 'moving', '--json'];
+    expect((await world.run(['ensure', ...rentalArgs(a, ...ceiling)], { env: local })).code).toBe(0);
+    const importing = { ...cluster.current.env, ENERGY_STATE_DIR: folder };
+    const first = await world.run(['state', 'import', '--json'], { env: importing });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).spend).toEqual({ ledgers: 1, events: 2 });
+    const again = await world.run(['state', 'import', '--json'], { env: importing });
+    expect(JSON.parse(again.stdout).spend).toEqual({ ledgers: 1, events: 0 });
+    const shared = await host().run(['ensure', ...rentalArgs(b, ...ceiling)]);
+    expect(shared.code, shared.stderr).toBe(5);
+    expect(JSON.parse(shared.stdout).items[0].error.message).toMatch(/: 1\.100000 TRX left of 5\.000000;/);
+    expect(world.sandbox.orders().filter((order) => order.address === b)).toHaveLength(0);
+  }, 60_000);
+
+  it('concurrent changes from 8 connections: 160 wanting 3.9 under 50 hold exactly 12', async () => {
+    const opened = await Promise.all(Array.from({ length: 4 }, () => ledger('budget race')));
+    try {
+      const wants = opened.flatMap(({ ledger: shared }, n) =>
+        Array.from({ length: 40 }, (_, k) =>
+          shared.update(T, (book) => {
+            const fits = compareAmounts(addAmounts(book.spent(0), '3.900000'), '50.000000') <= 0;
+            return { events: fits ? [hold(`w${n}-${k}`, T, `h${n}`)] : [], value: fits };
+          }),
+        ),
+      );
+      expect((await Promise.all(wants)).filter(Boolean)).toHaveLength(12);
+    } finally {
+      for (const { close } of opened) await close();
+    }
+    expect(cluster.current.sql("SELECT count(*) FROM energy.spend_event WHERE ledger = 'budget race'")).toBe('12');
+  }, 60_000);
+
+  it('counts only the window (an order at T is not counted after T+1h); a refund stays one when the order is learnt again; prunes only past the longest window', async () => {
+    const { ledger: first, close } = await ledger('budget rules');
+    try {
+      await first.update(T, () => ({
+        events: [
+          { kind: 'window', window_ms: 24 * HOUR },
+          hold('a', T),
+          { kind: 'order', id: 'a', order_id: 'oa', address: 'T', total_trx: '3.900000', at_ms: T },
+          hold('b', T),
+          { kind: 'order', id: 'b', order_id: 'ob', address: 'T', total_trx: '3.900000', at_ms: T },
+          { kind: 'final', id: 'b', state: 'refunded', at_ms: T, note: null },
+          { kind: 'order', id: 'b', order_id: 'ob', address: 'T', total_trx: '3.900000', at_ms: T + 10 },
+        ],
+        value: undefined,
+      }));
+    } finally {
+      await close();
+    }
+    const { ledger: second, close: closeSecond } = await ledger('budget rules');
+    try {
+      const book = await second.read();
+      expect(book.spent(T - HOUR)).toBe('3.900000');
+      expect(book.spent(T + HOUR + 1_000 - HOUR)).toBe('0.000000');
+      // A minute-long ceiling a day and a minute later prunes nothing yet (the day's window, and its slack)...
+      await second.update(T + 24 * HOUR + 60_000, () => ({
+        events: [{ kind: 'window', window_ms: 60_000 }],
+        value: 0,
+      }));
+      expect(cluster.current.sql("SELECT count(*) FROM energy.spend_event WHERE ledger = 'budget rules'")).toBe('6');
+      // ...and a day and an hour later, all of it.
+      await second.update(T + 25 * HOUR, () => ({ events: [], value: 0 }));
+      expect(cluster.current.sql("SELECT count(*) FROM energy.spend_event WHERE ledger = 'budget rules'")).toBe('0');
+      expect(
+        cluster.current.sql("SELECT longest_window_ms FROM energy.spend_ledger WHERE ledger = 'budget rules'"),
+      ).toBe(String(24 * HOUR));
+    } finally {
+      await closeSecond();
+    }
+  }, 60_000);
+
+  it("upgrading a database whose ledger an older energy wrote (schema 2, energy.spend): its rows count in the key's ledger", async () => {
+    cluster.current.sql('CREATE DATABASE old_spend');
+    // Schema 2 as an older energy left it: its two migrations, written out here.
+    cluster.current.sql(
+      `CREATE SCHEMA energy;
+       CREATE TABLE energy.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL);
+       INSERT INTO energy.schema_version (version, applied_by) VALUES (1, 'old'), (2, 'old');
+       CREATE TABLE energy.journal (origin text NOT NULL, key_id text NOT NULL, client_request_id text NOT NULL,
+         body text NOT NULL, journaled_at timestamptz NOT NULL, last_error text, outcome jsonb, host text NOT NULL,
+         updated_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, key_id, client_request_id));
+       CREATE INDEX journal_pending ON energy.journal (journaled_at) WHERE outcome IS NULL;
+       CREATE INDEX journal_ordered ON energy.journal (origin, key_id, journaled_at) WHERE outcome->>'kind' IN ('created', 'existing');
+       CREATE INDEX journal_settled ON energy.journal (updated_at) WHERE outcome IS NOT NULL;
+       CREATE TABLE energy.spend (origin text NOT NULL, key_id text NOT NULL, order_id text NOT NULL,
+         address text NOT NULL, total_trx numeric(30, 6) NOT NULL, at_ms bigint NOT NULL,
+         state text NOT NULL CHECK (state IN ('placed', 'kept', 'refunded')), PRIMARY KEY (origin, key_id, order_id));
+       CREATE INDEX spend_at ON energy.spend (origin, key_id, at_ms);`,
+      'old_spend',
+    );
+    const keyId = `sha256:${createHash('sha256').update(world.sandbox.apiKey).digest('hex').slice(0, 16)}`;
+    const serverNow = (JSON.parse((await httpGet(`${world.sandbox.url}/v1/time`)).body) as { unix_time: number })
+      .unix_time;
+    cluster.current.sql(
+      `INSERT INTO energy.spend VALUES ('${world.sandbox.url}', '${keyId}', 'old-order', 'TOLD', 3.9, ${serverNow * 1000 - 60_000}, 'kept'),
+         ('${world.sandbox.url}', '${keyId}', 'refunded-order', 'TOLD', 3.9, ${serverNow * 1000 - 60_000}, 'refunded')`,
+      'old_spend',
+    );
+    const address = activated(39_601);
+    const url = cluster.current.url.replace('/postgres?', '/old_spend?');
+    const upgraded = await host({ ENERGY_STATE_URL: url }).run([
+      'ensure',
+      ...rentalArgs(address, '--yes', '--max-spend', '5/1h', '--json'),
+    ]);
+    expect(upgraded.code, upgraded.stderr).toBe(5);
+    expect(JSON.parse(upgraded.stdout).items[0].error.message).toMatch(/: 1\.100000 TRX left of 5\.000000;/);
+    expect(cluster.current.sql("SELECT to_regclass('energy.spend') IS NULL", 'old_spend')).toBe('t');
+    expect(
+      cluster.current
+        .sql('SELECT kind, client_request_id FROM energy.spend_event ORDER BY seq', 'old_spend')
+        .split('\n')
+        .sort(),
+    ).toEqual([
+      'final|v1 old-order',
+      'final|v1 refunded-order',
+      'hold|v1 old-order',
+      'hold|v1 refunded-order',
+      'order|v1 old-order',
+      'order|v1 refunded-order',
+    ]);
+    expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(0);
   }, 60_000);
 });

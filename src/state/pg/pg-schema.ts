@@ -40,6 +40,44 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (origin, key_id, order_id)
    );
    CREATE INDEX spend_at ON energy.spend (origin, key_id, at_ms);`,
+  // ensure --max-spend's ledger as appended events (pg-spend-ledger.ts), named by account (key id) or budget,
+  // never by the URL; the older table's rows become events of their key's account ledger, then it goes.
+  `CREATE TABLE energy.spend_ledger (
+     ledger text PRIMARY KEY,
+     longest_window_ms bigint NOT NULL DEFAULT 0 CHECK (longest_window_ms >= 0)
+   );
+   CREATE TABLE energy.spend_event (
+     ledger text NOT NULL REFERENCES energy.spend_ledger (ledger),
+     seq bigint GENERATED ALWAYS AS IDENTITY,
+     event_id text NOT NULL,
+     kind text NOT NULL CHECK (kind IN ('hold', 'drop', 'order', 'final')),
+     client_request_id text NOT NULL,
+     holder text,
+     address text,
+     total_trx numeric(30, 6),
+     order_id text,
+     state text CHECK (state IN ('kept', 'refunded', 'unknown')),
+     key_id text,
+     origin text,
+     note text,
+     at_ms bigint NOT NULL,
+     host text NOT NULL,
+     written_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (ledger, seq),
+     UNIQUE (ledger, event_id)
+   );
+   CREATE INDEX spend_event_entry ON energy.spend_event (ledger, client_request_id);
+   INSERT INTO energy.spend_ledger (ledger, longest_window_ms)
+     SELECT DISTINCT 'account ' || key_id, 0 FROM energy.spend;
+   INSERT INTO energy.spend_event
+       (ledger, event_id, kind, client_request_id, holder, address, total_trx, order_id, state, key_id, origin, at_ms, host)
+     SELECT 'account ' || key_id, md5(kind || ' ' || origin || ' ' || key_id || ' ' || order_id), kind,
+            'v1 ' || order_id, CASE kind WHEN 'hold' THEN 'v1' END, address,
+            CASE WHEN kind <> 'final' THEN total_trx END, CASE kind WHEN 'order' THEN order_id END,
+            CASE kind WHEN 'final' THEN state END, key_id, origin, at_ms, 'migration'
+       FROM energy.spend, unnest(ARRAY['hold', 'order', 'final']) AS kind
+      WHERE kind <> 'final' OR state <> 'placed';
+   DROP TABLE energy.spend;`,
 ];
 
 /** The schema version this program writes. */

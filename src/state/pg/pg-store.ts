@@ -13,6 +13,7 @@ import { ConflictError } from '../../domain/cli-errors.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { JournalRecord } from '../../journal/record.js';
+import type { FolderLedger } from '../../journal/folder-ledgers.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
 import type { DecisionKeys, Exclusive, StateStore } from '../state-store.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
@@ -64,8 +65,16 @@ export class PgStore implements StateStore {
     return (work, keys) => this.#decide(work, keys, note);
   }
 
-  async spendLedger(scope: JournalScope): Promise<SpendLedger> {
-    return new PgSpendLedger(this.pool, scope, this.url);
+  async spendLedger(name: string): Promise<SpendLedger> {
+    return new PgSpendLedger(this.pool, name, this.url, this.host);
+  }
+
+  /** A folder's ledgers, event by event (each once, by its id): see PgSpendLedger.import. */
+  async importSpendLedgers(ledgers: readonly FolderLedger[]): Promise<number> {
+    let added = 0;
+    for (const { ledger, events, longestWindowMs } of ledgers)
+      added += await new PgSpendLedger(this.pool, ledger, this.url, this.host).import(events, longestWindowMs);
+    return added;
   }
 
   /** Every record of a local journal folder, in order: see PgJournal.import. */

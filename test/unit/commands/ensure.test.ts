@@ -96,9 +96,27 @@ describe('ensure parses into EnsureCommandOptions', () => {
       ['50/400d', /at most 366d/],
       ['50/soon', /such as 1h/],
       ['x/1h', /not a TRX amount/],
+      ['10/1ms', /the window must be at least 1m/],
+      ['10/59s', /the window must be at least 1m/],
     ] as const) {
       await expect(parse([A, '--energy', '1', '--hours', '1', '--max-spend', value])).rejects.toThrow(why);
     }
+  });
+
+  it('--budget names the ledger of --max-spend; alone, or with a window shorter than --every, it is refused', async () => {
+    const options = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '8/1m', '--budget', 'pay-outs.1']);
+    expect(options.run.maxSpend).toEqual({ trx: '8.000000', windowMs: 60_000, text: '8/1m', budget: 'pay-outs.1' });
+    await expect(parse([A, '--energy', '1', '--hours', '1', '--budget', 'payouts'])).rejects.toThrow(
+      '--budget names the ledger of --max-spend: give both',
+    );
+    await expect(parse([A, '--energy', '1', '--hours', '1', '--max-spend', '8/1m', '--budget', '-x'])).rejects.toThrow(
+      /use letters, digits/,
+    );
+    await expect(parse([A, '--energy', '1', '--hours', '1', '--max-spend', '8/1m', '--every', '2m'])).rejects.toThrow(
+      '--max-spend 8/1m: its window is shorter than --every, so it bounds nothing',
+    );
+    const same = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '8/2m', '--every', '2m']);
+    expect(same.run.maxSpend?.windowMs).toBe(120_000);
   });
 
   it('opens no node, client or journal while parsing', async () => {

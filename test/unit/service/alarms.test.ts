@@ -76,4 +76,16 @@ describe('Alarms', () => {
       { event: 'address_recovered', at: '2026-11-27T10:00:11.000Z', address: 'TA', failed_cycles: 7 },
     ]);
   });
+
+  it('an address --max-spend holds back is not failing: no address_failed (spend_limit_reached says it, once)', () => {
+    const alarms = new Alarms();
+    const held: EnsureItem = {
+      ...newItem('TA', 65_000, 0),
+      reason: 'spend_limit',
+      to_buy: 65_000,
+      error: { exit_code: 5, message: '3.900000 TRX would pass --max-spend 8/1h' },
+    };
+    const raised = [1, 2, 3].flatMap((cycle) => alarms.cycleEnded({ cycle, at: '', items: [held] }, T0 + cycle));
+    expect(raised).toEqual([]);
+  });
 });

@@ -45,7 +45,69 @@ describe('ServiceObserver', () => {
     );
     onTestFinished(() => observer.close());
     expect(notes.join('\n')).toMatch(
-      /^energy: metrics at http:\/\/127\.0\.0\.1:\d+\/metrics, health at http:\/\/127\.0\.0\.1:\d+\/healthz \(listening on every interface, 0\.0\.0\.0: other machines can reach it unless a firewall stops them\)$/,
+      /^energy: metrics at http:\/\/127\.0\.0\.1:\d+\/metrics, probes at http:\/\/127\.0\.0\.1:\d+\/livez and http:\/\/127\.0\.0\.1:\d+\/readyz \(listening on every interface, 0\.0\.0\.0: other machines can reach it unless a firewall stops them\)$/,
+    );
+  });
+
+  it('--max-spend: the gauge says one more order does not fit as soon as it does not; /readyz 503 and /livez 200 meanwhile; the note says the price, never "reached" with the whole ceiling left', async () => {
+    const notes: string[] = [];
+    let now = Date.UTC(2026, 10, 27, 10);
+    const observer = await ServiceObserver.start(
+      { metrics: { host: '127.0.0.1', port: 0 } },
+      1000,
+      (line) => notes.push(line),
+      () => now,
+    );
+    onTestFinished(() => observer.close());
+    const url = /metrics at (\S+)\/metrics/.exec(notes.join('\n'))![1]!;
+    const limit = { trx: '8.000000', windowMs: 3_600_000, text: '8/1h' };
+    const bought: EnsureItem = { ...newItem('TA', 65_000, 0), reason: 'bought', to_buy: 65_000, total_trx: '3.900000' };
+    const cycle = (n: number, items: EnsureItem[]) => {
+      now += 1000;
+      observer.cycleEnded({ cycle: n, at: new Date(now).toISOString(), items });
+    };
+    // 4.1 left after one order of 3.9: another fits.
+    cycle(1, [bought]);
+    observer.spendChecked('4.100000', [bought], limit);
+    const gauge = async () =>
+      /\nenergy_ensure_spend_limit_reached (\d)\n/.exec((await httpGet(`${url}/metrics`)).body)?.[1];
+    expect(await gauge()).toBe('0');
+    // 0.2 left after the second: one more does not fit, before any order is refused.
+    cycle(2, [bought]);
+    observer.spendChecked('0.200000', [bought], limit);
+    expect(await gauge()).toBe('1');
+    expect((await httpGet(`${url}/readyz`)).status).toBe(503);
+    expect(JSON.parse((await httpGet(`${url}/readyz`)).body).reason).toBe(
+      '--max-spend 8/1h: 0.200000 TRX left, less than one order (3.900000 TRX)',
+    );
+    expect((await httpGet(`${url}/livez`)).status).toBe(200);
+    const held: EnsureItem = {
+      ...newItem('TA', 65_000, 0),
+      reason: 'spend_limit',
+      to_buy: 65_000,
+      total_trx: '3.900000',
+      error: { exit_code: 5, message: 'x' },
+    };
+    for (const n of [3, 4, 5]) {
+      cycle(n, [held]);
+      observer.spendChecked('0.200000', [held], limit);
+    }
+    expect((await httpGet(`${url}/livez`)).status).toBe(200);
+    expect(notes.filter((line) => line.includes('--max-spend'))).toEqual([
+      'energy: --max-spend 8/1h has 0.200000 TRX left, less than an order (3.900000 TRX): nothing more is ordered until orders leave the window',
+    ]);
+    // A ceiling below one order: said as such, never "reached" with all of it left.
+    const small = { trx: '1.000000', windowMs: 3_600_000, text: '1/1h' };
+    const other = await ServiceObserver.start(
+      {},
+      1000,
+      (line) => notes.push(line),
+      () => now,
+    );
+    onTestFinished(() => other.close());
+    other.spendChecked('1.000000', [held], small);
+    expect(notes.at(-1)).toBe(
+      'energy: an order of 3.900000 TRX is more than --max-spend 1/1h allows in any window (1.000000 TRX): it is never ordered under it',
     );
   });
 });

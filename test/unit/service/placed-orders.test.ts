@@ -1,6 +1,14 @@
 /** The service's own orders followed to final: spent or refunded, and an address whose deliveries fail backs off 1, 2, 4 … cycles. */
-import { describe, expect, it } from 'vitest';
-import type { Order } from '../../../src/client/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Order, QuoteResponse } from '../../../src/client/types.js';
+import { newItem } from '../../../src/ensure/item.js';
+import { needId } from '../../../src/ensure/need-id.js';
+import { SpendCeiling } from '../../../src/ensure/spend-ceiling.js';
+import { accountLedger } from '../../../src/journal/spend-ledger.js';
+import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
 import { MAX_HOLD_CYCLES, PlacedOrders } from '../../../src/service/placed-orders.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
@@ -67,5 +75,65 @@ describe('PlacedOrders', () => {
     placed.begin(3);
     expect(await placed.settle({ getOrder: async () => good })).toEqual([{ order: good, kept: true }]);
     expect(placed.holdBack('TA')).toBeUndefined();
+  });
+});
+
+describe('PlacedOrders and the --max-spend ledger', () => {
+  const HOUR = 3_600_000;
+  const T = Date.UTC(2026, 10, 27, 12);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'energy-placed-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a delivery that failed (or ended undelivered without a failure object) is refunded: not kept, streak 1, its price back in the gauge', async () => {
+    const name = accountLedger('sha256:k');
+    const ledger = new FileSpendLedger(spendLedgerPath(dir, name), name);
+    const ceiling = new SpendCeiling({
+      limit: { trx: '8.000000', windowMs: HOUR, text: '8/1h' },
+      open: async () => ({
+        ledger,
+        journal: { scope: { origin: 'https://x', keyId: 'sha256:k' }, find: () => undefined },
+      }),
+      note: () => undefined,
+      hostNowMs: () => T,
+    });
+    const clock = { offsetMs: 0, nowMs: () => T };
+    const placedOrders: Order[] = [];
+    for (const n of [1, 2]) {
+      const purchase = {
+        item: { ...newItem(`T${n}`, 65_000, 0), to_buy: 65_000 },
+        quote: { total_trx: '3.900000' } as QuoteResponse,
+        need: { anchor: { periodStartMs: n }, windowStartMs: 0, listedSinceMs: undefined },
+      };
+      const reservation = await ceiling.reserve([purchase], clock, { getOrder: async () => failedOrder('x') });
+      const id = needId(`T${n}`, purchase.need.anchor);
+      await reservation.holdOf(purchase)!.sending(id);
+      const order = sampleOrder({ id: `o${n}`, client_request_id: id, address: `T${n}`, total_trx: '3.900000' });
+      await reservation.holdOf(purchase)!.ordered(order);
+      placedOrders.push(order);
+    }
+    expect(await ceiling.leftNow(T)).toBe('0.200000');
+    const placed = new PlacedOrders(ceiling);
+    placed.begin(1);
+    placed.placed(placedOrders);
+    placed.begin(2);
+    const final: Record<string, Order> = {
+      o1: {
+        ...placedOrders[0]!,
+        status: 'failed',
+        lifecycle_final: true,
+        delivery_final: true,
+        failure: { code: 'DELEGATION_FAILED', message: 'no' },
+      },
+      o2: { ...placedOrders[1]!, status: 'cancelled', lifecycle_final: true, delivery_final: false, failure: null },
+    };
+    const settled = await placed.settle({ getOrder: async (id) => final[id]! });
+    expect(settled.map(({ kept, streak }) => ({ kept, streak }))).toEqual([
+      { kept: false, streak: 1 },
+      { kept: false, streak: 1 },
+    ]);
+    expect(await ceiling.leftNow(T)).toBe('8.000000');
   });
 });

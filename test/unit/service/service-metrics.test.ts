@@ -50,6 +50,7 @@ describe('ServiceMetrics', () => {
     metrics.orderSettled(false, '3.900000');
     expect(lines(metrics)).toEqual([
       'energy_ensure_cycles_total{result="ok"} 1',
+      'energy_ensure_cycles_total{result="spend_limit"} 0',
       'energy_ensure_cycles_total{result="failed"} 2',
       'energy_ensure_orders_total{result="placed"} 1',
       'energy_ensure_orders_total{result="elsewhere"} 0',
@@ -78,5 +79,39 @@ describe('ServiceMetrics', () => {
     metrics.cycleEnded([refused], false, T0);
     expect(lines(metrics)).toContain('energy_ensure_orders_total{result="failed"} 1');
     expect(lines(metrics)).toContain('energy_ensure_cycles_total{result="failed"} 1');
+  });
+
+  it('a cycle --max-spend held back is its own result, counted done, and its refusal is no failed order, cycle after cycle', () => {
+    const metrics = new ServiceMetrics(T0);
+    const held: EnsureItem = {
+      ...newItem(A, 65_000, 0),
+      reason: 'spend_limit',
+      to_buy: 65_000,
+      total_trx: '3.900000',
+      error: { exit_code: 5, message: '3.900000 TRX would pass --max-spend 8/1h: …' },
+    };
+    for (let cycle = 1; cycle <= 3; cycle += 1)
+      metrics.cycleEnded([held, newItem(B, 65_000, 70_000)], false, T0 + cycle * 60_000);
+    metrics.spendLeft('0.200000', true);
+    expect(lines(metrics)).toEqual(
+      expect.arrayContaining([
+        'energy_ensure_cycles_total{result="ok"} 0',
+        'energy_ensure_cycles_total{result="spend_limit"} 3',
+        'energy_ensure_cycles_total{result="failed"} 0',
+        'energy_ensure_orders_total{result="failed"} 0',
+        'energy_ensure_last_success_timestamp_seconds 1795773780.000',
+        'energy_ensure_spend_left_trx 0.200000',
+        'energy_ensure_spend_limit_reached 1',
+      ]),
+    );
+    // Another address failing beside it makes the cycle failed.
+    metrics.cycleEnded(
+      [held, { ...newItem(B, 65_000, 0), reason: 'failed', error: { exit_code: 2, message: 'x' } }],
+      false,
+      T0,
+    );
+    expect(lines(metrics)).toContain('energy_ensure_cycles_total{result="failed"} 1');
+    metrics.spendLeft('8.000000', false);
+    expect(lines(metrics)).toContain('energy_ensure_spend_limit_reached 0');
   });
 });

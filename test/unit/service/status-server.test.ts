@@ -1,6 +1,6 @@
 /**
  * The status server on 127.0.0.1: /metrics as Prometheus reads it (promtool check metrics, where it is
- * installed: CI installs Debian's prometheus package), /healthz 200 or 503, a port in use refused (exit 2).
+ * installed: CI installs Debian's prometheus package), the probes 200 or 503, a port in use refused (exit 2).
  */
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
@@ -41,6 +41,10 @@ function promtoolCheck(text: string): Promise<string> {
 const servers: StatusServer[] = [];
 afterAll(async () => Promise.all(servers.map((server) => server.close())));
 
+function routesOf(health: Health, now: number) {
+  return { live: () => health.live(now), ready: () => health.report(now) };
+}
+
 function metricsAfterACycle(): ServiceMetrics {
   const metrics = new ServiceMetrics();
   const order = sampleOrder({ address: 'TA', total_trx: '3.700000' });
@@ -63,7 +67,8 @@ describe('the status server', () => {
     const metrics = metricsAfterACycle();
     const server = await startStatusServer(parseListenAddress('0')!, {
       metrics: () => metrics.render(),
-      health: () => new Health(1000, Date.now()).report(Date.now()),
+      live: () => new Health(1000, Date.now()).live(Date.now()),
+      ready: () => new Health(1000, Date.now()).report(Date.now()),
     });
     servers.push(server);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -78,32 +83,50 @@ describe('the status server', () => {
     expect(scrape.body).toContain('energy_ensure_last_success_timestamp_seconds 1795600800.000\n');
   });
 
-  it('/healthz is 200 while healthy and 503 with the reason when not; other paths 404', async () => {
+  it('/livez and /readyz (and /healthz, the same as /readyz) are 200 while so, 503 with the reason when not; other paths 404', async () => {
     const health = new Health(1000, 0);
-    let now = 0;
+    let now = 500;
     const server = await startStatusServer(parseListenAddress('127.0.0.1:0')!, {
       metrics: () => '',
-      health: () => health.report(now),
+      live: () => health.live(now),
+      ready: () => health.report(now),
     });
     servers.push(server);
-    expect((await get(`${server.url}/healthz`)).status).toBe(200);
-    for (const at of [1000, 2000, 3000]) health.cycleEnded(false, at);
+    for (const path of ['/livez', '/readyz', '/healthz']) expect((await get(`${server.url}${path}`)).status).toBe(200);
+    for (const at of [1000, 2000, 3000]) health.cycleEnded('failed', at);
     now = 3000;
-    const down = await get(`${server.url}/healthz`);
-    expect(down.status).toBe(503);
-    expect(JSON.parse(down.body)).toMatchObject({ status: 'unhealthy', reason: 'the last 3 cycles failed' });
+    // Failing, but cycles keep ending: not ready, and alive (a restart would cure nothing).
+    for (const path of ['/readyz', '/healthz']) {
+      const down = await get(`${server.url}${path}`);
+      expect(down.status).toBe(503);
+      expect(down.type).toBe('application/json');
+      expect(JSON.parse(down.body)).toMatchObject({ status: 'unhealthy', reason: 'the last 3 cycles failed' });
+    }
+    const live = await get(`${server.url}/livez`);
+    expect(live.status).toBe(200);
+    expect(JSON.parse(live.body)).toEqual({
+      status: 'ok',
+      healthy: true,
+      reason: 'ok',
+      last_cycle_at: '1970-01-01T00:00:03.000Z',
+    });
+    // No cycle ends any more: not alive either.
+    now = 3000 + 3 * 1000 + 60_001;
+    const stuck = await get(`${server.url}/livez`);
+    expect(stuck.status).toBe(503);
+    expect(JSON.parse(stuck.body)).toMatchObject({ status: 'unhealthy', reason: 'no cycle has ended for 63 s' });
     expect((await get(`${server.url}/`)).status).toBe(404);
   });
 
   it('a port in use is a usage error (exit 2) naming it', async () => {
     const first = await startStatusServer(parseListenAddress('0')!, {
       metrics: () => '',
-      health: () => new Health(1, 0).report(0),
+      ...routesOf(new Health(1, 0), 0),
     });
     servers.push(first);
     const port = new URL(first.url).port;
     await expect(
-      startStatusServer(parseListenAddress(port)!, { metrics: () => '', health: () => new Health(1, 0).report(0) }),
+      startStatusServer(parseListenAddress(port)!, { metrics: () => '', ...routesOf(new Health(1, 0), 0) }),
     ).rejects.toMatchObject({ exitCode: ExitCode.usage, message: `--metrics 127.0.0.1:${port}: the port is in use` });
   });
 });
@@ -136,7 +159,7 @@ describe('a status server on every interface', () => {
   it('gives the loopback URL and says it listens on every interface', async () => {
     const server = await startStatusServer(parseListenAddress('0.0.0.0:0')!, {
       metrics: () => '',
-      health: () => new Health(1, 0).report(0),
+      ...routesOf(new Health(1, 0), 0),
     });
     servers.push(server);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -149,7 +172,7 @@ describe('a status server on every interface', () => {
     async (host) => {
       const server = await startStatusServer(parseListenAddress(`${host}:0`)!, {
         metrics: () => '',
-        health: () => new Health(1, 0).report(0),
+        ...routesOf(new Health(1, 0), 0),
       });
       servers.push(server);
       expect(server.everyInterface).toBe(true);
@@ -162,7 +185,7 @@ describe('a status server on every interface', () => {
   it('[::] is every interface, its URL ::1', async () => {
     const server = await startStatusServer(parseListenAddress('[::]:0')!, {
       metrics: () => '',
-      health: () => new Health(1, 0).report(0),
+      ...routesOf(new Health(1, 0), 0),
     });
     servers.push(server);
     expect(server.everyInterface).toBe(true);
@@ -172,7 +195,7 @@ describe('a status server on every interface', () => {
   it('a named loopback address is not every interface', async () => {
     const server = await startStatusServer(parseListenAddress('127.0.0.1:0')!, {
       metrics: () => '',
-      health: () => new Health(1, 0).report(0),
+      ...routesOf(new Health(1, 0), 0),
     });
     servers.push(server);
     expect(server.everyInterface).toBe(false);
