@@ -119,7 +119,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'moving in and u
       "CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; GRANT USAGE ON SCHEMA energy TO reader; GRANT SELECT ON ALL TABLES IN SCHEMA energy TO reader",
     );
     const rows = () =>
-      cluster.current.sql('SELECT (SELECT count(*) FROM energy.journal) + (SELECT count(*) FROM energy.spend)');
+      cluster.current.sql(
+        'SELECT (SELECT count(*) FROM energy.journal) + (SELECT count(*) FROM energy.spend_ledger) + (SELECT count(*) FROM energy.spend_event)',
+      );
     const before = rows();
     const reader = {
       ENERGY_STATE_URL: cluster.current.url.replace('postgres@', 'reader@'),

@@ -140,9 +140,10 @@ export async function tryWrite(client: PoolClient): Promise<void> {
       `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host)
        VALUES ('energy doctor', 'energy doctor', 'energy doctor', '{}', now(), 'energy doctor')`,
     );
+    await client.query(`INSERT INTO energy.spend_ledger (ledger) VALUES ('energy doctor')`);
     await client.query(
-      `INSERT INTO energy.spend (origin, key_id, order_id, address, total_trx, at_ms, state)
-       VALUES ('energy doctor', 'energy doctor', 'energy doctor', '', 0, 0, 'placed')`,
+      `INSERT INTO energy.spend_event (ledger, event_id, kind, client_request_id, at_ms, host)
+       VALUES ('energy doctor', 'energy doctor', 'drop', 'energy doctor', 0, 'energy doctor')`,
     );
   } finally {
     await client.query('ROLLBACK').catch(() => undefined);
