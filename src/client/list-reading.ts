@@ -14,8 +14,14 @@ import { ResponseShapeError } from '../domain/errors.js';
 /** Pages in a row that bring no order not already read: the server is going round in circles. */
 export const MAX_PAGES_WITHOUT_NEW = 3;
 
+/** What remembers the ids read: a Set by default; `spend` gives one in flat memory (reports/id-set.ts). */
+export interface SeenIds {
+  has(id: string): boolean;
+  add(id: string): unknown;
+}
+
 export class ListReading {
-  readonly #seen = new Set<string>();
+  constructor(private readonly seen: SeenIds = new Set<string>()) {}
   /** Orders met again after the first time (by id), left out. */
   repeated = 0;
   /** A `created_at` rose down the list: it is not newest first. */
@@ -28,11 +34,11 @@ export class ListReading {
 
   /** True when the order is new to this reading; false for one already read (counted in `repeated`). */
   take(order: Order): boolean {
-    if (this.#seen.has(order.id)) {
+    if (this.seen.has(order.id)) {
       this.repeated += 1;
       return false;
     }
-    this.#seen.add(order.id);
+    this.seen.add(order.id);
     this.#newInPage += 1;
     const createdMs = timestampMs(order.created_at);
     if (this.#previousMs !== undefined && createdMs > this.#previousMs) this.outOfOrder = true;

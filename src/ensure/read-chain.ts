@@ -1,7 +1,8 @@
 /**
  * Reads many addresses from the TRON node, a bounded number at a time over its keep-alive connections: one
  * `getaccountresource` each (energy, bandwidth, and `{}` for an account that does not exist), and
- * `getaccount` only for the addresses about to be bought for (a contract account cannot receive energy).
+ * `getaccount` only for short addresses (a contract account cannot receive energy), once per process for an
+ * address that is an activated account and not a contract: it can never become one, so a service asks once.
  */
 import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
@@ -34,10 +35,22 @@ export async function readAddresses(
  * so its item fails with exit 2 here, before anything is asked of the API.
  */
 export async function receivers(deps: EnsureDeps, short: readonly EnsureItem[]): Promise<EnsureItem[]> {
-  const accounts = await mapLimit(short, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
-  return short.filter((entry, index) => {
-    if (!accounts[index]!.contract) return true;
+  let known = accountsKnown.get(deps.node);
+  if (known === undefined) accountsKnown.set(deps.node, (known = new Set()));
+  const asked = short.filter((entry) => !known.has(entry.address));
+  const accounts = await mapLimit(asked, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
+  const contracts = new Set<string>();
+  asked.forEach((entry, index) => {
+    const account = accounts[index]!;
+    if (account.contract) contracts.add(entry.address);
+    else if (account.activated) known.add(entry.address);
+  });
+  return short.filter((entry) => {
+    if (!contracts.has(entry.address)) return true;
     failItem(entry, contractReceiverError(entry.address));
     return false;
   });
 }
+
+/** Per node client (a service keeps one), the addresses known to be activated accounts that are not contracts. */
+const accountsKnown = new WeakMap<object, Set<string>>();

@@ -1,13 +1,14 @@
-/** The state store in the local state folder: today's journal files and `ensure.lock`, for this machine alone. */
+/** The state store in the local state folder: the journal files and `ensure.lock`, for this machine alone. */
 import { UsageError } from '../domain/errors.js';
 import { Journal, pendingRecordsIn } from '../journal/journal.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 import { ensureLockPath, journalDir } from '../journal/state-dir.js';
-import type { Exclusive, StateStore } from './state-store.js';
+import type { ClaimOptions, Claims, StateStore } from './state-store.js';
 
 export class LocalStore implements StateStore {
   readonly kind = 'folder';
+  #named = false;
 
   constructor(
     readonly stateDir: string,
@@ -18,18 +19,34 @@ export class LocalStore implements StateStore {
     return journalDir(this.stateDir);
   }
 
-  async journal(scope: JournalScope): Promise<OrderJournal> {
-    return new Journal(this.stateDir, scope);
+  async journal(scope: JournalScope, note: (line: string) => void = () => undefined): Promise<OrderJournal> {
+    const journal = new Journal(this.stateDir, scope);
+    if (!this.#named) {
+      this.#named = true;
+      const { nameRecordsByKey, noteSpelling } = await import('../journal/key-names.js');
+      const { merged } = nameRecordsByKey(journal.folder);
+      if (merged > 0)
+        note(
+          `energy: ${merged} journal record(s) stood twice, under two spellings of the API's URL for one key: one of each is kept, the other is in ${journal.folder}/merged`,
+        );
+      noteSpelling(journal.folder, scope, note);
+    }
+    return journal;
   }
 
   async allPending(): ReturnType<StateStore['allPending']> {
     return pendingRecordsIn(this.stateDir);
   }
 
-  async decisions(note: (line: string) => void): Promise<Exclusive> {
+  /** Every address is this run's; its decision takes the machine-wide lock (ensure.lock), waiting for it. */
+  async claims({ note }: ClaimOptions): Promise<Claims> {
     const lockPath = await ensureLockPath(this.env);
-    const { withEnsureLock } = await import('../ensure/ensure-lock.js');
-    return async (work) => withEnsureLock(await lockPath(), work, note);
+    const [{ withEnsureLock }, { everyAddress }] = await Promise.all([
+      import('../ensure/ensure-lock.js'),
+      import('../ensure/address-claim.js'),
+    ]);
+    return async (_scope, addresses) =>
+      everyAddress(addresses, async (held, work) => withEnsureLock(await lockPath(), () => work(held), note));
   }
 
   async spendLedger(scope: JournalScope): Promise<SpendLedger> {

@@ -1,36 +1,37 @@
 /**
- * Where what hosts know is kept: the order journal, the pending records of every API and key, and `ensure`'s
- * decisions one at a time. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
+ * Where what hosts know is kept: the order journal, the pending records of every API key, and `ensure`'s
+ * claims on the addresses it decides. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
+import type { AddressClaim } from '../ensure/address-claim.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 
-/** The decisions one run is about to make: for these addresses, on this account (API and key). */
-export interface DecisionKeys {
-  scope: JournalScope;
-  addresses?: readonly string[] | undefined;
+/** How a run claims its addresses: its notes, and for a service its interval (leases and due times follow it). */
+export interface ClaimOptions {
+  note: (line: string) => void;
+  /** `--every` in ms; undefined for one run. */
+  everyMs?: number | undefined;
 }
 
-/**
- * Runs `work` alone among the runs sharing this store that decide for any of the addresses on this account
- * (the local folder: alone on this machine, whatever the addresses): from counting what is in flight to the
- * last order journaled.
- */
-export type Exclusive = <T>(work: () => Promise<T>, keys: DecisionKeys) => Promise<T>;
+/** Claims addresses for one account: the scope is asked for only where the store keys claims by it. */
+export type Claims = (scope: () => Promise<JournalScope>, addresses: readonly string[]) => Promise<AddressClaim>;
 
 export interface StateStore {
   readonly kind: 'folder' | 'postgresql';
   /** The folder, or the database's URL without its password: said in messages. */
   readonly where: string;
-  /** The journal of one API and key. */
-  journal(scope: JournalScope): Promise<OrderJournal>;
+  /**
+   * The journal of one account (the API key, whatever the URL's spelling). `note` hears, once, that the store
+   * has met this key under another spelling of the URL.
+   */
+  journal(scope: JournalScope, note?: (line: string) => void): Promise<OrderJournal>;
   /** Pending records of every API and key, oldest first, and those that cannot be read. */
   allPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }>;
-  /** `ensure`'s lock: checked now, taken per decision. `note` says what it waits for. */
-  decisions(note: (line: string) => void): Promise<Exclusive>;
+  /** `ensure`'s claims (ensure/address-claim.ts): checked now, taken per run or cycle. */
+  claims(options: ClaimOptions): Promise<Claims>;
   /** `ensure --max-spend`'s ledger for one API account, beside its journal. */
   spendLedger(scope: JournalScope): Promise<SpendLedger>;
   /** `energy state import`: records of a local journal copied in; how many were added, settled there, or there already. */

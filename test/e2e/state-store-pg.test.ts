@@ -17,6 +17,7 @@ import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { orderCreateArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
+import { SCHEMA_VERSION } from '../../src/state/pg/pg-schema.js';
 
 const ORDERS = '/v1/energy/orders';
 /** The schema's migration lock (src/state/pg/pg-schema.ts), its two-integer key: "enrg", 0. */
@@ -141,8 +142,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
       expected_total_trx: '3.700000',
     });
     cluster.current.sql(
-      `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host)
-       VALUES ('${world.sandbox.url}', '${keyId}', 'host-a-0001', '${body}', now(), 'host-a')`,
+      `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host, address)
+       VALUES ('${world.sandbox.url}', '${keyId}', 'host-a-0001', '${body}', now(), 'host-a', '${address}')`,
     );
     const result = await b.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
     expect(result.code, result.stderr).toBe(0);
@@ -200,7 +201,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     expect(ordersTo(address)).toHaveLength(1);
   }, 60_000);
 
-  it('a fresh database set up by three hosts at once: each waits for the migration lock, one schema, version 1', async () => {
+  it('a fresh database set up by three hosts at once: each waits for the migration lock, one schema, every version once', async () => {
     cluster.current.sql('CREATE DATABASE fresh_three');
     const url = cluster.current.url.replace('/postgres?', '/fresh_three?');
     // The migration lock held from outside: the three hosts must queue on it (seen in pg_locks), not race.
@@ -227,10 +228,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     } finally {
       await holder.end();
     }
-    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual([
-      '1',
-      '2',
-    ]);
+    expect(cluster.current.sql('SELECT version FROM energy.schema_version', 'fresh_three').split('\n')).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, i) => String(i + 1)),
+    );
   }, 60_000);
 
   it('the password: from PGPASSFILE too; never printed, in the URL or not', async () => {
@@ -307,7 +307,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     const state = checks.find((check) => check.name === 'state')!;
     expect(state.status).toBe('ok');
     expect(state.detail).toMatch(
-      /^postgresql:\/\/postgres:\*\*\*@\/postgres\?host=.*: reachable, schema version 2, \d+\.\d ms a round trip$/,
+      new RegExp(
+        `^postgresql://postgres:\\*\\*\\*@/postgres\\?host=.*: reachable, schema version ${SCHEMA_VERSION}, \\d+\\.\\d ms a round trip$`,
+      ),
     );
     expect(doctor.stdout + doctor.stderr).not.toContain(cluster.current.password);
     cluster.current.stop();
