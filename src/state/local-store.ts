@@ -1,10 +1,13 @@
 /** The state store in the local state folder: the journal files and `ensure.lock`, for this machine alone. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../domain/errors.js';
+import { printable } from '../domain/printable.js';
 import { Journal, pendingRecordsIn } from '../journal/journal.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 import { ensureLockPath, journalDir } from '../journal/state-dir.js';
-import type { ClaimOptions, Claims, StateStore } from './state-store.js';
+import type { ClaimOptions, Claims, StateStore, StoreStatus } from './state-store.js';
 
 export class LocalStore implements StateStore {
   readonly kind = 'folder';
@@ -58,6 +61,43 @@ export class LocalStore implements StateStore {
     throw new UsageError('energy state import copies a local journal into a shared store: none is configured', {
       hint: 'set ENERGY_STATE_URL (or the state-url setting, or --state-url) to the postgresql:// URL of the database',
     });
+  }
+
+  /** The folder: this machine alone; its one lease is `ensure.lock` while a run holds it (no expiry: a holder alive here is waited for). */
+  async status(): Promise<StoreStatus> {
+    const [{ readHolder }, { listJson }] = await Promise.all([
+      import('../storage/lock-holder.js'),
+      import('../journal/read-records.js'),
+    ]);
+    const folder = journalDir(this.stateDir);
+    const { records, unreadable } = existsSync(folder)
+      ? pendingRecordsIn(this.stateDir)
+      : { records: [], unreadable: [] };
+    const holder = readHolder(join(folder, 'ensure.lock'));
+    return {
+      store: 'folder',
+      where: this.where,
+      schema_version: null,
+      program_schema_version: null,
+      hosts:
+        holder === undefined
+          ? []
+          : [
+              {
+                host: printable(holder.host, 64),
+                pid: holder.pid,
+                program: null,
+                last_claim_at: new Date(holder.since).toISOString(),
+                last_claimed: 0,
+                last_skipped: 0,
+                leases_held: 1,
+                leases_expire_at: null,
+              },
+            ],
+      leases: { held: holder === undefined ? 0 : 1, soonest_expiry: null, latest_expiry: null },
+      pending: { records: records.length, oldest: records[0]?.journaled_at ?? null, unreadable: unreadable.length },
+      merged_records: listJson(join(folder, 'merged')).length,
+    };
   }
 
   async health(): ReturnType<StateStore['health']> {

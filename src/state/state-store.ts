@@ -19,6 +19,37 @@ export interface ClaimOptions {
 /** Claims addresses for one account: the scope is asked for only where the store keys claims by it. */
 export type Claims = (scope: () => Promise<JournalScope>, addresses: readonly string[]) => Promise<AddressClaim>;
 
+/** A host as the claims saw it last (`energy state status`): ISO times on the store's clock. */
+export interface HostStatus {
+  host: string;
+  pid: number;
+  /** Its session's application_name (the program and its version, where set). */
+  program: string | null;
+  last_claim_at: string;
+  /** Addresses it claimed at that claim, and those it skipped (held by others). */
+  last_claimed: number;
+  last_skipped: number;
+  /** Leases it holds now, and when the last of them expires. */
+  leases_held: number;
+  leases_expire_at: string | null;
+}
+
+/** What `energy state status` says of the store. */
+export interface StoreStatus {
+  store: StateStore['kind'];
+  where: string;
+  /** The store's schema version (null for the folder) and the one this program writes. */
+  schema_version: number | null;
+  program_schema_version: number | null;
+  hosts: HostStatus[];
+  /** Leases held now, across hosts: how many, and the soonest and the latest expiry. */
+  leases: { held: number; soonest_expiry: string | null; latest_expiry: string | null };
+  /** Records whose outcome is unknown, across accounts; the oldest one's time. */
+  pending: { records: number; oldest: string | null; unreadable: number };
+  /** Records set apart when one id stood under two spellings of the URL (kept readable). */
+  merged_records: number;
+}
+
 export interface StateStore {
   readonly kind: 'folder' | 'postgresql';
   /** The folder, or the database's URL without its password: said in messages. */
@@ -36,6 +67,8 @@ export interface StateStore {
   spendLedger(scope: JournalScope): Promise<SpendLedger>;
   /** `energy state import`: records of a local journal copied in; how many were added, settled there, or there already. */
   importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>>;
+  /** For `energy state status`: hosts, leases, pending records, schema. */
+  status(): Promise<StoreStatus>;
   /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */
   health(): Promise<{ schemaVersion: number | null; latencyMs: number }>;
   close(): Promise<void>;

@@ -12,11 +12,12 @@ import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { JournalRecord } from '../../journal/record.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
-import type { ClaimOptions, Claims, StateStore } from '../state-store.js';
+import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
 import { claimAddresses } from './pg-claims.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
+import { storeStatus } from './pg-status.js';
 import { migrate } from './pg-schema.js';
 
 export class PgStore implements StateStore {
@@ -76,6 +77,14 @@ export class PgStore implements StateStore {
     const counts = { added: 0, settled: 0, present: 0 };
     for (const record of records) counts[await journal.import(record)] += 1;
     return counts;
+  }
+
+  async status(): Promise<StoreStatus> {
+    try {
+      return await storeStatus(this.pool, this.where);
+    } catch (error) {
+      throw stateStoreFailure(error, this.url, 'to read its status');
+    }
   }
 
   /** The schema's version and one round trip, timed: for `energy doctor`. */
