@@ -102,7 +102,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     expect(pendingIdsOf(await host().run(['order', 'pending', '--json']))).toEqual([]);
   }, 60_000);
 
-  it('two ensure runs deciding for one need at once, their order list read on either side of another order: 1 order of theirs', async () => {
+  it('a second ensure run while the first decides the same address skips it (claimed_elsewhere, not read); the first buys: 1 order of theirs', async () => {
     const address = freshAddress(33_004);
     const [a, b] = [host(), host()];
     // Host A reads the list, then waits 3 s for its quote; meanwhile another integration orders 32,000 for
@@ -115,12 +115,14 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
       env: { ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-other-')) },
     });
     expect(other.code, other.stderr).toBe(0);
+    const reads = world.sandbox.requestCount('/wallet/getaccountresource');
     const resultB = await b.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(world.sandbox.requestCount('/wallet/getaccountresource')).toBe(reads);
     const resultA = await runningA.result;
     expect(resultA.code, resultA.stderr).toBe(0);
     expect(resultB.code, resultB.stderr).toBe(0);
     const reasons = [resultA, resultB].map((result) => json<{ items: { reason: string }[] }>(result).items[0]!.reason);
-    expect(reasons.sort()).toEqual(['bought', 'in_flight']);
+    expect(reasons).toEqual(['bought', 'claimed_elsewhere']);
     expect(
       ordersTo(address)
         .map((order) => order.energy)
