@@ -9,12 +9,13 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import { freshAddress, until } from '../helpers/e2e.js';
+import { freshAddress, signedCall, until } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
+import { needId, periodStart, type Anchor } from '../../src/ensure/need-id.js';
 import { keyIdOf } from '../../src/journal/record.js';
 import { SCHEMA_VERSION } from '../../src/state/pg/pg-schema.js';
 
@@ -23,6 +24,7 @@ const bin = postgresBin();
 interface Item {
   address: string;
   reason: string;
+  bought?: { client_request_id: string } | null;
   available: number | null;
   claimed_by?: { host: string; until: string };
 }
@@ -206,6 +208,71 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
       await until('the service buys for the new need', () => fastOrdersTo(x).length === 2, 20_000);
       service.child.kill('SIGTERM');
       expect((await service.result).code).toBe(0);
+    }, 90_000);
+
+    it('a busy account: 12 earlier needs of X in the journal behind 1,000 newer orders, the next need bought with one request', async () => {
+      const x = freshAddress(39_051);
+      const keyId = keyIdOf(fast.sandbox.apiKey);
+      expect((await fast.run(['order', 'pending'], { env: { ...cluster.current.env } })).code).toBe(0);
+      // Twelve needs of X, each ordered under the id the one before derives, as a host of this fleet journaled them.
+      fast.sandbox.seedTronAccount(x, {});
+      const quote = await signedCall(fast, 'POST', '/v1/energy/quotes', {
+        address: x,
+        energy: 65_000,
+        duration_hours: 1,
+      });
+      let anchor: Anchor = { periodStartMs: periodStart(x, Date.now()) };
+      for (let need = 0; need < 12; need += 1) {
+        const id = needId(x, anchor);
+        const order = {
+          client_request_id: id,
+          address: x,
+          energy: 65_000,
+          duration_hours: 1,
+          expected_total_trx: quote.json.total_trx,
+        };
+        const placed = await signedCall(fast, 'POST', '/v1/energy/orders', order);
+        expect(placed.status).toBe(201);
+        const outcome = JSON.stringify({ kind: 'created', at: new Date().toISOString(), order_id: placed.json.id });
+        sql(
+          `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, outcome, host, address)
+           VALUES ('${fast.sandbox.url}', '${keyId}', '${id}', '${JSON.stringify(order)}', now(), '${outcome}', 'fleet-host', '${x}')`,
+        );
+        anchor = { orderId: placed.json.id as string };
+      }
+      await until('those orders ended', () => fastOrdersTo(x).every((order) => order.lifecycle_final), 20_000);
+      const other = freshAddress(39_052);
+      fast.sandbox.seedTronAccount(other, {});
+      const small = await signedCall(fast, 'POST', '/v1/energy/quotes', {
+        address: other,
+        energy: 1000,
+        duration_hours: 1,
+      });
+      for (let start = 0; start < 1000; start += 50)
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            signedCall(fast, 'POST', '/v1/energy/orders', {
+              client_request_id: `busy-${start + i}`,
+              address: other,
+              energy: 1000,
+              duration_hours: 1,
+              expected_total_trx: small.json.total_trx,
+            }),
+          ),
+        );
+      const posts = fast.sandbox.requestCount('/v1/energy/orders', 'POST');
+      const result = await fast.run(['ensure', ...rentalArgs(x, '--yes', '--json')], {
+        env: {
+          ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-host-')),
+          ENERGY_TRON_NODE: fast.sandbox.url,
+          ...cluster.current.env,
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(items(result)[0]!.reason).toBe('bought');
+      expect(fast.sandbox.requestCount('/v1/energy/orders', 'POST') - posts).toBe(1);
+      expect(fastOrdersTo(x)).toHaveLength(13);
+      expect(items(result)[0]!.bought).toMatchObject({ client_request_id: needId(x, anchor) });
     }, 90_000);
   });
 });

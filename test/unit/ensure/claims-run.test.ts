@@ -75,9 +75,9 @@ describe('ensure through claims', () => {
     const node = new FakeNode();
     let accounts = 0;
     const getAccount = node.getAccount.bind(node);
-    node.getAccount = async (address) => {
+    node.getAccount = async () => {
       accounts += 1;
-      return getAccount(address);
+      return getAccount();
     };
     const host = new Host(api, node);
     api.orders = [
