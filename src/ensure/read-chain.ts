@@ -1,8 +1,9 @@
 /**
  * Reads many addresses from the TRON node, a bounded number at a time over its keep-alive connections: one
  * `getaccountresource` each (energy, bandwidth, and `{}` for an account that does not exist), and
- * `getaccount` only for short addresses (a contract account cannot receive energy), once per process for an
- * address that is an activated account and not a contract: it can never become one, so a service asks once.
+ * `getaccount` only for short addresses that exist on chain (a contract account cannot receive energy; `{}`
+ * from getaccountresource is no account, so no contract), once per process for an account that is not a
+ * contract: it can never become one, so a service asks once.
  */
 import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
@@ -34,10 +35,15 @@ export async function readAddresses(
  * The short items that can receive energy. A contract account cannot (java-tron refuses to delegate to one),
  * so its item fails with exit 2 here, before anything is asked of the API.
  */
-export async function receivers(deps: EnsureDeps, short: readonly EnsureItem[]): Promise<EnsureItem[]> {
+export async function receivers(
+  deps: EnsureDeps,
+  short: readonly EnsureItem[],
+  chain: ReadonlyMap<string, AddressState>,
+): Promise<EnsureItem[]> {
   let known = accountsKnown.get(deps.node);
   if (known === undefined) accountsKnown.set(deps.node, (known = new Set()));
-  const asked = short.filter((entry) => !known.has(entry.address));
+  // No account on chain (`{}`) is no contract: only an existing account is asked whether it is one.
+  const asked = short.filter((entry) => chain.get(entry.address)?.activated !== false && !known.has(entry.address));
   const accounts = await mapLimit(asked, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
   const contracts = new Set<string>();
   asked.forEach((entry, index) => {

@@ -22,7 +22,7 @@ export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promi
     for (const [address, holder] of claim.elsewhere) items.set(address, claimedElsewhere(address, options, holder));
     const read = await readItems(deps, { ...options, addresses: claim.mine });
     for (const item of read.items) items.set(item.address, item);
-    const short = await receivers(deps, read.short);
+    const short = await receivers(deps, read.short, read.chain);
     if (short.length > 0) {
       const api = await deps.api();
       plan = await claim.decide(

@@ -18,6 +18,7 @@ import { json } from '../helpers/world.js';
 import { needId, periodStart, type Anchor } from '../../src/ensure/need-id.js';
 import { keyIdOf } from '../../src/journal/record.js';
 import { SCHEMA_VERSION } from '../../src/state/pg/pg-schema.js';
+import { PgStore } from '../../src/state/pg/pg-store.js';
 
 const bin = postgresBin();
 
@@ -164,6 +165,34 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     const again = await host(`http://localhost:${port}`).run(['order', 'pending']);
     expect(again.stderr).not.toContain('this API key was used');
   }, 60_000);
+
+  it("a service takes its share of what is due, the most overdue first: the addresses over the account's services", async () => {
+    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000bb';
+    const addresses = Array.from({ length: 40 }, (_, i) => freshAddress(39_600 + i));
+    // Every address decided before, the last ten longest ago; three other services of this account seen just now.
+    sql(
+      `INSERT INTO energy.claims (key_id, address, holder, token, claimed_at)
+       SELECT '${key}', a, 'earlier', 't', now() - interval '1 hour' - (CASE WHEN n > 30 THEN interval '1 hour' ELSE interval '0' END)
+       FROM unnest(ARRAY['${addresses.join("','")}']) WITH ORDINALITY AS u(a, n);
+       INSERT INTO energy.hosts (host, pid, key_id, every_ms, program, last_claim_at, last_claimed, last_skipped)
+       VALUES ('h1', 1, '${key}', 60000, 'p', now(), 0, 0), ('h2', 2, '${key}', 60000, 'p', now(), 0, 0),
+              ('h3', 3, '${key}', 60000, 'p', now(), 0, 0), ('h4', 4, 'sha256:another-account', 60000, 'p', now(), 0, 0)`,
+    );
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
+    const service = await claims(scope, addresses);
+    // ceil(1.25 × 40 / 4) = 13: the ten decided longest ago among them.
+    expect(service.mine).toHaveLength(13);
+    expect(addresses.slice(30).every((address) => service.mine.includes(address))).toBe(true);
+    expect(service.elsewhere.size).toBe(27);
+    await service.release();
+    // One run decides every address it is given that no one holds.
+    const once = await (await store.claims({ note: () => undefined }))(scope, addresses);
+    expect(once.mine).toHaveLength(40);
+    await once.release();
+  });
 
   describe('short rentals', () => {
     // Orders deliver after 100 ms and an "hour" lasts 1 s: a need comes back every second or so.

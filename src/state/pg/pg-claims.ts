@@ -49,12 +49,23 @@ export function leaseMs(everyMs: number | undefined): number {
 
 const MS = "* interval '1 millisecond'";
 
+/*
+ * $1 key id, $2 addresses, $3 host, $4 token, $5 lease (ms), $6 due (ms), $7 SCHEMA_VERSION, $8 pid, $9 --every
+ * (ms; 0 for one run). A service takes its share of what is due, the most overdue first (pg-boss's batch): the
+ * addresses over the services of this account seen within three intervals, a quarter more for slack.
+ */
 const CLAIM = `
 WITH v AS (SELECT max(version) AS version FROM energy.schema_version),
 ok AS (SELECT (SELECT version FROM v) <= $7 AS ok),
+share AS (
+  SELECT CASE WHEN $9 = 0 THEN cardinality($2::text[]) ELSE ceil(1.25 * cardinality($2::text[]) / (1 + (
+    SELECT count(*) FROM energy.hosts WHERE key_id = $1 AND every_ms > 0 AND NOT (host = $3 AND pid = $8)
+      AND last_claim_at > now() - 3 * $9 ${MS})))::int END AS n
+),
 fresh AS (
   INSERT INTO energy.claims (key_id, address, holder, token, claimed_at, lease_until)
   SELECT $1, a, $3, $4, now(), now() + $5 ${MS} FROM unnest($2::text[]) AS a WHERE (SELECT ok FROM ok)
+  LIMIT (SELECT n FROM share)
   ON CONFLICT (key_id, address) DO NOTHING
   RETURNING address
 ),
@@ -62,6 +73,8 @@ picked AS (
   SELECT address FROM energy.claims
   WHERE key_id = $1 AND address = ANY($2::text[]) AND (SELECT ok FROM ok)
     AND (lease_until IS NULL OR lease_until <= now()) AND claimed_at <= now() - $6 ${MS}
+  ORDER BY claimed_at
+  LIMIT greatest(0, (SELECT n FROM share) - (SELECT count(*) FROM fresh))
   FOR UPDATE SKIP LOCKED
 ),
 taken AS (
@@ -71,17 +84,20 @@ taken AS (
 ),
 mine AS (SELECT address FROM fresh UNION ALL SELECT address FROM taken),
 seen AS (
-  INSERT INTO energy.hosts (host, pid, program, last_claim_at, last_claimed, last_skipped)
-  SELECT $3, $8, current_setting('application_name'), now(), (SELECT count(*) FROM mine),
+  INSERT INTO energy.hosts (host, pid, key_id, every_ms, program, last_claim_at, last_claimed, last_skipped)
+  SELECT $3, $8, $1, $9, current_setting('application_name'), now(), (SELECT count(*) FROM mine),
          cardinality($2::text[]) - (SELECT count(*) FROM mine)
   WHERE (SELECT ok FROM ok)
-  ON CONFLICT (host) DO UPDATE SET pid = EXCLUDED.pid, program = EXCLUDED.program,
-    last_claim_at = EXCLUDED.last_claim_at, last_claimed = EXCLUDED.last_claimed, last_skipped = EXCLUDED.last_skipped
-)
+  ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
+    program = EXCLUDED.program, last_claim_at = EXCLUDED.last_claim_at, last_claimed = EXCLUDED.last_claimed,
+    last_skipped = EXCLUDED.last_skipped
+),
+gone AS (DELETE FROM energy.hosts WHERE last_claim_at < now() - interval '7 days' AND (SELECT ok FROM ok))
 SELECT (SELECT version FROM v) AS version, ARRAY(SELECT address FROM mine) AS mine`;
 
+/** Who holds each skipped address, and until when: its lease, its next due time, or now (left to the others). */
 const HOLDERS = `
-SELECT address, holder, greatest(lease_until, claimed_at + $3 ${MS}) AS until FROM energy.claims
+SELECT address, holder, greatest(lease_until, claimed_at + $3 ${MS}, now()) AS until FROM energy.claims
 WHERE key_id = $1 AND address = ANY($2::text[])`;
 
 const RENEW = `
@@ -118,6 +134,7 @@ export async function claimAddresses(
     due,
     SCHEMA_VERSION,
     process.pid,
+    everyMs ?? 0,
   ]);
   if (row === undefined || row.version > SCHEMA_VERSION) throw newerSchema(row?.version ?? SCHEMA_VERSION + 1);
   const taken = new Set(row.mine);

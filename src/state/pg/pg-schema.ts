@@ -74,15 +74,17 @@ const MIGRATIONS: readonly string[] = [
      lease_until timestamptz,
      decided_at timestamptz,
      PRIMARY KEY (key_id, address)
-   );
-   CREATE INDEX claims_held ON energy.claims (lease_until) WHERE lease_until IS NOT NULL;
+   ) WITH (fillfactor = 70);
    CREATE TABLE energy.hosts (
-     host text PRIMARY KEY,
+     host text NOT NULL,
      pid integer NOT NULL,
+     key_id text NOT NULL,
+     every_ms integer NOT NULL,
      program text NOT NULL,
      last_claim_at timestamptz NOT NULL,
      last_claimed integer NOT NULL,
-     last_skipped integer NOT NULL
+     last_skipped integer NOT NULL,
+     PRIMARY KEY (host, pid)
    );
    CREATE TABLE energy.origins (
      key_id text NOT NULL,
