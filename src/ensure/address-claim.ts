@@ -18,8 +18,11 @@ export interface ClaimHolder {
 export interface AddressClaim {
   /** The addresses this run decides, in the order asked. */
   readonly mine: readonly string[];
-  /** The addresses another host holds or has just decided: skipped, never waited on. */
-  readonly elsewhere: ReadonlyMap<string, ClaimHolder>;
+  /**
+   * Every other address: another host holds it or has just decided it (who, and until when), or a service
+   * left it to the fleet's other services this cycle (undefined): skipped, never waited on.
+   */
+  readonly elsewhere: ReadonlyMap<string, ClaimHolder | undefined>;
   /**
    * Runs `work` (counting what is in flight, quoting, ordering) for the addresses of `addresses` this run
    * still holds: their leases renewed in one short statement (an address taken over while this host was

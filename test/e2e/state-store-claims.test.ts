@@ -192,6 +192,13 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     const once = await (await store.claims({ note: () => undefined }))(scope, addresses);
     expect(once.mine).toHaveLength(40);
     await once.release();
+    // Addresses never seen: the service's share is claimed; the rest, left to the others, are each said.
+    const fresh = Array.from({ length: 40 }, (_, i) => freshAddress(39_700 + i));
+    const first = await claims(scope, fresh);
+    expect(first.mine).toEqual(fresh.slice(0, 13));
+    expect([...first.elsewhere.keys()]).toEqual(fresh.slice(13));
+    expect(first.elsewhere.get(fresh[13]!)).toBeUndefined();
+    await first.release();
   });
 
   describe('short rentals', () => {

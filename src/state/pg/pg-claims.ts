@@ -140,7 +140,7 @@ export async function claimAddresses(
   const taken = new Set(row.mine);
   const mine = addresses.filter((address) => taken.has(address));
   const others = addresses.filter((address) => !taken.has(address));
-  const elsewhere = new Map<string, ClaimHolder>();
+  const elsewhere = new Map<string, ClaimHolder | undefined>(others.map((address) => [address, undefined]));
   if (others.length > 0) {
     const rows = await query<{ address: string; holder: string; until: Date | null }>('read the claims', HOLDERS, [
       scope.keyId,
