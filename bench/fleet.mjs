@@ -28,6 +28,8 @@ function addressesFrom(encode, tag, count) {
 
 /** Runs a process to its end; rejects on a non-zero exit. */
 function finished(child, what) {
+  // Read and dropped: a run's items (7,000 of them) would fill the pipe and stop it.
+  child.stdout.resume();
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
   return new Promise((done, fail) =>
@@ -112,9 +114,20 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
     const ordersBefore = sandbox.orders().length;
     const log = cluster.logSize();
     const started = Date.now();
+    // The server's lock table, sampled while they run: it must not grow with the addresses.
+    let locks = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        locks = Math.max(locks, Number(await cluster.sqlLater('SELECT count(*) FROM pg_locks')));
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    })();
     await Promise.all(
       halves.map((addresses, host) => finished(ensure(`big${host}`, addresses, []), `big host ${host}`)),
     );
+    sampling = false;
+    await sampler;
     const bigStatements = cluster.statements(log);
     return {
       size,
@@ -128,6 +141,7 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
         seconds: (Date.now() - started) / 1000,
         longestMs: Math.max(0, ...bigStatements),
         statementsPerAddress: bigStatements.length / (2 * many),
+        locks,
       },
     };
   } finally {
@@ -145,6 +159,7 @@ export function fleetRows(f) {
     `| statements per address per cycle, 1 host / 4 hosts | ${f.one.statementsPerAddressCycle.toFixed(3)} / ${f.four.statementsPerAddressCycle.toFixed(3)} | | |`,
     `| longest statement (each its own transaction): 4 hosts × ${f.size} / 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} buying | ${f.four.longestMs.toFixed(1)} ms / ${f.big.longestMs.toFixed(1)} ms | no transaction open across a network call | |`,
     `| 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} short addresses, default PostgreSQL: orders placed (${f.big.seconds.toFixed(0)} s, ${f.big.statementsPerAddress.toFixed(2)} statements per address) | ${f.big.placed.toLocaleString('en-US')} of ${f.big.addresses.toLocaleString('en-US')} | all | ${f.big.placed === f.big.addresses ? 'yes' : 'no'} |`,
+    `| the server's lock table (pg_locks), most entries seen while those 2 hosts ran | ${f.big.locks} | not growing with the addresses | |`,
   ];
 }
 

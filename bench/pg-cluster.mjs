@@ -2,7 +2,7 @@
 // TCP, trust authentication (only this machine's processes reach the socket folder, 0700), every statement
 // logged with its duration (the bench reads the log). The same steps as test/helpers/pg-cluster.ts, without
 // vitest's hooks; as root the server runs as `postgres` through runuser.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,9 +49,17 @@ export function startCluster(bin) {
     execFileSync(psql, ['-h', root, '-U', 'postgres', '-d', 'postgres', '-At', '-c', query], {
       encoding: 'utf8',
     }).trim();
+  const sqlLater = (query) =>
+    new Promise((done, fail) =>
+      execFile(psql, ['-h', root, '-U', 'postgres', '-d', 'postgres', '-At', '-c', query], (error, stdout) =>
+        error ? fail(error) : done(stdout.trim()),
+      ),
+    );
   return {
     url: `postgresql://postgres@/postgres?host=${encodeURIComponent(root)}`,
     sql,
+    /** As sql(), without blocking this process (the sandbox answers meanwhile). */
+    sqlLater,
     /**
      * The durations (ms) of the statements logged from `from` (a byte offset of the log) on by sessions named
      * `energy…`: a simple query's, or an extended one's parse, bind and execute together.
