@@ -4,6 +4,7 @@
  * its lease and nothing more; no transaction or lock is held while a host reads the node or the API. Orders
  * are counted at the sandbox, leases and sessions in the database.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,19 +167,34 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     expect(again.stderr).not.toContain('this API key was used');
   }, 60_000);
 
-  it("a service takes its share of what is due, the most overdue first: the addresses over the account's services", async () => {
+  it('a service takes its share of what is due, the most overdue first: its addresses over the services with its list', async () => {
     const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
     const key = 'sha256:00000000000000bb';
     const addresses = Array.from({ length: 40 }, (_, i) => freshAddress(39_600 + i));
-    // Every address decided before, the last ten longest ago; three other services of this account seen just now.
+    const fresh = Array.from({ length: 40 }, (_, i) => freshAddress(39_700 + i));
+    const digest = (list: string[]) =>
+      createHash('sha256')
+        .update([...list].sort().join('\n'))
+        .digest('hex')
+        .slice(0, 32);
+    // Every address decided before, the last ten longest ago. Seen just now: three other services of this account
+    // with this list, one with another list, one of another account, one that last claimed an hour ago.
+    const seen = (host: string, keyId: string, list: string, ago = '0 s') =>
+      `('${host}', 1, '${keyId}', 60000, '${list}', 'p', now() - interval '${ago}', 0, 0)`;
     sql(
       `INSERT INTO energy.claims (key_id, address, holder, token, claimed_at)
        SELECT '${key}', a, 'earlier', 't', now() - interval '1 hour' - (CASE WHEN n > 30 THEN interval '1 hour' ELSE interval '0' END)
        FROM unnest(ARRAY['${addresses.join("','")}']) WITH ORDINALITY AS u(a, n);
-       INSERT INTO energy.hosts (host, pid, key_id, every_ms, program, last_claim_at, last_claimed, last_skipped)
-       VALUES ('h1', 1, '${key}', 60000, 'p', now(), 0, 0), ('h2', 2, '${key}', 60000, 'p', now(), 0, 0),
-              ('h3', 3, '${key}', 60000, 'p', now(), 0, 0), ('h4', 4, 'sha256:another-account', 60000, 'p', now(), 0, 0)`,
+       INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
+       VALUES ${[
+         seen('h1', key, digest(addresses)),
+         seen('h2', key, digest(addresses)),
+         seen('h3', key, digest(addresses)),
+         seen('h4', key, digest(fresh)),
+         seen('h5', 'sha256:another-account', digest(addresses)),
+         seen('h6', key, digest(addresses), '1 hour'),
+       ].join(', ')}`,
     );
     const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
     const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
@@ -192,12 +208,11 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     const once = await (await store.claims({ note: () => undefined }))(scope, addresses);
     expect(once.mine).toHaveLength(40);
     await once.release();
-    // Addresses never seen: the service's share is claimed; the rest, left to the others, are each said.
-    const fresh = Array.from({ length: 40 }, (_, i) => freshAddress(39_700 + i));
+    // Another list, never seen: h4 has it too, so the share is ceil(1.25 × 40 / 2) = 25; the rest are each said.
     const first = await claims(scope, fresh);
-    expect(first.mine).toEqual(fresh.slice(0, 13));
-    expect([...first.elsewhere.keys()]).toEqual(fresh.slice(13));
-    expect(first.elsewhere.get(fresh[13]!)).toBeUndefined();
+    expect(first.mine).toEqual(fresh.slice(0, 25));
+    expect([...first.elsewhere.keys()]).toEqual(fresh.slice(25));
+    expect(first.elsewhere.get(fresh[25]!)).toBeUndefined();
     await first.release();
   });
 

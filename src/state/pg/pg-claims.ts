@@ -11,7 +11,7 @@
  * The same statement reads the schema's version: a running service that meets a newer one fails its cycle
  * with the reason and claims (so orders) nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { AddressClaim, ClaimHolder } from '../../ensure/address-claim.js';
 import { printable } from '../../domain/printable.js';
@@ -51,16 +51,18 @@ const MS = "* interval '1 millisecond'";
 
 /*
  * $1 key id, $2 addresses, $3 host, $4 token, $5 lease (ms), $6 due (ms), $7 SCHEMA_VERSION, $8 pid, $9 --every
- * (ms; 0 for one run). A service takes its share of what is due, the most overdue first (pg-boss's batch): the
- * addresses over the services of this account seen within three intervals, a quarter more for slack.
+ * (ms; 0 for one run), $10 the address list's digest. A service takes its share of what is due, the most
+ * overdue first (pg-boss's batch): the addresses over the services of this account with this very list that
+ * claimed within two intervals (a live one claims every interval), a quarter more for slack. Services with
+ * other lists are not counted: each takes what is due of its own.
  */
 const CLAIM = `
 WITH v AS (SELECT max(version) AS version FROM energy.schema_version),
 ok AS (SELECT (SELECT version FROM v) <= $7 AS ok),
 share AS (
   SELECT CASE WHEN $9 = 0 THEN cardinality($2::text[]) ELSE ceil(1.25 * cardinality($2::text[]) / (1 + (
-    SELECT count(*) FROM energy.hosts WHERE key_id = $1 AND every_ms > 0 AND NOT (host = $3 AND pid = $8)
-      AND last_claim_at > now() - 3 * $9 ${MS})))::int END AS n
+    SELECT count(*) FROM energy.hosts WHERE key_id = $1 AND address_list = $10 AND every_ms > 0
+      AND NOT (host = $3 AND pid = $8) AND last_claim_at > now() - 2 * $9 ${MS})))::int END AS n
 ),
 fresh AS (
   INSERT INTO energy.claims (key_id, address, holder, token, claimed_at, lease_until)
@@ -84,11 +86,13 @@ taken AS (
 ),
 mine AS (SELECT address FROM fresh UNION ALL SELECT address FROM taken),
 seen AS (
-  INSERT INTO energy.hosts (host, pid, key_id, every_ms, program, last_claim_at, last_claimed, last_skipped)
-  SELECT $3, $8, $1, $9, current_setting('application_name'), now(), (SELECT count(*) FROM mine),
+  INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed,
+    last_skipped)
+  SELECT $3, $8, $1, $9, $10, current_setting('application_name'), now(), (SELECT count(*) FROM mine),
          cardinality($2::text[]) - (SELECT count(*) FROM mine)
   WHERE (SELECT ok FROM ok)
   ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
+    address_list = EXCLUDED.address_list,
     program = EXCLUDED.program, last_claim_at = EXCLUDED.last_claim_at, last_claimed = EXCLUDED.last_claimed,
     last_skipped = EXCLUDED.last_skipped
 ),
@@ -135,6 +139,7 @@ export async function claimAddresses(
     SCHEMA_VERSION,
     process.pid,
     everyMs ?? 0,
+    listDigest(addresses),
   ]);
   if (row === undefined || row.version > SCHEMA_VERSION) throw newerSchema(row?.version ?? SCHEMA_VERSION + 1);
   const taken = new Set(row.mine);
@@ -174,4 +179,12 @@ export async function claimAddresses(
       await pool.query(RELEASE, [scope.keyId, token, mine]).catch(() => undefined);
     },
   };
+}
+
+/** The same list of addresses, in any order, gives the same digest: the services that share its work. */
+function listDigest(addresses: readonly string[]): string {
+  return createHash('sha256')
+    .update([...addresses].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 32);
 }

@@ -80,6 +80,7 @@ const MIGRATIONS: readonly string[] = [
      pid integer NOT NULL,
      key_id text NOT NULL,
      every_ms integer NOT NULL,
+     address_list text NOT NULL,
      program text NOT NULL,
      last_claim_at timestamptz NOT NULL,
      last_claimed integer NOT NULL,
