@@ -70,23 +70,34 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
       env: env(host),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-  /** Services on `sets` of addresses, one host each, for `cycles` intervals of `everyMs`: reads per address per cycle. */
+  /**
+   * Services on `sets` of addresses, one host each, until each has ended `cycles` more cycles (one NDJSON line
+   * each): node reads per address per cycle (a host's cycles, averaged over the hosts), statements likewise.
+   */
   const serve = async (sets, everyMs, cycles) => {
     const children = sets.map((addresses, host) => ensure(`s${host}`, addresses, ['--every', `${everyMs}ms`]));
     const ended = children.map((child, host) => finished(child, `host ${host}`));
+    const lines = children.map(() => 0);
+    children.forEach((child, host) =>
+      child.stdout.on('data', (chunk) => (lines[host] += chunk.toString().split('\n').length - 1)),
+    );
+    const allPast = (count) =>
+      new Promise((done) => {
+        const check = setInterval(() => lines.every((n) => n >= count) && (clearInterval(check), done()), 5);
+      });
     // Warm: every host has ended its first cycle (process start, getaccount once) before counting.
-    await Promise.all(children.map((child) => new Promise((done) => child.stdout.once('data', done))));
-    const [before, log, started] = [reads(), cluster.logSize(), Date.now()];
-    await new Promise((done) => setTimeout(done, everyMs * cycles));
-    const [after, elapsed] = [reads(), Date.now() - started];
+    await allPast(1);
+    const [before, log, from] = [reads(), cluster.logSize(), [...lines]];
+    await allPast(1 + cycles);
+    const after = reads();
+    const ran = lines.reduce((sum, n, host) => sum + n - from[host], 0) / lines.length;
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(ended);
     const addresses = new Set(sets.flat()).size;
-    const intervals = elapsed / everyMs;
     const statements = cluster.statements(log);
     return {
-      perAddressCycle: (after - before) / addresses / intervals,
-      statementsPerAddressCycle: statements.length / addresses / intervals,
+      perAddressCycle: (after - before) / addresses / ran,
+      statementsPerAddressCycle: statements.length / addresses / ran,
       longestMs: Math.max(0, ...statements),
     };
   };

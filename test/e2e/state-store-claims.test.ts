@@ -141,6 +141,31 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     expect(ordersTo(y)).toHaveLength(1);
   }, 90_000);
 
+  it('a live host keeps its lease past its length while its decision lasts (the heartbeat): no other host takes it', async () => {
+    const x = freshAddress(39_061);
+    // Host A's service waits 8 s for its quote: longer than its lease (5 s for --every 1s).
+    world.sandbox.inject({ kind: 'delay', ms: 8000, times: 1, match: { path: '/v1/energy/quotes' } });
+    const quotes = world.sandbox.requestCount('/v1/energy/quotes');
+    const a = host().spawn(['ensure', ...rentalArgs(x, '--yes', '--json', '--every', '1s')]);
+    onTestFinished(() => void a.child.kill('SIGKILL'));
+    await until('host A asked for its quote', () => world.sandbox.requestCount('/v1/energy/quotes') > quotes, 15_000);
+    await until(
+      "host A's claim is older than its lease",
+      () =>
+        sql(
+          `SELECT count(*) FROM energy.claims WHERE address = '${x}' AND claimed_at < now() - interval '6 seconds'`,
+        ) === '1',
+      20_000,
+    );
+    expect(held(x)).toBe('1');
+    const b = await host().run(ensure(x));
+    expect(reasonsOf(b)).toEqual({ [x]: 'claimed_elsewhere' });
+    await until('host A bought', () => ordersTo(x).length === 1, 20_000);
+    a.child.kill('SIGTERM');
+    expect((await a.result).code).toBe(0);
+    expect(ordersTo(x)).toHaveLength(1);
+  }, 60_000);
+
   /** '1' while some host holds `address`'s lease, else '0'. */
   function held(address: string): string {
     return sql(`SELECT count(*) FROM energy.claims WHERE address = '${address}' AND lease_until > now()`);

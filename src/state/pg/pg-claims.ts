@@ -161,8 +161,9 @@ export async function claimAddresses(
       (r) => r.address,
     );
   // The heartbeat: a live host keeps its addresses however long its work takes; a frozen one stops renewing.
-  const heartbeat = setInterval(() => void renew(held).catch(() => undefined), Math.floor(lease / 3));
-  heartbeat.unref();
+  const heartbeat =
+    mine.length === 0 ? undefined : setInterval(() => void renew(held).catch(() => undefined), Math.floor(lease / 3));
+  heartbeat?.unref();
   return {
     mine,
     elsewhere,
