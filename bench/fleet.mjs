@@ -77,6 +77,8 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
   const serve = async (sets, everyMs, cycles) => {
     const children = sets.map((addresses, host) => ensure(`s${host}`, addresses, ['--every', `${everyMs}ms`]));
     const ended = children.map((child, host) => finished(child, `host ${host}`));
+    // Awaited below; a host that dies early must still reach the cleanup (cluster, sandbox) first.
+    for (const end of ended) end.catch(() => undefined);
     const lines = children.map(() => 0);
     children.forEach((child, host) =>
       child.stdout.on('data', (chunk) => (lines[host] += chunk.toString().split('\n').length - 1)),
