@@ -75,8 +75,8 @@ const LAYERS = {
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */
 const COMMAND_SHARED = '(context|command-services|services|arguments|duration-arguments|shell-words|examples)\\.ts';
-/** Commands whose file composes parts of their own: the order and config groups' verbs, ensure's run. */
-const COMMAND_GROUPS = ['order', 'config', 'ensure'];
+/** Commands whose file composes parts of their own: the order, config and state groups' verbs, ensure's run. */
+const COMMAND_GROUPS = ['order', 'config', 'ensure', 'state'];
 
 module.exports = {
   forbidden: [

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
+import { fleetRows, measureFleet } from './fleet.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
 import { measureStateUrl } from './state-url.mjs';
@@ -254,6 +255,8 @@ try {
     for (const [name, args] of [
       ['order list --all --json', listArgs],
       ['order list --all (table)', tableArgs],
+      // Sums as it streams: each order's id kept in 16 bytes to count it once (issue 39 item 3).
+      ['spend --json', [bin, 'spend', '--json']],
     ]) {
       const rss = peakRssMb(args);
       rssRows.push(
@@ -277,6 +280,8 @@ try {
   var journalRow = { create, journal: await journalMsPerOrder(work, smoke ? 20 : 200) };
   // `ensure` at a cron job's size: its own sandbox in this process, so that the node requests can be counted.
   var [ensureScale] = await measureEnsureScale({ node, bins: [bin], rounds: smoke ? 1 : 5 });
+  // A fleet on PostgreSQL (issue 39): hosts as processes, claims with leases; skipped where PostgreSQL is missing.
+  var fleet = await measureFleet({ node, bin, smoke });
   var batch = await measureBatch({
     node,
     bin,
@@ -354,6 +359,14 @@ if (!startupOnly)
     '| `ensure` at scale (this build) | time (median) | TRON node requests per address |',
     '| --- | ---: | ---: |',
     ...ensureScaleRows('energy', ensureScale),
+    ...(fleet === undefined
+      ? []
+      : [
+          '',
+          '| a fleet on PostgreSQL (this build) | measured | goal | met |',
+          '| --- | ---: | ---: | :---: |',
+          ...fleetRows(fleet),
+        ]),
   );
 if (typeof stateUrlParts === 'string') lines.push('', stateUrlParts);
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();

@@ -17,8 +17,14 @@ import { ResponseShapeError } from '../domain/errors.js';
 /** Pages in a row that bring no order not already read: the server is going round in circles. */
 export const MAX_PAGES_WITHOUT_NEW = 3;
 
+/** What remembers the ids read: a Set by default; `spend` gives one in flat memory (reports/id-set.ts). */
+export interface SeenIds {
+  has(id: string): boolean;
+  add(id: string): unknown;
+}
+
 export class ListReading {
-  readonly #seen = new Set<string>();
+  constructor(private readonly seen: SeenIds = new Set<string>()) {}
   /** Orders met again after the first time (by id), left out. */
   repeated = 0;
   /** A `created_at` rose down the list: it is not newest first. */
@@ -36,11 +42,11 @@ export class ListReading {
   take(order: Order): boolean {
     const stampMs = timestampMs(order.created_at);
     if (this.#pageNewestMs === undefined || stampMs > this.#pageNewestMs) this.#pageNewestMs = stampMs;
-    if (this.#seen.has(order.id)) {
+    if (this.seen.has(order.id)) {
       this.repeated += 1;
       return false;
     }
-    this.#seen.add(order.id);
+    this.seen.add(order.id);
     this.#newInPage += 1;
     if (this.#previousMs !== undefined && stampMs > this.#previousMs) this.outOfOrder = true;
     this.#previousMs = stampMs;

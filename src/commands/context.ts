@@ -112,7 +112,7 @@ export class Context {
   /** The order journal for this API and key (see `openJournal`), in the state store. */
   journal(): Promise<OrderJournal> {
     this.#journal ??= this.#apiSettings().then(({ settings, baseUrl }) =>
-      openJournal(() => this.state(), settings, baseUrl),
+      openJournal(() => this.state(), settings, baseUrl, this.#serviceEnv().say),
     );
     return this.#journal;
   }

@@ -23,7 +23,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
   // The store is checked first (a state folder others can read, a database that cannot be reached).
-  const decide = await (await opts.state()).decisions(note);
+  const claims = await (await opts.state()).claims({ note, everyMs: opts.everyMs });
   const node = await opts.tronNode();
   const { runOrServe } = await import('../service/run-or-serve.js');
   // The table's columns from the options alone: the same every cycle.
@@ -39,7 +39,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
           id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
-      exclusive: async (work, addresses) => decide(work, { scope: (await opts.journal()).scope, addresses }),
+      claim: (addresses) => claims(async () => (await opts.journal()).scope, addresses),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,

@@ -13,7 +13,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'energy doctor': ['energy doctor', 'energy doctor --json | jq -r \'.checks[] | select(.status != "ok") | .hint\''],
   'energy state': [
     'ENERGY_STATE_URL=postgresql://energy@db/energy energy state import',
+    'energy --state-url postgresql://energy@db/energy state status',
     'energy --state-url postgresql://energy@db/energy doctor',
+  ],
+  'energy state status': [
+    'ENERGY_STATE_URL=postgresql://energy@db/energy energy state status',
+    "energy state status --json | jq '.hosts[] | {host, leases_held}'",
   ],
   'energy state import': [
     'ENERGY_STATE_URL=postgresql://energy@db/energy energy state import',

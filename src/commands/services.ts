@@ -127,17 +127,20 @@ export async function createTronNode(run: ServiceEnv, settings: Settings): Promi
 }
 
 /**
- * The order journal for this API and key, in the state store. Orders need credentials anyway; asking for
- * them first means that no record is written for a request that could never be signed (and no database is
- * reached for one).
+ * The order journal for this account, in the state store. The account is the API key's one-way id, never the
+ * base URL's spelling (the URL goes with it as information): `http://127.0.0.1:p` and `http://localhost:p`
+ * share records and claims. Orders need credentials anyway; asking for them first means that no record is
+ * written for a request that could never be signed (and no database is reached for one). `say` hears the
+ * store meet this key under another spelling of the URL, once.
  */
 export async function openJournal(
   state: () => Promise<StateStore>,
   settings: Settings,
   baseUrl: URL,
+  say?: (line: string) => void,
 ): Promise<OrderJournal> {
   const apiKey = requireApiKey(settings);
   const { keyIdOf } = await import('../journal/record.js');
   const store = await state();
-  return store.journal({ origin: baseUrl.href.replace(/\/+$/, ''), keyId: keyIdOf(apiKey) });
+  return store.journal({ origin: baseUrl.href.replace(/\/+$/, ''), keyId: keyIdOf(apiKey) }, say);
 }

@@ -9,9 +9,13 @@ import { Command } from 'commander';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UsageError } from '../domain/errors.js';
 import type { Context } from './context.js';
+import { stateStatusCommand } from './state-status.js';
 
 export function stateCommand(ctx: Context): Command {
-  const state = new Command('state').description('the shared state store (ENERGY_STATE_URL): import a local journal');
+  const state = new Command('state').description(
+    'the state store (ENERGY_STATE_URL, or the state folder): its status; import a local journal',
+  );
+  state.addCommand(stateStatusCommand(ctx));
   state
     .command('import')
     .description("copy this machine's journal (pending and settled records) into the shared state store")

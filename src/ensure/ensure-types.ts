@@ -7,6 +7,7 @@ import type { JournalRecord } from '../journal/record.js';
 import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
+import type { ClaimAddresses, ClaimHolder } from './address-claim.js';
 import type { Need } from './need-id.js';
 
 /**
@@ -17,7 +18,10 @@ import type { Need } from './need-id.js';
  * supplied (a contract, no tokens to send), or the order (or its confirmation on chain, with --wait) failed ·
  * not_on_chain: an order delivered and unexpired that the TRON node does not show (nothing bought again) ·
  * delivery_failed: the address's last order failed at delivery, and the next one waits (backs off) ·
- * spend_limit: the order would pass --max-spend. Each of the last three has `error` set, as `failed` has.
+ * spend_limit: the order would pass --max-spend. Each of the last three has `error` set, as `failed` has ·
+ * claimed_elsewhere: another host sharing the state store holds this address's claim (deciding it now, or,
+ * for a service, it decided it less than an interval ago): skipped, nothing read or bought, not a failure;
+ * `claimed_by` says which host and until when (address-claim.ts).
  */
 export type EnsureReason =
   | 'enough'
@@ -29,13 +33,14 @@ export type EnsureReason =
   | 'failed'
   | 'not_on_chain'
   | 'delivery_failed'
-  | 'spend_limit';
+  | 'spend_limit'
+  | 'claimed_elsewhere';
 
 /** One line of `ensure --json`: the contract's six keys, then what was (or would be) bought and any error. */
 export interface EnsureItem {
   address: string;
-  /** Energy available when ensure read the address, before anything it bought. */
-  available: number;
+  /** Energy available when ensure read the address, before anything it bought; null when skipped unread. */
+  available: number | null;
   /** With --wait, what the TRON node shows once the order was delivered (absent otherwise). */
   available_after?: number;
   in_flight: number;
@@ -55,6 +60,8 @@ export interface EnsureItem {
   per_transfer?: number | null;
   /** With --transfers: its bandwidth cannot pay for every transfer, so some burn TRX for bandwidth. */
   bandwidth_short?: boolean;
+  /** claimed_elsewhere: the host that holds the address, and until when. */
+  claimed_by?: ClaimHolder;
 }
 
 /** `--transfers n [--to] [--token]`: the target is n times one simulated transfer from each address. */
@@ -128,10 +135,11 @@ export interface EnsureDeps {
   /** `--verbose` lines (stderr), or undefined. */
   trace?: ((line: string) => void) | undefined;
   /**
-   * Runs `work` alone among this machine's `ensure` runs: from counting what is in flight until the orders
-   * are journaled, so that two overlapping runs (a slow cron job and the next) cannot both buy one shortfall.
+   * Claims the addresses a run decides (address-claim.ts): with a shared store, those no other host holds;
+   * in the folder, all of them, deciding alone on this machine (so that two overlapping runs, a slow cron job
+   * and the next, cannot both buy one shortfall).
    */
-  exclusive: <T>(work: () => Promise<T>, addresses?: readonly string[]) => Promise<T>;
+  claim: ClaimAddresses;
   /** This host's clock (tests shift it); the run reads the server's against it (ordering/server-clock.ts). */
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */

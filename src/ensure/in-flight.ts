@@ -6,6 +6,12 @@
  * orders the list does not show yet); and this machine's orders that the list no longer reaches (a large
  * batch since), followed by id. Erring this way buys too little at worst, which the next run makes up; the
  * other way would buy twice. Every time is on the server's clock (ordering/server-clock.ts).
+ *
+ * The journal (shared by the hosts naming one database) also carries each need's anchor past the part of the
+ * list that is read: an order journaled under the id derived from the anchor answered that need, so the anchor
+ * moves on to it, and on, for as many needs as the journal holds. An address behind any number of newer
+ * orders then derives a fresh id at once instead of walking the server's old answers one request at a time.
+ * Only the decision's own addresses' records are read.
  */
 import { NotFoundError } from '../domain/cli-errors.js';
 import { ApiError, ResponseShapeError, type CliError } from '../domain/errors.js';
@@ -17,7 +23,7 @@ import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
-import { PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
+import { isNeedId, needId, PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import { deliveredAndLasting } from './not-on-chain.js';
 import type { ServerClock } from '../ordering/server-clock.js';
@@ -110,7 +116,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     );
     for (const entry of result.values()) entry.listedSinceMs = scan.oldestReadMs;
   }
-  for (const record of await journal.pending()) {
+  const addresses = [...input.addresses];
+  for (const record of await journal.pending(addresses)) {
     const sent = recordedOrder(record);
     const entry = result.get(sent.address);
     if (entry === undefined || listed.has(record.client_request_id)) continue;
@@ -118,7 +125,9 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     entry.unknownRequests += 1;
   }
   // The journal's times are this host's own: the window moved onto its clock.
-  const unlisted = (await journal.ordered(oldest - clock.offsetMs)).flatMap((record) => {
+  const ordered = await journal.ordered(oldest - clock.offsetMs, addresses);
+  walkAnchors(result, ordered);
+  const unlisted = ordered.flatMap((record) => {
     const orderId = orderIdOf(record);
     const entry = result.get(recordedOrder(record).address);
     const wanted =
@@ -145,6 +154,26 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     }
   });
   return result;
+}
+
+/**
+ * Each address's anchor carried on through the journal: while an order is journaled under the id the anchor
+ * derives, that order answered the need, and is the newer anchor (bounded: each record is one step at most).
+ */
+function walkAnchors(result: Map<string, InFlight>, ordered: readonly JournalRecord[]): void {
+  const answered = new Map<string, string>();
+  for (const record of ordered) {
+    const orderId = orderIdOf(record);
+    if (orderId !== undefined && isNeedId(record.client_request_id)) answered.set(record.client_request_id, orderId);
+  }
+  if (answered.size === 0) return;
+  for (const [address, entry] of result) {
+    for (let step = 0; step < answered.size; step += 1) {
+      const next = answered.get(needId(address, entry.anchor));
+      if (next === undefined) break;
+      entry.anchor = { orderId: next };
+    }
+  }
 }
 
 /** A list not newest first, longer than a scan reads: what is on its way cannot be told (issue 32). */

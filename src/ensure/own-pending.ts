@@ -33,7 +33,8 @@ export async function resendOwnPending(
   note: (line: string) => void,
   ceiling?: ResendCeiling,
 ): Promise<void> {
-  const own = (await sender.journal.pending()).filter(
+  // The decision's own addresses' records only (indexed in PostgreSQL), not the account's.
+  const own = (await sender.journal.pending([...addresses])).filter(
     (record) => isNeedId(record.client_request_id) && addresses.has(recordedOrder(record).address),
   );
   for (const record of own) {

@@ -11,7 +11,7 @@ import { energyPriceOrNull } from '../tron/burn-cost.js';
 import type { AddressState } from '../tron/address-state.js';
 import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions, Purchase } from './ensure-types.js';
-import { inFlightByAddress } from './in-flight.js';
+import { inFlightByAddress, type InFlight } from './in-flight.js';
 import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
@@ -32,7 +32,7 @@ export interface Plan {
 
 /** Short but buying nothing: by drift alone, or covered by what is on its way. */
 function withinTolerance(entry: EnsureItem, toleranceBp: number): EnsureItem['reason'] {
-  return isShort(entry.target, entry.available, toleranceBp) ? 'in_flight' : 'within_tolerance';
+  return isShort(entry.target, entry.available ?? 0, toleranceBp) ? 'in_flight' : 'within_tolerance';
 }
 
 /** The offer allows this run's orders: --hours among the durations, and intake on (else every order is a 409). */
@@ -48,6 +48,7 @@ export async function planShortfalls(
   api: EnsureApi,
   options: EnsureOptions,
   short: EnsureItem[],
+  firstReading: ReadonlyMap<string, AddressState>,
 ): Promise<Plan> {
   const addresses = short.map((entry) => entry.address);
   const wanted = new Set(addresses);
@@ -64,45 +65,28 @@ export async function planShortfalls(
     trace: deps.trace,
     note: deps.note,
   });
-  // Read again after the orders: one delivered in between then shows on chain instead of being missed by both.
-  const chain = await readAddresses(deps.node, addresses);
-  const toBuy: EnsureItem[] = [];
+  const chain = new Map(firstReading);
+  const sizing = (entry: EnsureItem) =>
+    size(entry, inFlight.get(entry.address)!, chain.get(entry.address)!, offer, options);
+  // Sized on the first reading: an address whose shortfall is on its way costs no second read. The others are
+  // read again (after the order list): one delivered in between then shows on chain instead of being missed.
+  const again = short.filter((entry) => sizing(entry) > 0);
   for (const entry of short) {
-    const flight = inFlight.get(entry.address)!;
-    if (flight.failure !== undefined) {
-      failItem(entry, flight.failure);
-      continue;
-    }
-    const onChain = chain.get(entry.address)!;
-    entry.available = onChain.energy_available;
-    // Deliveries stamped ahead of the server's clock have arrived once the node's limit holds them, whatever
-    // was used of them since: their stamps cannot say how long ago they were delivered (issue 32).
-    const arrived =
-      flight.stampedAheadEnergy > 0 && !isShort(flight.stampedAheadEnergy, onChain.energy_limit, options.toleranceBp);
-    const counted = arrived
-      ? {
-          energy: flight.energy - flight.stampedAheadEnergy,
-          deliveredEnergy: Math.max(0, flight.deliveredEnergy - flight.stampedAheadEnergy),
-        }
-      : flight;
-    entry.in_flight = countedInFlight(entry.target, entry.available, counted);
-    if (flight.unknownRequests > 0) {
+    const { unknownRequests, failure } = inFlight.get(entry.address)!;
+    if (unknownRequests > 0 && failure === undefined)
       deps.note(
-        `energy: ${entry.address} has ${flight.unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
+        `energy: ${entry.address} has ${unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
       );
-    }
-    const plan = shortfall({
-      target: entry.target,
-      available: entry.available,
-      inFlight: entry.in_flight,
-      portion: offer.energy_per_portion,
-      maxEnergy: offer.max_energy,
-      toleranceBp: options.toleranceBp,
-    });
-    if (plan.toBuy === 0) {
-      entry.reason = entry.available >= entry.target ? 'enough' : withinTolerance(entry, options.toleranceBp);
-      continue;
-    }
+  }
+  for (const [address, state] of await readAddresses(
+    deps.node,
+    again.map((entry) => entry.address),
+  ))
+    chain.set(address, state);
+  const toBuy: EnsureItem[] = [];
+  for (const entry of again) {
+    const flight = inFlight.get(entry.address)!;
+    if (sizing(entry) === 0) continue;
     // Short while a delivery lasts that the node does not show: the node is wrong, not the supply.
     const unseen = notOnChain(flight.delivered, chain.get(entry.address)!, options.toleranceBp, deps.node.url);
     if (unseen !== undefined) {
@@ -114,8 +98,6 @@ export async function planShortfalls(
       failItem(entry, held, 'delivery_failed');
       continue;
     }
-    entry.to_buy = plan.toBuy;
-    entry.capped = plan.capped;
     toBuy.push(entry);
   }
   const [quotes, burn] = await Promise.all([
@@ -130,6 +112,48 @@ export async function planShortfalls(
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
   return { purchases, chain, clock };
+}
+
+/**
+ * The item sized on `onChain` and what is in flight: its available energy, what counts in flight and, when
+ * something is to be bought, `to_buy` (returned); else its reason (enough, within tolerance, in flight) and 0.
+ */
+function size(
+  entry: EnsureItem,
+  flight: InFlight,
+  onChain: AddressState,
+  offer: OptionsResponse,
+  options: EnsureOptions,
+): number {
+  if (flight.failure !== undefined) {
+    failItem(entry, flight.failure);
+    return 0;
+  }
+  entry.available = onChain.energy_available;
+  // Deliveries stamped ahead of the server's clock have arrived once the node's limit holds them, whatever
+  // was used of them since: their stamps cannot say how long ago they were delivered (issue 32).
+  const arrived =
+    flight.stampedAheadEnergy > 0 && !isShort(flight.stampedAheadEnergy, onChain.energy_limit, options.toleranceBp);
+  const counted = arrived
+    ? {
+        energy: flight.energy - flight.stampedAheadEnergy,
+        deliveredEnergy: Math.max(0, flight.deliveredEnergy - flight.stampedAheadEnergy),
+      }
+    : flight;
+  entry.in_flight = countedInFlight(entry.target, entry.available, counted);
+  const plan = shortfall({
+    target: entry.target,
+    available: entry.available,
+    inFlight: entry.in_flight,
+    portion: offer.energy_per_portion,
+    maxEnergy: offer.max_energy,
+    toleranceBp: options.toleranceBp,
+  });
+  entry.to_buy = plan.toBuy;
+  entry.capped = plan.capped;
+  if (plan.toBuy === 0)
+    entry.reason = entry.available >= entry.target ? 'enough' : withinTolerance(entry, options.toleranceBp);
+  return plan.toBuy;
 }
 
 /**

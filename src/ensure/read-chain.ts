@@ -1,7 +1,9 @@
 /**
  * Reads many addresses from the TRON node, a bounded number at a time over its keep-alive connections: one
  * `getaccountresource` each (energy, bandwidth, and `{}` for an account that does not exist), and
- * `getaccount` only for the addresses about to be bought for (a contract account cannot receive energy).
+ * `getaccount` only for short addresses that exist on chain (a contract account cannot receive energy; `{}`
+ * from getaccountresource is no account, so no contract), once per process for an account that is not a
+ * contract: it can never become one, so a service asks once.
  */
 import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
@@ -33,11 +35,28 @@ export async function readAddresses(
  * The short items that can receive energy. A contract account cannot (java-tron refuses to delegate to one),
  * so its item fails with exit 2 here, before anything is asked of the API.
  */
-export async function receivers(deps: EnsureDeps, short: readonly EnsureItem[]): Promise<EnsureItem[]> {
-  const accounts = await mapLimit(short, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
-  return short.filter((entry, index) => {
-    if (!accounts[index]!.contract) return true;
+export async function receivers(
+  deps: EnsureDeps,
+  short: readonly EnsureItem[],
+  chain: ReadonlyMap<string, AddressState>,
+): Promise<EnsureItem[]> {
+  let known = accountsKnown.get(deps.node);
+  if (known === undefined) accountsKnown.set(deps.node, (known = new Set()));
+  // No account on chain (`{}`) is no contract: only an existing account is asked whether it is one.
+  const asked = short.filter((entry) => chain.get(entry.address)?.activated !== false && !known.has(entry.address));
+  const accounts = await mapLimit(asked, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
+  const contracts = new Set<string>();
+  asked.forEach((entry, index) => {
+    const account = accounts[index]!;
+    if (account.contract) contracts.add(entry.address);
+    else if (account.activated) known.add(entry.address);
+  });
+  return short.filter((entry) => {
+    if (!contracts.has(entry.address)) return true;
     failItem(entry, contractReceiverError(entry.address));
     return false;
   });
 }
+
+/** Per node client (a service keeps one), the addresses known to be activated accounts that are not contracts. */
+const accountsKnown = new WeakMap<object, Set<string>>();

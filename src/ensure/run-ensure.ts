@@ -1,28 +1,58 @@
 /**
- * `ensure` from start to end: read every address; when some are short, count what is in flight, quote,
- * consent and order (alone among this machine's runs); then, with --wait, confirm on chain.
+ * `ensure` from start to end: claim the addresses (address-claim.ts: with a shared store, those no other host
+ * holds), read each claimed one once; when some are short, count what is in flight, quote, consent and order
+ * for the ones still held; let the claims go; then, with --wait, confirm on chain. No database transaction is
+ * open while the node or the API is asked anything.
  */
+import type { ClaimHolder } from './address-claim.js';
 import { buyPurchases } from './buy-ensure.js';
 import { confirmPurchases } from './confirm-arrival.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
-import { planShortfalls } from './plan-ensure.js';
+import { newItem } from './item.js';
+import { planShortfalls, type Plan } from './plan-ensure.js';
 import { receivers } from './read-chain.js';
 import { readItems } from './targets.js';
 
 /** One item per address, in the order given; `error` set on those that failed. */
 export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promise<EnsureItem[]> {
-  const { items, short: needy } = await readItems(deps, options);
-  const short = await receivers(deps, needy);
-  if (short.length === 0) return items;
-  const api = await deps.api();
-  const plan = await deps.exclusive(
-    async () => {
-      const planned = await planShortfalls(deps, api, options, short);
-      await buyPurchases(deps, api, options, planned);
-      return planned;
-    },
-    short.map((item) => item.address),
-  );
-  if (options.waitSeconds !== undefined) await confirmPurchases(deps, api, options, plan);
-  return items;
+  const claim = await deps.claim(options.addresses);
+  let plan: Plan | undefined;
+  const items = new Map<string, EnsureItem>();
+  try {
+    for (const [address, holder] of claim.elsewhere) items.set(address, claimedElsewhere(address, options, holder));
+    const read = await readItems(deps, { ...options, addresses: claim.mine });
+    for (const item of read.items) items.set(item.address, item);
+    const short = await receivers(deps, read.short, read.chain);
+    if (short.length > 0) {
+      const api = await deps.api();
+      plan = await claim.decide(
+        short.map((item) => item.address),
+        async (held) => {
+          const still = new Set(held);
+          // Taken over while this host could not renew (frozen past its lease): another host decides them.
+          for (const item of short.filter((entry) => !still.has(entry.address)))
+            items.set(item.address, claimedElsewhere(item.address, options, undefined));
+          const mine = short.filter((item) => still.has(item.address));
+          if (mine.length === 0) return undefined;
+          const planned = await planShortfalls(deps, api, options, mine, read.chain);
+          await buyPurchases(deps, api, options, planned);
+          return planned;
+        },
+      );
+    }
+  } finally {
+    await claim.release();
+  }
+  if (plan !== undefined && options.waitSeconds !== undefined)
+    await confirmPurchases(deps, await deps.api(), options, plan);
+  return options.addresses.map((address) => items.get(address)!);
+}
+
+/** An address another host holds: skipped, nothing read or bought, and not a failure. */
+function claimedElsewhere(address: string, options: EnsureOptions, holder: ClaimHolder | undefined): EnsureItem {
+  const item = newItem(address, options.energy ?? 0, 0);
+  item.available = null;
+  item.reason = 'claimed_elsewhere';
+  if (holder !== undefined) item.claimed_by = holder;
+  return item;
 }

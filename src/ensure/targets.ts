@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { TransferRevertedError } from '../domain/cli-errors.js';
 import { encodeTronAddress } from '../domain/address.js';
-import { addressState, TRC20_TRANSFER_BYTES, transactionsCovered } from '../tron/address-state.js';
+import { addressState, TRC20_TRANSFER_BYTES, transactionsCovered, type AddressState } from '../tron/address-state.js';
 import { estimateTransfer } from '../tron/estimate-transfer.js';
 import type { AccountResource } from '../tron/tron-types.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions, TransfersTarget } from './ensure-types.js';
@@ -62,23 +62,33 @@ async function transfersItem(
   return entry;
 }
 
-/** Every address read once (`getaccountresource`), plus one simulation each with --transfers. */
-export async function readItems(
-  deps: EnsureDeps,
-  options: EnsureOptions,
-): Promise<{ items: EnsureItem[]; short: EnsureItem[] }> {
+/** The first reading: every item, the short ones, and what the chain said of each address. */
+export interface Reading {
+  items: EnsureItem[];
+  short: EnsureItem[];
+  chain: Map<string, AddressState>;
+}
+
+/**
+ * Every address read once (`getaccountresource`), plus one simulation each with --transfers: the only node
+ * read of an address that has enough, or whose shortfall turns out to be on its way (plan-ensure.ts).
+ */
+export async function readItems(deps: EnsureDeps, options: EnsureOptions): Promise<Reading> {
   const { transfers } = options;
   const to = transfers === undefined ? '' : (transfers.to ?? noHolder());
+  const chain = new Map<string, AddressState>();
   const items = await mapLimit(options.addresses, CHAIN_CONCURRENCY, async (address) => {
     const resource = await deps.node.getAccountResource(address);
+    chain.set(address, addressState(address, resource));
     if (transfers !== undefined) return transfersItem(deps, transfers, to, address, resource);
-    return newItem(address, options.energy ?? 0, addressState(address, resource).energy_available);
+    return newItem(address, options.energy ?? 0, chain.get(address)!.energy_available);
   });
   const short: EnsureItem[] = [];
   for (const entry of items) {
-    if (entry.error !== null || entry.available >= entry.target) continue;
-    if (isShort(entry.target, entry.available, options.toleranceBp)) short.push(entry);
+    const available = entry.available ?? 0;
+    if (entry.error !== null || available >= entry.target) continue;
+    if (isShort(entry.target, available, options.toleranceBp)) short.push(entry);
     else entry.reason = 'within_tolerance';
   }
-  return { items, short };
+  return { items, short, chain };
 }

@@ -4,21 +4,22 @@
  * concurrent runs never write the same file (except for the same client_request_id, where creation is
  * exclusive), a crash leaves whole records only, and "is anything unsettled?" is one small readdir.
  *
- *   <state>/journal/pending/<scope>-<id>.json   sent or about to be sent, outcome unknown
- *   <state>/journal/settled/<scope>-<id>.json   created, existing, refused or not sent
+ *   <state>/journal/pending/<account>-<id>.json   sent or about to be sent, outcome unknown
+ *   <state>/journal/settled/<account>-<id>.json   created, existing, refused or not sent
  *
- * `<scope>` hashes the API base URL and key id, `<id>` the client_request_id, so any id is a safe name.
+ * `<account>` hashes the API key's id (never the base URL's spelling: key-names.ts), `<id>` the
+ * client_request_id, so any id is a safe name.
  */
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertPrivate, describeFsError, ensurePrivateDir } from '../config/permissions.js';
 import { JournalWriteError, UnreadableRecordError } from '../domain/journal-errors.js';
+import { keyPrefix, recordFileName } from './key-names.js';
 import { listJson, readFolder, readRecordFile, type UnreadableRecord } from './read-records.js';
 import { journalDir } from './state-dir.js';
 import { sweepTemporaries } from './sweep.js';
 import type { JournalScope, OrderJournal } from './order-journal.js';
-import { hasOrder, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
+import { hasOrder, orderBody, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
 
 /** Settled records are kept this long (and pending ones until they are settled). */
 export const RETENTION_DAYS = 30;
@@ -38,7 +39,7 @@ export class Journal implements OrderJournal {
     this.#root = journalDir(stateDir);
     // Checked on every run that opens the journal, not only when an order is about to be written.
     assertPrivate(this.#root, 'folder', 'state');
-    this.#scopePrefix = digest(`${scope.origin}\n${scope.keyId}`, 16);
+    this.#scopePrefix = keyPrefix(scope.keyId);
   }
 
   get folder(): string {
@@ -141,16 +142,18 @@ export class Journal implements OrderJournal {
     return settled;
   }
 
-  /** Pending records of this scope, oldest first. */
-  pending(): JournalRecord[] {
-    return this.allPending().filter((record) => this.#inScope(record));
+  /** Pending records of this scope, oldest first; for `addresses` only when given. */
+  pending(addresses?: readonly string[]): JournalRecord[] {
+    const only = addresses === undefined ? undefined : new Set(addresses);
+    return this.allPending().filter((record) => this.#inScope(record) && forAddresses(record, only));
   }
 
   /**
    * Settled records of this scope that have an order, journaled at `sinceMs` or later: this machine's
    * orders, to follow by id when the order list does not reach them. Files settled earlier are not read.
    */
-  ordered(sinceMs: number): JournalRecord[] {
+  ordered(sinceMs: number, addresses?: readonly string[]): JournalRecord[] {
+    const only = addresses === undefined ? undefined : new Set(addresses);
     const folder = join(this.#root, 'settled');
     return listJson(folder).flatMap((name) => {
       if (!name.startsWith(`${this.#scopePrefix}-`)) return [];
@@ -161,7 +164,8 @@ export class Journal implements OrderJournal {
         return [];
       }
       const record = readRecord(path);
-      return record !== undefined && hasOrder(record) && Date.parse(record.journaled_at) >= sinceMs ? [record] : [];
+      const wanted = record !== undefined && hasOrder(record) && forAddresses(record, only);
+      return wanted && Date.parse(record.journaled_at) >= sinceMs ? [record] : [];
     });
   }
 
@@ -230,8 +234,9 @@ export class Journal implements OrderJournal {
     return removed;
   }
 
+  /** One account per API key, whatever the URL's spelling when the record was written. */
   #inScope(record: JournalRecord): boolean {
-    return record.origin === this.scope.origin && record.key_id === this.scope.keyId;
+    return record.key_id === this.scope.keyId;
   }
 
   #read(state: 'pending' | 'settled', clientRequestId: string): JournalRecord | undefined {
@@ -247,7 +252,7 @@ export class Journal implements OrderJournal {
   }
 
   #fileName(clientRequestId: string): string {
-    return `${this.#scopePrefix}-${digest(clientRequestId, 32)}.json`;
+    return recordFileName(this.scope.keyId, clientRequestId);
   }
 
   #ensureFolders(): void {
@@ -272,8 +277,9 @@ function durableFiles(): Promise<typeof import('../storage/durable-file.js')> {
   return import('../storage/durable-file.js');
 }
 
-function digest(text: string, length: number): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, length);
+/** The record is for one of `addresses` (any, when none are given). */
+function forAddresses(record: JournalRecord, addresses: ReadonlySet<string> | undefined): boolean {
+  return addresses === undefined || addresses.has(orderBody(record.body)?.address ?? '');
 }
 
 function serialise(record: JournalRecord): string {

@@ -9,9 +9,12 @@ import type { JournalRecord, OutcomeInput } from './record.js';
 /** A value now, or later. */
 export type Awaitable<T> = T | Promise<T>;
 
-/** Which API and key a journal's records belong to. */
+/**
+ * Which account a journal's records belong to: the API key's one-way id (record.ts keyIdOf), whatever the base
+ * URL's spelling (`http://127.0.0.1:p` and `http://localhost:p` are one account).
+ */
 export interface JournalScope {
-  /** The API base URL, as the requests go to it. */
+  /** The API base URL, as the requests go to it: kept in records as information, never part of the account. */
   origin: string;
   keyId: string;
 }
@@ -31,17 +34,17 @@ export interface OrderJournal {
   markUncertain(record: JournalRecord, reason: string): Promise<JournalRecord>;
   /** Records the server's definite answer and takes the record out of the pending list (once). */
   settle(record: JournalRecord, outcome: OutcomeInput): Promise<JournalRecord>;
-  /** Pending records of this scope, oldest first. */
-  pending(): Awaitable<JournalRecord[]>;
-  /** Settled records of this scope with an order, journaled at `sinceMs` or later. */
-  ordered(sinceMs: number): Awaitable<JournalRecord[]>;
+  /** Pending records of this scope, oldest first; for `addresses` only when given (what a decision reads). */
+  pending(addresses?: readonly string[]): Awaitable<JournalRecord[]>;
+  /** Settled records of this scope with an order, journaled at `sinceMs` or later; for `addresses` only when given. */
+  ordered(sinceMs: number, addresses?: readonly string[]): Awaitable<JournalRecord[]>;
   /** Pending records of every API and key in this store, oldest first. */
   allPending(): Awaitable<JournalRecord[]>;
   /** The pending record of this id when it exists but cannot be read. */
   unreadableFor(clientRequestId: string): Awaitable<UnreadableRecord | undefined>;
   /** Pending records of this scope that cannot be read. */
   unreadablePending(): Awaitable<UnreadableRecord[]>;
-  /** True when the record was sent to this journal's API with its key. */
+  /** True when the record was sent with this journal's API key (whatever the URL's spelling). */
   covers(record: JournalRecord): boolean;
   /** How many pending records this scope has, not counting `exceptId`. */
   pendingCount(exceptId?: string): Awaitable<number>;

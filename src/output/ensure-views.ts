@@ -6,7 +6,8 @@ import { shortAddress, shortIdsIn } from './short-forms.js';
 
 export interface EnsureRow {
   address: string;
-  available: number;
+  /** Null for an address another host holds (claimed_elsewhere): not read. */
+  available: number | null;
   available_after?: number;
   in_flight: number;
   target: number;
@@ -19,6 +20,7 @@ export interface EnsureRow {
   error: { message: string } | null;
   per_transfer?: number | null;
   bandwidth_short?: boolean;
+  claimed_by?: { host: string; until: string };
 }
 
 const RESULT: Record<string, (row: EnsureRow) => string> = {
@@ -33,6 +35,8 @@ const RESULT: Record<string, (row: EnsureRow) => string> = {
   not_on_chain: (row) => `not on chain: ${row.error?.message ?? ''}`,
   delivery_failed: (row) => `delivery failed: ${row.error?.message ?? ''}`,
   spend_limit: (row) => `held back by --max-spend: ${row.error?.message ?? ''}`,
+  claimed_elsewhere: (row) =>
+    `skipped: claimed by ${row.claimed_by === undefined ? 'another host' : `${row.claimed_by.host} until ${formatIsoTime(row.claimed_by.until)}`}`,
 };
 
 /** `ensure --every`'s line before each cycle's table, its time local like every table's. */
@@ -80,7 +84,7 @@ export function ensureTable(rows: readonly EnsureRow[], options: { wait?: boolea
     rows: rows.map((row) =>
       pick([
         row.address,
-        formatInteger(row.available),
+        row.available === null ? '-' : formatInteger(row.available),
         row.available_after === undefined ? '-' : formatInteger(row.available_after),
         formatInteger(row.in_flight),
         // A target that could not be worked out (a failed --transfers estimate) is not 0.

@@ -1,14 +1,22 @@
 /**
  * The service's gate to ordering: a cycle orders only while no stop was asked for (a signal while it reads
- * ends it before it orders anything), and the addresses it decides for go on to the lock, which with a
- * shared state (PostgreSQL) takes one lock per address across hosts.
+ * ends it before it orders anything). The addresses it decides go on to their claim's decision, which with a
+ * shared state (PostgreSQL) renews their leases, and in the folder takes this machine's lock.
  */
 import { StoppedBeforeOrderingError } from '../domain/cli-errors.js';
 import type { EnsureDeps } from '../ensure/ensure-types.js';
 
-export function gateOrdering(exclusive: EnsureDeps['exclusive'], stopped: () => boolean): EnsureDeps['exclusive'] {
-  return (work, addresses) => {
-    if (stopped()) throw new StoppedBeforeOrderingError();
-    return exclusive(work, addresses);
+export function gateOrdering(claim: EnsureDeps['claim'], stopped: () => boolean): EnsureDeps['claim'] {
+  return async (addresses) => {
+    const claimed = await claim(addresses);
+    return {
+      mine: claimed.mine,
+      elsewhere: claimed.elsewhere,
+      release: () => claimed.release(),
+      decide: (wanted, work) => {
+        if (stopped()) throw new StoppedBeforeOrderingError();
+        return claimed.decide(wanted, work);
+      },
+    };
   };
 }

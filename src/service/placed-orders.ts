@@ -1,5 +1,6 @@
 /**
- * The service's own orders, followed until final (one `GET` per order per cycle while it is on its way):
+ * The service's own orders, followed until final, from the order list's newest pages (one page per 100 orders,
+ * back to the oldest one followed; a `GET` each only for those the pages do not show):
  * what was delivered is spent; what failed was refunded (not spent, and its price goes back to the
  * --max-spend ledger), and the address backs off: after its n-th failed delivery in a row, the next order to
  * it waits 2^(n-1) cycles (1, 2, 4 … capped at MAX_HOLD_CYCLES), reset by a delivery that succeeds. A cycle
@@ -10,9 +11,17 @@ import type { Order } from '../client/types.js';
 import { endedUndelivered, isFinal } from '../client/wait-for-order.js';
 import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
+import { timestampMs } from '../domain/api-time.js';
+import { scanRecentOrders } from '../ordering/find-recent.js';
 
 /** Where an order's outcome is told: the --max-spend ledger (a refund gives its price back). */
 type Settles = Pick<SpendCeilingRule, 'settle'>;
+
+/** Where the followed orders are read: the list's pages, and by id those the pages do not show. */
+type Follows = Pick<EnsureClient, 'getOrder'> & Partial<Pick<EnsureClient, 'orderPages'>>;
+
+/** Read back this much before the oldest order followed: the list is the server's, in its own order. */
+const LIST_SLACK_MS = 60_000;
 
 /** The longest wait, in cycles, before another order to an address whose deliveries keep failing. */
 export const MAX_HOLD_CYCLES = 32;
@@ -56,16 +65,31 @@ export class PlacedOrders {
   }
 
   /** At a cycle's start: each order followed once more; those now final are settled and returned. */
-  async settle(client: Pick<EnsureClient, 'getOrder'>): Promise<Settled[]> {
+  async settle(client: Follows): Promise<Settled[]> {
     const cycle = this.#cycle;
     const settled: Settled[] = [];
+    const listed = await this.#listed(client);
     for (const [id, known] of this.#unsettled) {
-      const order = isFinal(known) ? known : await client.getOrder(id);
+      const order = isFinal(known) ? known : (listed.get(id) ?? (await client.getOrder(id)));
       if (!isFinal(order)) continue;
       this.#unsettled.delete(id);
       settled.push(await this.#settleOne(order, cycle));
     }
     return settled;
+  }
+
+  /** The followed orders not known final, as the list's newest pages show them (back to the oldest of them). */
+  async #listed(client: Follows): Promise<Map<string, Order>> {
+    const open = [...this.#unsettled.values()].filter((order) => !isFinal(order));
+    const found = new Map<string, Order>();
+    if (open.length === 0 || client.orderPages === undefined) return found;
+    const wanted = new Set(open.map((order) => order.id));
+    const oldest = open.reduce((least, order) => Math.min(least, timestampMs(order.created_at)), Infinity);
+    await scanRecentOrders({ orderPages: client.orderPages.bind(client) }, oldest - LIST_SLACK_MS, (order) => {
+      if (wanted.has(order.id)) found.set(order.id, order);
+      return found.size === wanted.size;
+    });
+    return found;
   }
 
   /** Why the address must not be bought for in this cycle (it backs off after failed deliveries), or undefined. */

@@ -35,8 +35,8 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
     ...deps,
     // Orders seen final stay known between cycles, so a service follows each of its old orders once.
     knownFinal: new Set(),
-    // Ordering starts here (alone among this machine's runs): not once a stop was asked for.
-    exclusive: gateOrdering(deps.exclusive, () => stop.requested),
+    // Ordering starts with a claim's decision: not once a stop was asked for.
+    claim: gateOrdering(deps.claim, () => stop.requested),
   };
   try {
     await runService({

@@ -73,6 +73,8 @@ export class ServiceMetrics {
     m.add(CYCLES, { result });
     if (result !== 'failed') m.set(LAST_SUCCESS, {}, (endedAtMs / 1000).toFixed(3));
     for (const item of items) {
+      // Another host decided it: its gauges are that host's to say.
+      if (item.available === null) continue;
       const address = { address: item.address };
       m.set(AVAILABLE, address, String(item.available_after ?? item.available));
       m.set(TARGET, address, String(item.target));

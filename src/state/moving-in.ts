@@ -60,52 +60,18 @@ export async function refuseWhileLeftBehind(store: StateStore, stateDir: string)
 }
 
 /**
- * The store, its ordering guarded: `decisions` (ensure's start, and each of its decisions) and a journal's
- * `begin` (every order request, before it is sent) refuse while records are left behind. Checked once a run
- * while it finds none (an import meanwhile is seen by the next run).
+ * The check a shared store runs before ordering (pg-store.ts `guardOrdering`): before each decision of `ensure`
+ * and each journal `begin` (every order request, before it is sent), it refuses while records are left behind.
+ * Once it finds none it is not asked again in this run (an import meanwhile is seen by the next run); a
+ * refusal is said again on the next try (the next cycle of a service), which reads the folder anew.
  */
-export function guardMovingIn(store: StateStore, stateDir: string): StateStore {
+export function movingInCheck(store: StateStore, stateDir: string): () => Promise<void> {
   let clear: Promise<void> | undefined;
-  const check = () => {
+  return () => {
     clear ??= refuseWhileLeftBehind(store, stateDir);
-    // A refusal is said again on the next try (the next cycle of a service), which reads the folder anew.
     return clear.catch((error: unknown) => {
       clear = undefined;
       throw error;
     });
   };
-  return new Proxy(store, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (property === 'decisions')
-        return async (...args: unknown[]) => {
-          const exclusive = await (value as (...a: unknown[]) => Promise<StateStore['decisions']>).apply(target, args);
-          return async (...work: unknown[]) => {
-            await check();
-            return (exclusive as unknown as (...w: unknown[]) => unknown)(...work);
-          };
-        };
-      if (property === 'journal')
-        return async (...args: unknown[]) => {
-          const journal = await (value as (...a: unknown[]) => Promise<object>).apply(target, args);
-          return guardBegin(journal, check);
-        };
-      return (value as (...a: unknown[]) => unknown).bind(target);
-    },
-  });
-}
-
-function guardBegin<J extends object>(journal: J, check: () => Promise<void>): J {
-  return new Proxy(journal, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (property !== 'begin') return (value as (...a: unknown[]) => unknown).bind(target);
-      return async (...args: unknown[]) => {
-        await check();
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
 }

@@ -13,6 +13,8 @@ export async function openStateStore(env: NodeJS.ProcessEnv, stateUrl: string | 
     return new LocalStore(stateDir(env), env);
   }
   parseStateUrl(stateUrl);
-  const [{ PgStore }, { guardMovingIn }] = await Promise.all([import('./pg/pg-store.js'), import('./moving-in.js')]);
-  return guardMovingIn(await PgStore.open(stateUrl, env), stateDir(env));
+  const [{ PgStore }, { movingInCheck }] = await Promise.all([import('./pg/pg-store.js'), import('./moving-in.js')]);
+  const store = await PgStore.open(stateUrl, env);
+  store.guardOrdering(movingInCheck(store, stateDir(env)));
+  return store;
 }

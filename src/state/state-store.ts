@@ -1,37 +1,69 @@
 /**
- * Where what hosts know is kept: the order journal, the pending records of every API and key, and `ensure`'s
- * decisions one at a time. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
+ * Where what hosts know is kept: the order journal, the pending records of every API key, and `ensure`'s
+ * claims on the addresses it decides. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
+import type { AddressClaim } from '../ensure/address-claim.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { FolderLedger } from '../journal/folder-ledgers.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 
-/** The decisions one run is about to make: for these addresses, on this account (API and key). */
-export interface DecisionKeys {
-  scope: JournalScope;
-  addresses?: readonly string[] | undefined;
+/** How a run claims its addresses: its notes, and for a service its interval (leases and due times follow it). */
+export interface ClaimOptions {
+  note: (line: string) => void;
+  /** `--every` in ms; undefined for one run. */
+  everyMs?: number | undefined;
 }
 
-/**
- * Runs `work` alone among the runs sharing this store that decide for any of the addresses on this account
- * (the local folder: alone on this machine, whatever the addresses): from counting what is in flight to the
- * last order journaled.
- */
-export type Exclusive = <T>(work: () => Promise<T>, keys: DecisionKeys) => Promise<T>;
+/** Claims addresses for one account: the scope is asked for only where the store keys claims by it. */
+export type Claims = (scope: () => Promise<JournalScope>, addresses: readonly string[]) => Promise<AddressClaim>;
+
+/** A host as the claims saw it last (`energy state status`): ISO times on the store's clock. */
+export interface HostStatus {
+  host: string;
+  pid: number;
+  /** Its session's application_name (the program and its version, where set). */
+  program: string | null;
+  last_claim_at: string;
+  /** Addresses it claimed at that claim, and those it skipped (held by others). */
+  last_claimed: number;
+  last_skipped: number;
+  /** Leases it holds now, and when the last of them expires. */
+  leases_held: number;
+  leases_expire_at: string | null;
+}
+
+/** What `energy state status` says of the store. */
+export interface StoreStatus {
+  store: StateStore['kind'];
+  where: string;
+  /** The store's schema version (null for the folder) and the one this program writes. */
+  schema_version: number | null;
+  program_schema_version: number | null;
+  hosts: HostStatus[];
+  /** Leases held now, across hosts: how many, and the soonest and the latest expiry. */
+  leases: { held: number; soonest_expiry: string | null; latest_expiry: string | null };
+  /** Records whose outcome is unknown, across accounts; the oldest one's time. */
+  pending: { records: number; oldest: string | null; unreadable: number };
+  /** Records set apart when one id stood under two spellings of the URL (kept readable). */
+  merged_records: number;
+}
 
 export interface StateStore {
   readonly kind: 'folder' | 'postgresql';
   /** The folder, or the database's URL without its password: said in messages. */
   readonly where: string;
-  /** The journal of one API and key. */
-  journal(scope: JournalScope): Promise<OrderJournal>;
+  /**
+   * The journal of one account (the API key, whatever the URL's spelling). `note` hears, once, that the store
+   * has met this key under another spelling of the URL.
+   */
+  journal(scope: JournalScope, note?: (line: string) => void): Promise<OrderJournal>;
   /** Pending records of every API and key, oldest first, and those that cannot be read. */
   allPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }>;
-  /** `ensure`'s lock: checked now, taken per decision. `note` says what it waits for. */
-  decisions(note: (line: string) => void): Promise<Exclusive>;
+  /** `ensure`'s claims (ensure/address-claim.ts): checked now, taken per run or cycle. */
+  claims(options: ClaimOptions): Promise<Claims>;
   /**
    * `ensure --max-spend`'s ledger of this name (`account <key id>` or `budget <name>`, spend-ledger.ts),
    * used by a run of `account` (the folder takes in an older energy's ledger of that base URL and key).
@@ -41,6 +73,8 @@ export interface StateStore {
   importSpendLedgers(ledgers: readonly FolderLedger[]): Promise<number>;
   /** `energy state import`: records of a local journal copied in; how many were added, settled there, or there already. */
   importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>>;
+  /** For `energy state status`: hosts, leases, pending records, schema. */
+  status(): Promise<StoreStatus>;
   /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */
   health(): Promise<{ schemaVersion: number | null; latencyMs: number }>;
   close(): Promise<void>;

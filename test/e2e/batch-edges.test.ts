@@ -188,13 +188,15 @@ describe('journal records (items 7, 18, 19)', () => {
     const here = await world.run(['order', 'create', addresses[0]!, '--energy', '65000', '--hours', '1', '--yes']);
     expect(here.code).not.toBe(0);
     world.sandbox.clearFaults();
-    // A record of another API: the same file moved to another scope by hand-editing its origin.
+    // A record of another API and key: the same file moved to another account by hand-editing its origin and
+    // key id (the account is the key: another URL alone would be this one).
     const [mine] = readdirSync(pendingDir());
     const text = (await import('node:fs')).readFileSync(join(pendingDir(), mine!), 'utf8');
     writeFileSync(
       join(pendingDir(), `0000000000000000-${mine!.split('-')[1]}`),
       text
         .replace(world.sandbox.url, 'https://other.example.com')
+        .replace(/"key_id": "[^"]+"/, '"key_id": "sha256:00000000000000ff"')
         .replace(/"client_request_id": "[^"]+"/, '"client_request_id": "elsewhere-1"'),
       { mode: 0o600 },
     );

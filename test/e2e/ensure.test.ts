@@ -313,7 +313,10 @@ describe('buying', () => {
       match: { path: '/wallet/getaccount' },
     });
     const before = apiRequests(world);
-    const result = await ensure(rentalArgs(next(), '--yes'));
+    // An account that exists: only such a one is asked whether it is a contract (`{}` is no account, no contract).
+    const address = next();
+    world.sandbox.seedTronAccount(address, {});
+    const result = await ensure(rentalArgs(address, '--yes'));
     expect(result.code).toBe(7);
     expect(apiRequests(world)).toBe(before);
   });

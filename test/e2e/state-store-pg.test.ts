@@ -102,7 +102,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     expect(pendingIdsOf(await host().run(['order', 'pending', '--json']))).toEqual([]);
   }, 60_000);
 
-  it('two ensure runs deciding for one need at once, their order list read on either side of another order: 1 order of theirs', async () => {
+  it('a second ensure run while the first decides the same address skips it (claimed_elsewhere, not read); the first buys: 1 order of theirs', async () => {
     const address = freshAddress(33_004);
     const [a, b] = [host(), host()];
     // Host A reads the list, then waits 3 s for its quote; meanwhile another integration orders 32,000 for
@@ -115,12 +115,14 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
       env: { ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-other-')) },
     });
     expect(other.code, other.stderr).toBe(0);
+    const reads = world.sandbox.requestCount('/wallet/getaccountresource');
     const resultB = await b.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
+    expect(world.sandbox.requestCount('/wallet/getaccountresource')).toBe(reads);
     const resultA = await runningA.result;
     expect(resultA.code, resultA.stderr).toBe(0);
     expect(resultB.code, resultB.stderr).toBe(0);
     const reasons = [resultA, resultB].map((result) => json<{ items: { reason: string }[] }>(result).items[0]!.reason);
-    expect(reasons.sort()).toEqual(['bought', 'in_flight']);
+    expect(reasons).toEqual(['bought', 'claimed_elsewhere']);
     expect(
       ordersTo(address)
         .map((order) => order.energy)
@@ -142,8 +144,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
       expected_total_trx: '3.700000',
     });
     cluster.current.sql(
-      `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host)
-       VALUES ('${world.sandbox.url}', '${keyId}', 'host-a-0001', '${body}', now(), 'host-a')`,
+      `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host, address)
+       VALUES ('${world.sandbox.url}', '${keyId}', 'host-a-0001', '${body}', now(), 'host-a', '${address}')`,
     );
     const result = await b.run(['ensure', address, '--energy', '65000', '--hours', '1', '--yes', '--json']);
     expect(result.code, result.stderr).toBe(0);
@@ -201,7 +203,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the state share
     expect(ordersTo(address)).toHaveLength(1);
   }, 60_000);
 
-  it('a fresh database set up by three hosts at once: each waits for the migration lock, one schema, version 1', async () => {
+  it('a fresh database set up by three hosts at once: each waits for the migration lock, one schema, every version once', async () => {
     cluster.current.sql('CREATE DATABASE fresh_three');
     const url = cluster.current.url.replace('/postgres?', '/fresh_three?');
     // The migration lock held from outside: the three hosts must queue on it (seen in pg_locks), not race.

@@ -1,14 +1,16 @@
 /**
- * The order journal in PostgreSQL: one row per (API, key, client_request_id), shared by every host naming the
- * database. The rules are the folder's (journal.ts): a record is written before its request leaves; an id
- * journaled pending, or settled with an order, is returned to a second writer, whose bytes it must send; a
- * refused or unsent record is replaced; a record is settled once (the first answer stays).
+ * The order journal in PostgreSQL: one row per (API key, client_request_id), shared by every host naming the
+ * database. The account is the key's one-way id, never the base URL's spelling (`origin` is kept as what the
+ * writer called it). The rules are the folder's (journal.ts): a record is written before its request leaves;
+ * an id journaled pending, or settled with an order, is returned to a second writer, whose bytes it must send;
+ * a refused or unsent record is replaced; a record is settled once (the first answer stays). Each row carries
+ * its order's address, so that a decision reads its own addresses' rows only (index journal_address).
  */
 import type { Pool } from 'pg';
 import { JournalWriteError, UnreadableRecordError } from '../../domain/journal-errors.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { UnreadableRecord } from '../../journal/read-records.js';
-import { parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
+import { orderBody, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
 import { stateStoreFailure } from './pg-connect.js';
 
 interface Row {
@@ -22,7 +24,7 @@ interface Row {
 }
 
 const COLUMNS = 'origin, key_id, client_request_id, body, journaled_at, last_error, outcome';
-const KEY = 'origin = $1 AND key_id = $2 AND client_request_id = $3';
+const KEY = 'key_id = $1 AND client_request_id = $2';
 /** Settled records are kept this long, as in the folder. */
 const RETENTION = "interval '30 days'";
 
@@ -35,8 +37,16 @@ export class PgJournal implements OrderJournal {
     readonly where: string,
     private readonly url: string,
     private readonly host: string,
-    private readonly nowMs: () => number = Date.now,
+    private readonly options: {
+      /** Asked before a record is written: may refuse the order (a host not moved in, pg-store.ts). */
+      beforeBegin?: () => Promise<void>;
+      nowMs?: () => number;
+    } = {},
   ) {}
+
+  private nowMs(): number {
+    return (this.options.nowMs ?? Date.now)();
+  }
 
   async find(clientRequestId: string): Promise<JournalRecord | undefined> {
     const row = await this.#row(clientRequestId);
@@ -49,16 +59,17 @@ export class PgJournal implements OrderJournal {
   }
 
   async begin(clientRequestId: string, body: string): Promise<{ record: JournalRecord; fresh: boolean }> {
+    await this.options.beforeBegin?.();
     const journaledAt = new Date(this.nowMs());
     const { rows } = await this.#query<Row>(
       'journal the order (nothing was sent)',
-      `INSERT INTO energy.journal (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6)
-       ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
-         SET body = EXCLUDED.body, journaled_at = EXCLUDED.journaled_at, last_error = NULL, outcome = NULL,
-             host = EXCLUDED.host, updated_at = now()
+      `INSERT INTO energy.journal (${COLUMNS}, host, address) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7)
+       ON CONFLICT (key_id, client_request_id) DO UPDATE
+         SET origin = EXCLUDED.origin, body = EXCLUDED.body, journaled_at = EXCLUDED.journaled_at,
+             last_error = NULL, outcome = NULL, host = EXCLUDED.host, address = EXCLUDED.address, updated_at = now()
          WHERE energy.journal.outcome IS NOT NULL AND energy.journal.outcome->>'kind' NOT IN ('created', 'existing')
        RETURNING ${COLUMNS}`,
-      [...this.#key(clientRequestId), body, journaledAt, this.host],
+      [this.scope.origin, this.scope.keyId, clientRequestId, body, journaledAt, this.host, addressOf(body)],
     );
     if (rows[0] !== undefined) return { record: this.#record(rows[0])!, fresh: true };
     const other = await this.#row(clientRequestId);
@@ -74,7 +85,7 @@ export class PgJournal implements OrderJournal {
     const updated = { ...record, last_error: reason };
     try {
       await this.pool.query(
-        `UPDATE energy.journal SET last_error = $4, updated_at = now() WHERE ${KEY} AND outcome IS NULL`,
+        `UPDATE energy.journal SET last_error = $3, updated_at = now() WHERE ${KEY} AND outcome IS NULL`,
         [...this.#key(record.client_request_id), reason],
       );
     } catch {
@@ -88,17 +99,20 @@ export class PgJournal implements OrderJournal {
     try {
       // The first answer stays: a host settling a record another host settled a moment ago changes nothing.
       const { rows } = await this.pool.query<Row>(
-        `INSERT INTO energy.journal (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
+        `INSERT INTO energy.journal (${COLUMNS}, host, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (key_id, client_request_id) DO UPDATE
            SET outcome = EXCLUDED.outcome, updated_at = now() WHERE energy.journal.outcome IS NULL
          RETURNING ${COLUMNS}`,
         [
-          ...this.#key(record.client_request_id),
+          this.scope.origin,
+          this.scope.keyId,
+          record.client_request_id,
           record.body,
           new Date(record.journaled_at),
           record.last_error,
           JSON.stringify(full),
           this.host,
+          addressOf(record.body),
         ],
       );
       const row = rows[0] ?? (await this.#row(record.client_request_id));
@@ -111,23 +125,23 @@ export class PgJournal implements OrderJournal {
     }
   }
 
-  async pending(): Promise<JournalRecord[]> {
-    return this.#records(
-      `SELECT ${COLUMNS} FROM energy.journal WHERE origin = $1 AND key_id = $2 AND outcome IS NULL`,
-      [this.scope.origin, this.scope.keyId],
-    );
+  /** Pending records of this account; of `addresses` only when given (a decision's). */
+  async pending(addresses?: readonly string[]): Promise<JournalRecord[]> {
+    return this.#records('outcome IS NULL', [], addresses);
   }
 
-  async ordered(sinceMs: number): Promise<JournalRecord[]> {
+  /** Records with an order journaled since `sinceMs`; of `addresses` only when given (a decision's). */
+  async ordered(sinceMs: number, addresses?: readonly string[]): Promise<JournalRecord[]> {
     return this.#records(
-      `SELECT ${COLUMNS} FROM energy.journal WHERE origin = $1 AND key_id = $2
-         AND outcome->>'kind' IN ('created', 'existing') AND journaled_at >= $3`,
-      [this.scope.origin, this.scope.keyId, new Date(sinceMs)],
+      `outcome->>'kind' IN ('created', 'existing') AND journaled_at >= $2`,
+      [new Date(sinceMs)],
+      addresses,
     );
   }
 
   async allPending(): Promise<JournalRecord[]> {
-    return this.#records(`SELECT ${COLUMNS} FROM energy.journal WHERE outcome IS NULL`, []);
+    const sql = `SELECT ${COLUMNS} FROM energy.journal WHERE outcome IS NULL ORDER BY journaled_at`;
+    return (await this.#query<Row>('read the journal', sql, [])).rows.flatMap((row) => this.#record(row) ?? []);
   }
 
   /**
@@ -137,8 +151,8 @@ export class PgJournal implements OrderJournal {
   async import(record: JournalRecord): Promise<'added' | 'settled' | 'present'> {
     const { rows } = await this.#query<{ added: boolean }>(
       'import the journal',
-      `INSERT INTO energy.journal AS j (${COLUMNS}, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (origin, key_id, client_request_id) DO UPDATE
+      `INSERT INTO energy.journal AS j (${COLUMNS}, host, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (key_id, client_request_id) DO UPDATE
          SET outcome = EXCLUDED.outcome, updated_at = now()
          WHERE j.outcome IS NULL AND EXCLUDED.outcome IS NOT NULL
        RETURNING (xmax = 0) AS added`,
@@ -151,6 +165,7 @@ export class PgJournal implements OrderJournal {
         record.last_error,
         record.outcome === null ? null : JSON.stringify(record.outcome),
         this.host,
+        addressOf(record.body),
       ],
     );
     return rows[0] === undefined ? 'present' : rows[0].added ? 'added' : 'settled';
@@ -166,20 +181,21 @@ export class PgJournal implements OrderJournal {
   }
 
   async unreadablePending(): Promise<UnreadableRecord[]> {
-    const rows = await this.#pendingRows('origin = $1 AND key_id = $2', [this.scope.origin, this.scope.keyId]);
+    const rows = await this.#pendingRows('key_id = $1', [this.scope.keyId]);
     return rows.flatMap((row) => this.#unreadable(row) ?? []);
   }
 
+  /** One account per key, whatever the URL's spelling when the record was written. */
   covers(record: JournalRecord): boolean {
-    return record.origin === this.scope.origin && record.key_id === this.scope.keyId;
+    return record.key_id === this.scope.keyId;
   }
 
   async pendingCount(exceptId?: string): Promise<number> {
     const { rows } = await this.#query<{ count: string }>(
       'count pending records',
       `SELECT count(*) AS count FROM energy.journal
-         WHERE origin = $1 AND key_id = $2 AND outcome IS NULL AND client_request_id IS DISTINCT FROM $3`,
-      [this.scope.origin, this.scope.keyId, exceptId ?? null],
+         WHERE key_id = $1 AND outcome IS NULL AND client_request_id IS DISTINCT FROM $2`,
+      [this.scope.keyId, exceptId ?? null],
     );
     return Number(rows[0]?.count ?? 0);
   }
@@ -198,9 +214,12 @@ export class PgJournal implements OrderJournal {
     }
   }
 
-  async #records(sql: string, params: unknown[]): Promise<JournalRecord[]> {
-    const { rows } = await this.#query<Row>('read the journal', `${sql} ORDER BY journaled_at`, params);
-    return rows.flatMap((row) => this.#record(row) ?? []);
+  /** This account's records where `where` holds ($1 is the key id, `params` from $2 on), oldest first. */
+  async #records(where: string, params: unknown[], addresses: readonly string[] | undefined): Promise<JournalRecord[]> {
+    const values = [this.scope.keyId, ...params, ...(addresses === undefined ? [] : [addresses])];
+    const only = addresses === undefined ? '' : ` AND address = ANY($${values.length}::text[])`;
+    const sql = `SELECT ${COLUMNS} FROM energy.journal WHERE key_id = $1${only} AND ${where} ORDER BY journaled_at`;
+    return (await this.#query<Row>('read the journal', sql, values)).rows.flatMap((row) => this.#record(row) ?? []);
   }
 
   async #pendingRows(where: string, params: unknown[]): Promise<Row[]> {
@@ -221,8 +240,8 @@ export class PgJournal implements OrderJournal {
     }
   }
 
-  #key(clientRequestId: string): [string, string, string] {
-    return [this.scope.origin, this.scope.keyId, clientRequestId];
+  #key(clientRequestId: string): [string, string] {
+    return [this.scope.keyId, clientRequestId];
   }
 
   /** The row as a record, checked as a file is: a row whose body is not an order is not trusted. */
@@ -239,6 +258,11 @@ export class PgJournal implements OrderJournal {
   #path(clientRequestId: string): string {
     return `${this.where} (energy.journal, client_request_id ${clientRequestId})`;
   }
+}
+
+/** The order's address, kept beside the body so that a decision reads its addresses' rows only; null if garbled. */
+function addressOf(body: string): string | null {
+  return orderBody(body)?.address ?? null;
 }
 
 function asRecord(row: Row): JournalRecord {

@@ -7,7 +7,7 @@
 import type { PoolClient } from 'pg';
 import { StateStoreError } from '../../domain/journal-errors.js';
 
-/** pg_advisory_xact_lock(MIGRATION_LOCK, 0): the two-integer key space, apart from the decisions' bigint keys. */
+/** pg_advisory_xact_lock(MIGRATION_LOCK, 0): the migrations' one advisory lock, held by the transaction that applies them. */
 const MIGRATION_LOCK = 0x656e7267; // "enrg"
 
 const MIGRATIONS: readonly string[] = [
@@ -78,6 +78,62 @@ const MIGRATIONS: readonly string[] = [
        FROM energy.spend, unnest(ARRAY['hold', 'order', 'final']) AS kind
       WHERE kind <> 'final' OR state <> 'placed';
    DROP TABLE energy.spend;`,
+  // (claims) One account per API key, whatever the URL's spelling; a decision reads its addresses' rows only;
+  // ensure's claims with leases, and the hosts that take them. Rows of one id under two spellings of the URL
+  // are one record: the one with an order is kept (else the pending one, else the earliest), the others are
+  // moved to energy.journal_merged, where they stay readable.
+  `ALTER TABLE energy.journal ADD COLUMN address text;
+   UPDATE energy.journal SET address = substring(body from '"address"\\s*:\\s*"([^"\\\\]*)"');
+   CREATE TABLE energy.journal_merged (LIKE energy.journal, merged_at timestamptz NOT NULL DEFAULT now());
+   WITH ranked AS (
+     SELECT ctid AS row_id, row_number() OVER (
+       PARTITION BY key_id, client_request_id
+       ORDER BY CASE WHEN outcome->>'kind' IN ('created', 'existing') THEN 0 WHEN outcome IS NULL THEN 1 ELSE 2 END,
+                journaled_at, origin) AS rank
+     FROM energy.journal
+   ), moved AS (
+     DELETE FROM energy.journal j USING ranked r WHERE j.ctid = r.row_id AND r.rank > 1
+     RETURNING j.origin, j.key_id, j.client_request_id, j.body, j.journaled_at, j.last_error, j.outcome, j.host,
+               j.updated_at, j.address
+   )
+   INSERT INTO energy.journal_merged
+     (origin, key_id, client_request_id, body, journaled_at, last_error, outcome, host, updated_at, address)
+     SELECT * FROM moved;
+   ALTER TABLE energy.journal DROP CONSTRAINT journal_pkey;
+   ALTER TABLE energy.journal ADD PRIMARY KEY (key_id, client_request_id);
+   DROP INDEX energy.journal_ordered;
+   CREATE INDEX journal_address ON energy.journal (key_id, address, journaled_at);
+   CREATE TABLE energy.claims (
+     key_id text NOT NULL,
+     address text NOT NULL,
+     holder text NOT NULL,
+     token text NOT NULL,
+     claimed_at timestamptz NOT NULL,
+     lease_until timestamptz,
+     decided_at timestamptz,
+     PRIMARY KEY (key_id, address)
+   ) WITH (fillfactor = 70);
+   CREATE TABLE energy.hosts (
+     host text NOT NULL,
+     pid integer NOT NULL,
+     key_id text NOT NULL,
+     every_ms integer NOT NULL,
+     address_list text NOT NULL,
+     program text NOT NULL,
+     last_claim_at timestamptz NOT NULL,
+     last_claimed integer NOT NULL,
+     last_skipped integer NOT NULL,
+     PRIMARY KEY (host, pid)
+   );
+   CREATE TABLE energy.origins (
+     key_id text NOT NULL,
+     origin text NOT NULL,
+     seen_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (key_id, origin)
+   );
+   INSERT INTO energy.origins (key_id, origin)
+     SELECT DISTINCT key_id, origin FROM energy.journal
+     UNION SELECT DISTINCT key_id, origin FROM energy.journal_merged;`,
 ];
 
 /** The schema version this program writes. */
@@ -130,7 +186,7 @@ export async function migrate(client: PoolClient, host: string): Promise<number>
 }
 
 /**
- * `energy doctor`'s write test: a row into each of the schema's first tables, in a transaction rolled back
+ * `energy doctor`'s write test: a row into the journal, the claims and the --max-spend ledger, in a transaction rolled back
  * (nothing stays), so that a read-only role, a standby or a revoked grant fails doctor, not the first order.
  */
 export async function tryWrite(client: PoolClient): Promise<void> {
@@ -139,6 +195,10 @@ export async function tryWrite(client: PoolClient): Promise<void> {
     await client.query(
       `INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, host)
        VALUES ('energy doctor', 'energy doctor', 'energy doctor', '{}', now(), 'energy doctor')`,
+    );
+    await client.query(
+      `INSERT INTO energy.claims (key_id, address, holder, token, claimed_at)
+       VALUES ('energy doctor', 'energy doctor', 'energy doctor', 'energy doctor', now())`,
     );
     await client.query(`INSERT INTO energy.spend_ledger (ledger) VALUES ('energy doctor')`);
     await client.query(
@@ -150,7 +210,7 @@ export async function tryWrite(client: PoolClient): Promise<void> {
   }
 }
 
-function newerSchema(found: number): StateStoreError {
+export function newerSchema(found: number): StateStoreError {
   return new StateStoreError(
     `the state store's schema is at version ${found}, written by a newer energy (this one knows ${SCHEMA_VERSION}): nothing was read or written`,
     { hint: 'upgrade energy on this host to the version the other hosts run' },

@@ -1,33 +1,33 @@
 /**
  * The state store in PostgreSQL (ENERGY_STATE_URL): the journal of every host naming the database, and
- * `ensure`'s decisions serialised across those hosts by transaction-scoped advisory locks, one per account
- * (API and key) and address, held from reading what is in flight to the last order journaled. Opening it
- * connects and brings the schema up to date, so that a database that cannot be reached is said before
- * anything else happens.
+ * `ensure`'s claims on addresses with leases (pg-claims.ts), one row per account (API key) and address: no
+ * transaction or lock is held across a network call. Opening it connects and brings the schema up to date, so
+ * that a database that cannot be reached is said before anything else happens.
  */
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { redactStateUrl } from '../../config/state-url.js';
-import { ConflictError } from '../../domain/cli-errors.js';
+import { spellingNote } from '../../journal/key-names.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { JournalRecord } from '../../journal/record.js';
 import type { FolderLedger } from '../../journal/folder-ledgers.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
-import type { DecisionKeys, Exclusive, StateStore } from '../state-store.js';
+import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
+import { claimAddresses } from './pg-claims.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
+import { storeStatus } from './pg-status.js';
 import { migrate, tryWrite } from './pg-schema.js';
-
-/** How long a host waits for another host's decision for the same address (the folder's lock waits as long). */
-const LOCK_WAIT_S = 60;
 
 export class PgStore implements StateStore {
   readonly kind = 'postgresql';
   readonly where: string;
   readonly host = hostname();
+  readonly #spellings = new Set<string>();
+  /** Asked before anything is ordered: refuses while this host has not moved in (state/moving-in.ts). */
+  #beforeOrdering: () => Promise<void> = async () => undefined;
 
   private constructor(
     private readonly pool: Pool,
@@ -53,16 +53,39 @@ export class PgStore implements StateStore {
     }
   }
 
-  async journal(scope: JournalScope): Promise<OrderJournal> {
-    return new PgJournal(this.pool, scope, this.where, this.url, this.host);
+  async journal(scope: JournalScope, note?: (line: string) => void): Promise<OrderJournal> {
+    if (note !== undefined && !this.#spellings.has(scope.keyId)) {
+      this.#spellings.add(scope.keyId);
+      await this.#noteSpelling(scope, note);
+    }
+    return new PgJournal(this.pool, scope, this.where, this.url, this.host, {
+      beforeBegin: () => this.#beforeOrdering(),
+    });
+  }
+
+  /** `check` runs before each of `ensure`'s decisions and each order request journaled, and may refuse them. */
+  guardOrdering(check: () => Promise<void>): void {
+    this.#beforeOrdering = check;
   }
 
   async allPending(): ReturnType<StateStore['allPending']> {
     return new PgJournal(this.pool, { origin: '', keyId: '' }, this.where, this.url, this.host).everyPending();
   }
 
-  async decisions(note: (line: string) => void): Promise<Exclusive> {
-    return (work, keys) => this.#decide(work, keys, note);
+  async claims({ everyMs }: ClaimOptions): Promise<Claims> {
+    const options = { pool: this.pool, url: this.url, host: this.host, everyMs };
+    return async (scope, addresses) => {
+      const claim = await claimAddresses(options, await scope(), addresses);
+      return {
+        mine: claim.mine,
+        elsewhere: claim.elsewhere,
+        decide: async (wanted, work) => {
+          await this.#beforeOrdering();
+          return claim.decide(wanted, work);
+        },
+        release: () => claim.release(),
+      };
+    };
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {
@@ -83,6 +106,14 @@ export class PgStore implements StateStore {
     const counts = { added: 0, settled: 0, present: 0 };
     for (const record of records) counts[await journal.import(record)] += 1;
     return counts;
+  }
+
+  async status(): Promise<StoreStatus> {
+    try {
+      return await storeStatus(this.pool, this.where);
+    } catch (error) {
+      throw stateStoreFailure(error, this.url, 'to read its status');
+    }
   }
 
   /** The schema's version and one round trip, timed, and a write rolled back: for `energy doctor`. */
@@ -108,48 +139,28 @@ export class PgStore implements StateStore {
     await this.pool.end().catch(() => undefined);
   }
 
-  async #decide<T>(work: () => Promise<T>, keys: DecisionKeys, note: (line: string) => void): Promise<T> {
-    const names = [...new Set(keys.addresses ?? ['*'])].sort();
-    let client;
+  /**
+   * Notes the URL's spelling this key is used with; the first time one key is met under a second spelling, says
+   * so (one account either way). Only a note: a database that cannot take it changes nothing.
+   */
+  async #noteSpelling(scope: JournalScope, note: (line: string) => void): Promise<void> {
     try {
-      client = await this.pool.connect();
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL lock_timeout = '${LOCK_WAIT_S}s'`);
-      // In one order on every host, so that two runs for overlapping addresses never wait on each other.
-      for (const name of names) {
-        const key = lockKey(keys.scope, name);
-        const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS got', [
-          key,
-        ]);
-        if (rows[0]?.got === true) continue;
+      const { rows } = await this.pool.query<{ origin: string }>(
+        `WITH added AS (
+           INSERT INTO energy.origins (key_id, origin) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING origin
+         )
+         SELECT origin FROM energy.origins WHERE key_id = $1 AND origin <> $2 AND EXISTS (SELECT 1 FROM added)`,
+        [scope.keyId, scope.origin],
+      );
+      if (rows.length > 0)
         note(
-          `energy: another host sharing the state store is deciding for ${printable(name, 64)}: waiting up to ${LOCK_WAIT_S} s for it`,
+          spellingNote(
+            scope,
+            rows.map((row) => printable(row.origin, 120)),
+          ),
         );
-        await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [key]);
-      }
-    } catch (error) {
-      await client?.query('ROLLBACK').catch(() => undefined);
-      client?.release();
-      if ((error as { code?: string }).code === '55P03')
-        throw new ConflictError(
-          `another host sharing the state store has been deciding for these addresses for over ${LOCK_WAIT_S} s: nothing bought`,
-          { hint: 'let it finish and run again; a host that dies releases its lock with its connection' },
-        );
-      throw stateStoreFailure(error, this.url, 'to take the lock for this decision (nothing was bought)');
-    }
-    try {
-      return await work();
-    } finally {
-      // The journal's writes went through other connections, committed as they were made: ending this
-      // transaction only releases the locks (a connection lost meanwhile released them already).
-      await client.query('COMMIT').catch(() => undefined);
-      client.release();
+    } catch {
+      // Only a note.
     }
   }
-}
-
-/** A signed 64-bit key for (API, key, address): one lock per account and address on every host. */
-function lockKey(scope: JournalScope, address: string): string {
-  const digest = createHash('sha256').update(`energy decide\n${scope.origin}\n${scope.keyId}\n${address}`).digest();
-  return digest.readBigInt64BE(0).toString();
 }

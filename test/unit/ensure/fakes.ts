@@ -17,6 +17,7 @@ import type {
   EnsureNode,
   EnsureOptions,
 } from '../../../src/ensure/ensure-types.js';
+import { everyAddress } from '../../../src/ensure/address-claim.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
 import type { AccountInfo, AccountResource } from '../../../src/tron/tron-types.js';
 import { MemoryJournal } from '../../helpers/memory-journal.js';
@@ -249,7 +250,7 @@ export class Host {
       env: {},
       note: (line) => this.notes.push(line),
       progress: undefined,
-      exclusive: (work) => work(),
+      claim: async (addresses) => everyAddress(addresses),
       nowMs: () => this.nowMs(),
       knownFinal: this.knownFinal,
       pollMs: 0,

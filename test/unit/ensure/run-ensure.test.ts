@@ -146,7 +146,7 @@ describe('what is on its way', () => {
     expect(api.posted).toHaveLength(1);
   });
 
-  it('a delivered order the node shows by the second reading is counted once: in AVAILABLE, not also IN_FLIGHT', async () => {
+  it('a delivered order that covers the shortfall costs one node read: counted in IN_FLIGHT against the first reading', async () => {
     const { api, node, host } = world();
     api.orders = [
       fakeOrder({
@@ -159,13 +159,39 @@ describe('what is on its way', () => {
         updated_at: api.nowMs - 6_000,
       }),
     ];
-    // Short at the first reading; the delivery shows at the one after the order list.
+    // Short at the first reading; the delivery would show at a second one, which is not needed: nothing is short.
+    node.set(X, 0, 65_000);
+    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({
+      reason: 'in_flight',
+      available: 0,
+      in_flight: 65_000,
+    });
+    expect(node.reads).toBe(1);
+    expect(api.posted).toHaveLength(0);
+  });
+
+  it('a shortfall left after what is on its way reads the address again: a delivery shown by then is counted once', async () => {
+    const { api, node, host } = world();
+    api.orders = [
+      fakeOrder({
+        address: X,
+        client_request_id: 'half-delivered',
+        energy: 30_000,
+        status: 'active',
+        lifecycle_final: false,
+        delivery_final: true,
+        created_at: api.nowMs - 10_000,
+        updated_at: api.nowMs - 6_000,
+      }),
+    ];
+    // 0 at the first reading, short by 35,000 after the delivery in flight; the second reading shows 65,000.
     node.set(X, 0, 65_000);
     expect((await host.run({ addresses: [X] }))[0]).toMatchObject({
       reason: 'enough',
       available: 65_000,
       in_flight: 0,
     });
+    expect(node.reads).toBe(2);
     expect(api.posted).toHaveLength(0);
   });
 
@@ -181,7 +207,7 @@ describe('what is on its way', () => {
       }),
     ];
     node.set(X, 0, 65_000);
-    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ available: 65_000, in_flight: 65_000 });
+    expect((await host.run({ addresses: [X] }))[0]).toMatchObject({ available: 0, in_flight: 65_000 });
     expect(api.posted).toHaveLength(0);
   });
 

@@ -1,34 +1,39 @@
 import { describe, expect, it } from 'vitest';
+import { everyAddress } from '../../../src/ensure/address-claim.js';
 import { StoppedBeforeOrderingError } from '../../../src/domain/cli-errors.js';
 import { gateOrdering } from '../../../src/service/ordering-gate.js';
 
+const X = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+
 describe("the service's gate to ordering", () => {
-  it('hands the addresses of the decision to the lock (a shared state locks each one across hosts)', async () => {
-    const seen: (readonly string[] | undefined)[] = [];
+  it("hands the addresses of the decision to the claim's decision (a shared state renews each one's lease)", async () => {
+    const seen: (readonly string[])[] = [];
     const gate = gateOrdering(
-      async (work, addresses) => {
-        seen.push(addresses);
-        return work();
-      },
+      async (addresses) =>
+        everyAddress(addresses, async (held, work) => {
+          seen.push(held);
+          return work(held);
+        }),
       () => false,
     );
-    expect(await gate(async () => 'ordered', ['TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'])).toBe('ordered');
-    expect(seen).toEqual([['TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7']]);
+    const claim = await gate([X]);
+    expect(await claim.decide([X], async (held) => `ordered ${held.length}`)).toBe('ordered 1');
+    expect(seen).toEqual([[X]]);
   });
 
-  it('orders nothing once a stop was asked for: the work never runs and the lock is never taken', async () => {
-    let locked = 0;
+  it("orders nothing once a stop was asked for: the work never runs and the claim's decision is never taken", async () => {
+    let decided = 0;
     let worked = 0;
     const gate = gateOrdering(
-      async (work) => {
-        locked += 1;
-        return work();
-      },
+      async (addresses) =>
+        everyAddress(addresses, async (held, work) => {
+          decided += 1;
+          return work(held);
+        }),
       () => true,
     );
-    expect(() => gate(async () => (worked += 1), ['TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'])).toThrow(
-      StoppedBeforeOrderingError,
-    );
-    expect([locked, worked]).toEqual([0, 0]);
+    const claim = await gate([X]);
+    expect(() => claim.decide([X], async () => (worked += 1))).toThrow(StoppedBeforeOrderingError);
+    expect([decided, worked]).toEqual([0, 0]);
   });
 });

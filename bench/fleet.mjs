@@ -1,0 +1,191 @@
+// A fleet on one machine, for npm run bench (issue 39 item 6): hosts are `energy ensure` processes, each with
+// its own state folder, naming one private PostgreSQL (bench/pg-cluster.mjs, PostgreSQL's defaults) and the
+// sandbox (in this process, so that its node requests can be counted). Measured:
+//   - node reads per address in a service cycle where nothing is short (every address waits for an order on
+//     its way): 1;
+//   - 4 hosts × 400 addresses against 1 host × 400: node reads per address per cycle across the fleet, and the
+//     ratio (goal ≤ 1.2);
+//   - the longest transaction and the statements per address per cycle (from the server's statement log:
+//     every statement of energy's is its own transaction);
+//   - 2 hosts × 7,000 addresses, every one short: every order placed.
+//   node bench/fleet.mjs [--smoke] [--bin path/to/bin/energy.js]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { postgresBin, startCluster } from './pg-cluster.mjs';
+
+const READS = ['/wallet/getaccountresource', '/wallet/getaccount'];
+
+function addressesFrom(encode, tag, count) {
+  return Array.from({ length: count }, (_, i) => {
+    const id = Buffer.alloc(20, tag);
+    id.writeUInt32BE(i, 0);
+    return encode(Buffer.concat([Buffer.from([0x41]), id]));
+  });
+}
+
+/** Runs a process to its end; rejects on a non-zero exit. */
+function finished(child, what) {
+  // Read and dropped: a run's items (7,000 of them) would fill the pipe and stop it.
+  child.stdout.resume();
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
+  return new Promise((done, fail) =>
+    child.on('exit', (code, signal) =>
+      code === 0 || signal === 'SIGTERM' ? done() : fail(new Error(`${what} exited ${code ?? signal}: ${stderr}`)),
+    ),
+  );
+}
+
+export async function measureFleet({ node = process.execPath, bin, smoke = false, say = () => {} }) {
+  const pgBin = postgresBin();
+  if (pgBin === undefined) return undefined;
+  const dist = join(dirname(bin), '..', 'dist');
+  const { startSandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
+  const { encodeTronAddress } = await import(pathToFileURL(join(dist, 'domain', 'address.js')).href);
+  const cluster = startCluster(pgBin);
+  // Orders stay on their way for the whole bench: an address bought for then waits, short on chain.
+  const sandbox = await startSandbox({
+    rateLimit: false,
+    startingBalance: '1000000000.000000',
+    deliverAfterMs: 3_600_000,
+  });
+  const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-fleet-'));
+  const reads = () => READS.reduce((sum, path) => sum + sandbox.requestCount(path), 0);
+  const env = (host) => ({
+    PATH: process.env.PATH,
+    HOME: work,
+    ENERGY_CONFIG_DIR: join(work, 'config'),
+    ENERGY_STATE_DIR: join(work, `state-${host}`),
+    ENERGY_STATE_URL: cluster.url,
+    ENERGY_BASE_URL: sandbox.url,
+    ENERGY_API_KEY: sandbox.apiKey,
+    ENERGY_API_SECRET: sandbox.apiSecret,
+    ENERGY_TRON_NODE: sandbox.url,
+  });
+  const ensure = (host, addresses, extra) =>
+    spawn(node, [bin, 'ensure', ...addresses, '--energy', '65000', '--hours', '1', '--yes', '--json', ...extra], {
+      env: env(host),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  /**
+   * Services on `sets` of addresses, one host each, until each has ended `cycles` more cycles (one NDJSON line
+   * each): node reads per address per cycle (a host's cycles, averaged over the hosts), statements likewise.
+   */
+  const serve = async (sets, everyMs, cycles) => {
+    const children = sets.map((addresses, host) => ensure(`s${host}`, addresses, ['--every', `${everyMs}ms`]));
+    const ended = children.map((child, host) => finished(child, `host ${host}`));
+    // Awaited below; a host that dies early must still reach the cleanup (cluster, sandbox) first.
+    for (const end of ended) end.catch(() => undefined);
+    const lines = children.map(() => 0);
+    children.forEach((child, host) =>
+      child.stdout.on('data', (chunk) => (lines[host] += chunk.toString().split('\n').length - 1)),
+    );
+    const allPast = (count) =>
+      new Promise((done) => {
+        const check = setInterval(() => lines.every((n) => n >= count) && (clearInterval(check), done()), 5);
+      });
+    // Warm: every host has ended its first cycle (process start, getaccount once) before counting.
+    await allPast(1);
+    const [before, log, from] = [reads(), cluster.logSize(), [...lines]];
+    await allPast(1 + cycles);
+    const after = reads();
+    const ran = lines.reduce((sum, n, host) => sum + n - from[host], 0) / lines.length;
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(ended);
+    const addresses = new Set(sets.flat()).size;
+    const statements = cluster.statements(log);
+    return {
+      perAddressCycle: (after - before) / addresses / ran,
+      statementsPerAddressCycle: statements.length / addresses / ran,
+      longestMs: Math.max(0, ...statements),
+    };
+  };
+  try {
+    const size = smoke ? 20 : 400;
+    const everyMs = smoke ? 1_000 : 2_000;
+    const cycles = smoke ? 2 : 10;
+    // Every address bought for once: from now on each is short on chain and waits for its order.
+    const waiting = addressesFrom(encodeTronAddress, 0x61, size);
+    say(`fleet: buying for ${size} addresses`);
+    await finished(ensure('buyer', waiting, []), 'the first run');
+    say('fleet: a service whose addresses wait');
+    const quiet = await serve([waiting], everyMs, cycles);
+    // The steady state of a fleet: addresses with enough energy, one host, then four on the same addresses.
+    const steady = addressesFrom(encodeTronAddress, 0x62, size);
+    for (const address of steady) sandbox.seedTronAccount(address, { energy: 65_000 });
+    say('fleet: one host');
+    const one = await serve([steady], everyMs, cycles);
+    say('fleet: four hosts');
+    const four = await serve([steady, steady, steady, steady], everyMs, cycles);
+    // Two hosts of 7,000 short addresses each, at once: every one bought, on PostgreSQL's default lock table.
+    const many = smoke ? 50 : 7_000;
+    say(`fleet: 2 hosts × ${many}`);
+    const halves = [0x63, 0x64].map((tag) => addressesFrom(encodeTronAddress, tag, many));
+    const ordersBefore = sandbox.orders().length;
+    const log = cluster.logSize();
+    const started = Date.now();
+    // The server's lock table, sampled while they run: it must not grow with the addresses.
+    let locks = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        locks = Math.max(locks, Number(await cluster.sqlLater('SELECT count(*) FROM pg_locks')));
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    })();
+    await Promise.all(
+      halves.map((addresses, host) => finished(ensure(`big${host}`, addresses, []), `big host ${host}`)),
+    );
+    sampling = false;
+    await sampler;
+    const bigStatements = cluster.statements(log);
+    return {
+      size,
+      everyMs,
+      quiet,
+      one,
+      four,
+      big: {
+        addresses: 2 * many,
+        placed: sandbox.orders().length - ordersBefore,
+        seconds: (Date.now() - started) / 1000,
+        longestMs: Math.max(0, ...bigStatements),
+        statementsPerAddress: bigStatements.length / (2 * many),
+        locks,
+      },
+    };
+  } finally {
+    await sandbox.close();
+    cluster.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function fleetRows(f) {
+  const ratio = f.four.perAddressCycle / f.one.perAddressCycle;
+  return [
+    `| node reads per address, a service cycle where nothing is short (${f.size} addresses waiting for orders on their way) | ${f.quiet.perAddressCycle.toFixed(2)} | 1 | ${f.quiet.perAddressCycle <= 1.05 ? 'yes' : 'no'} |`,
+    `| node reads per address per cycle (--every ${f.everyMs / 1000}s): 1 host × ${f.size} / 4 hosts × the same ${f.size} | ${f.one.perAddressCycle.toFixed(2)} / ${f.four.perAddressCycle.toFixed(2)} (${ratio.toFixed(2)}x) | ≤ 1.2x | ${ratio <= 1.2 ? 'yes' : 'no'} |`,
+    `| statements per address per cycle, 1 host / 4 hosts | ${f.one.statementsPerAddressCycle.toFixed(3)} / ${f.four.statementsPerAddressCycle.toFixed(3)} | | |`,
+    `| longest statement (each its own transaction): 4 hosts × ${f.size} / 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} buying | ${f.four.longestMs.toFixed(1)} ms / ${f.big.longestMs.toFixed(1)} ms | no transaction open across a network call | |`,
+    `| 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} short addresses, default PostgreSQL: orders placed (${f.big.seconds.toFixed(0)} s, ${f.big.statementsPerAddress.toFixed(2)} statements per address) | ${f.big.placed.toLocaleString('en-US')} of ${f.big.addresses.toLocaleString('en-US')} | all | ${f.big.placed === f.big.addresses ? 'yes' : 'no'} |`,
+    `| the server's lock table (pg_locks), most entries seen while those 2 hosts ran | ${f.big.locks} | not growing with the addresses | |`,
+  ];
+}
+
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
+  const argv = process.argv.slice(2);
+  const binArg = argv.indexOf('--bin');
+  const bin = binArg === -1 ? fileURLToPath(new URL('../bin/energy.js', import.meta.url)) : resolve(argv[binArg + 1]);
+  const figures = await measureFleet({ bin, smoke: argv.includes('--smoke'), say: (line) => console.error(line) });
+  if (figures === undefined) console.log('no PostgreSQL on this machine: the fleet is not measured');
+  else
+    console.log(
+      ['| fleet (this build) | measured | goal | met |', '| --- | ---: | ---: | :---: |', ...fleetRows(figures)].join(
+        '\n',
+      ),
+    );
+}
