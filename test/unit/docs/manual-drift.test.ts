@@ -62,6 +62,7 @@ describe('exit causes', () => {
     not_on_chain: [8],
     delivery_failed: [8],
     spend_limit: [5],
+    claimed_elsewhere: [], // another host decides it: not a failure
   };
   const typeText = readPage('src/ensure/ensure-types.ts');
   const reasons = [.../export type EnsureReason =([^;]*);/.exec(typeText)![1]!.matchAll(/'([a-z_]+)'/g)].map(
