@@ -1,11 +1,12 @@
 /**
  * `energy state status [--json]`: the state store as an operator sees it (issue 39 item 5), as `pg-boss`'s
  * and graphile-worker's dashboards show their queues: the hosts that claimed addresses, with their last claim
- * and the leases they hold (until when), the records whose outcome is unknown, the schema's version. For the
- * folder: this machine's pending records and whether `ensure.lock` is held. Read-only.
+ * and the leases they hold (until when), the records whose outcome is unknown, the schema's version, and
+ * each --max-spend ledger with what it counts over its longest window. For the folder: this machine's pending records and whether `ensure.lock` is held. Read-only.
  */
 import { Command } from 'commander';
 import type { StoreStatus } from '../state/state-store.js';
+import { formatDuration } from '../domain/duration.js';
 import { formatInteger, formatIsoTime } from '../output/format.js';
 import type { Context } from './context.js';
 
@@ -20,12 +21,18 @@ const HOST_COLUMNS = [
   { head: 'PROGRAM', width: 20, cut: 1 },
 ] as const;
 
+const LEDGER_COLUMNS = [
+  { head: 'LEDGER', width: 32, cut: 1 },
+  { head: 'WINDOW', width: 8 },
+  { head: 'COUNTED', width: 7 },
+  { head: 'SPENT_TRX', width: 18 },
+] as const;
+
 export function stateStatusCommand(ctx: Context): Command {
   return new Command('status')
     .description('what the state store holds: hosts and their leases, pending records, schema version')
     .action(async () => {
       const status = await (await ctx.state()).status();
-      // Ledger totals per budget (the --max-spend ledger's, lane "ceiling") join this document and the rows here.
       if (ctx.printer.jsonMode) return ctx.printer.json(status);
       await ctx.printer.keyValue(statusRows(status));
       if (status.hosts.length > 0)
@@ -40,6 +47,16 @@ export function stateStatusCommand(ctx: Context): Command {
             formatInteger(host.leases_held),
             host.leases_expire_at === null ? '-' : formatIsoTime(host.leases_expire_at),
             host.program ?? '-',
+          ]),
+        });
+      if (status.ledgers.length > 0)
+        await ctx.printer.table({
+          columns: LEDGER_COLUMNS,
+          rows: status.ledgers.map((ledger) => [
+            ledger.ledger,
+            ledger.longest_window_ms === 0 ? '-' : formatDuration(ledger.longest_window_ms),
+            formatInteger(ledger.entries),
+            ledger.spent_trx,
           ]),
         });
     });

@@ -75,9 +75,11 @@ export class LocalStore implements StateStore {
 
   /** The folder: this machine alone; its one lease is `ensure.lock` while a run holds it (no expiry: a holder alive here is waited for). */
   async status(): Promise<StoreStatus> {
-    const [{ readHolder }, { listJson }] = await Promise.all([
+    const [{ readHolder }, { listJson }, { folderLedgers }, { bookOf, ledgerTotals }] = await Promise.all([
       import('../storage/lock-holder.js'),
       import('../journal/read-records.js'),
+      import('../journal/folder-ledgers.js'),
+      import('../journal/spend-totals.js'),
     ]);
     const folder = journalDir(this.stateDir);
     const { records, unreadable } = existsSync(folder)
@@ -107,6 +109,9 @@ export class LocalStore implements StateStore {
       leases: { held: holder === undefined ? 0 : 1, soonest_expiry: null, latest_expiry: null },
       pending: { records: records.length, oldest: records[0]?.journaled_at ?? null, unreadable: unreadable.length },
       merged_records: listJson(join(folder, 'merged')).length,
+      ledgers: (await folderLedgers(folder)).map(({ ledger, events }) =>
+        ledgerTotals(ledger, bookOf(events), Date.now()),
+      ),
     };
   }
 

@@ -9,6 +9,7 @@ import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { FolderLedger } from '../journal/folder-ledgers.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
+import type { LedgerTotals } from '../journal/spend-totals.js';
 
 /** How a run claims its addresses: its notes, and for a service its interval (leases and due times follow it). */
 export interface ClaimOptions {
@@ -49,6 +50,8 @@ export interface StoreStatus {
   pending: { records: number; oldest: string | null; unreadable: number };
   /** Records set apart when one id stood under two spellings of the URL (kept readable). */
   merged_records: number;
+  /** Each --max-spend ledger: what it counts over its longest window, on this host's clock (spend-totals.ts). */
+  ledgers: LedgerTotals[];
 }
 
 export interface StateStore {

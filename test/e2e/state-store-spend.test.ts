@@ -164,6 +164,41 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     expect(world.sandbox.orders().filter((order) => order.address === b)).toHaveLength(0);
   }, 60_000);
 
+  it('energy state status shows each ledger with what it counts over its longest window, beside the host that claimed', async () => {
+    const [a, b] = [activated(39_601), activated(39_602)];
+    const shared = host();
+    const ceiling = ['--yes', '--max-spend', '20/2h', '--budget', 'status-shown', '--json'];
+    const run = await shared.run(['ensure', ...rentalArgs([a, b], ...ceiling)]);
+    expect(run.code, run.stderr).toBe(0);
+    const status = await shared.run(['state', 'status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const document = JSON.parse(status.stdout) as {
+      hosts: { host: string; pid: number; last_claimed: number; leases_held: number }[];
+      ledgers: { ledger: string; longest_window_ms: number; entries: number; spent_trx: string }[];
+    };
+    expect(document.ledgers.find((ledger) => ledger.ledger === 'budget status-shown')).toEqual({
+      ledger: 'budget status-shown',
+      longest_window_ms: 7_200_000,
+      entries: 2,
+      spent_trx: '7.800000',
+    });
+    // The run claimed both addresses and let them go.
+    expect(document.hosts.some((h) => h.last_claimed === 2 && h.leases_held === 0)).toBe(true);
+    const table = await shared.run(['state', 'status']);
+    expect(table.stdout).toMatch(/budget.status-shown\s+2h\s+2\s+7\.800000/);
+    // The same ledger in a state folder: the folder's status sums it the same way.
+    const folder = { ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-status-')), ENERGY_STATE_URL: '' };
+    const local = { ...folder, ENERGY_TRON_NODE: world.sandbox.url };
+    const c = activated(39_603);
+    expect((await world.run(['ensure', ...rentalArgs(c, ...ceiling)], { env: local })).code).toBe(0);
+    const folderStatus = JSON.parse(
+      (await world.run(['state', 'status', '--json'], { env: local })).stdout,
+    ) as typeof document;
+    expect(folderStatus.ledgers).toEqual([
+      { ledger: 'budget status-shown', longest_window_ms: 7_200_000, entries: 1, spent_trx: '3.900000' },
+    ]);
+  }, 60_000);
+
   it('concurrent changes from 8 connections: 160 wanting 3.9 under 50 hold exactly 12', async () => {
     const opened = await Promise.all(Array.from({ length: 4 }, () => ledger('budget race')));
     try {

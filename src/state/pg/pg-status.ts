@@ -63,5 +63,6 @@ export async function storeStatus(pool: Pool, where: string): Promise<StoreStatu
     leases: { held: Number(row.leases), soonest_expiry: iso(row.soonest), latest_expiry: iso(row.latest) },
     pending: { records: Number(row.pending), oldest: iso(row.oldest), unreadable: Number(row.unreadable) },
     merged_records: Number(row.merged),
+    ledgers: [],
   };
 }

@@ -13,6 +13,7 @@ import type { JournalScope, OrderJournal } from '../../journal/order-journal.js'
 import type { JournalRecord } from '../../journal/record.js';
 import type { FolderLedger } from '../../journal/folder-ledgers.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
+import { ledgerTotals } from '../../journal/spend-totals.js';
 import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
 import { claimAddresses } from './pg-claims.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
@@ -110,7 +111,14 @@ export class PgStore implements StateStore {
 
   async status(): Promise<StoreStatus> {
     try {
-      return await storeStatus(this.pool, this.where);
+      const status = await storeStatus(this.pool, this.where);
+      const { rows } = await this.pool.query<{ ledger: string }>(
+        'SELECT ledger FROM energy.spend_ledger ORDER BY ledger',
+      );
+      const nowMs = Date.now();
+      for (const { ledger } of rows)
+        status.ledgers.push(ledgerTotals(ledger, await (await this.spendLedger(ledger)).read(), nowMs));
+      return status;
     } catch (error) {
       throw stateStoreFailure(error, this.url, 'to read its status');
     }
