@@ -328,7 +328,8 @@ describe('ensure --max-spend: a run killed before its request reached the server
       const first = world.spawn(ensure(address, '--max-spend', '5/1h'));
       await until('its request is journaled', () => {
         try {
-          return readdirSync(join(world.folder, 'journal', 'pending')).length > 0;
+          // A whole record: a temporary file (`….tmp`) is not one until it is renamed into place.
+          return readdirSync(join(world.folder, 'journal', 'pending')).some((name) => name.endsWith('.json'));
         } catch {
           return false;
         }

@@ -118,11 +118,14 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     expect(ledgerOrders(ids)).toEqual([...ids].sort());
   }, 180_000);
 
-  it('two hosts at once on the same 8 addresses under 20/1h: 5 orders of 3.9 at the server between them, all in the ledger', async () => {
+  it('two hosts at once on the same 8 addresses under 20/1h: they share the addresses out, 5 orders of 3.9 at the server between them, all in the ledger', async () => {
     const addresses = Array.from({ length: 8 }, (_, n) => activated(38_900 + n));
     const args = ['ensure', ...rentalArgs(addresses, '--yes', '--max-spend', '20/1h', '--budget', 'eight')];
     const results = await Promise.all([host().run(args), host().run(args)]);
-    for (const result of results) expect([5, 9]).toContain(result.code);
+    // The hosts share the addresses out by their claims (the other's are claimed_elsewhere, not failures), and
+    // both hold against the one ledger: whichever meets the ceiling fails those items (5, or 9 beside others).
+    for (const result of results) expect([0, 5, 9]).toContain(result.code);
+    expect(results.some((result) => result.code !== 0)).toBe(true);
     const placed = world.sandbox.orders().filter((order) => addresses.includes(order.address));
     expect(placed.map((order) => order.total_trx)).toEqual(Array(5).fill('3.900000'));
     expect(ledgerOrders(placed.map((order) => order.id))).toEqual(placed.map((order) => order.id).sort());
@@ -165,7 +168,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
   }, 60_000);
 
   it('energy state status shows each ledger with what it counts over its longest window, beside the host that claimed', async () => {
-    const [a, b] = [activated(39_601), activated(39_602)];
+    const [a, b] = [activated(39_701), activated(39_702)];
     const shared = host();
     const ceiling = ['--yes', '--max-spend', '20/2h', '--budget', 'status-shown', '--json'];
     const run = await shared.run(['ensure', ...rentalArgs([a, b], ...ceiling)]);
@@ -189,7 +192,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     // The same ledger in a state folder: the folder's status sums it the same way.
     const folder = { ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-status-')), ENERGY_STATE_URL: '' };
     const local = { ...folder, ENERGY_TRON_NODE: world.sandbox.url };
-    const c = activated(39_603);
+    const c = activated(39_703);
     expect((await world.run(['ensure', ...rentalArgs(c, ...ceiling)], { env: local })).code).toBe(0);
     const folderStatus = JSON.parse(
       (await world.run(['state', 'status', '--json'], { env: local })).stdout,
