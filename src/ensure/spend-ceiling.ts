@@ -189,12 +189,10 @@ export class SpendCeiling implements SpendCeilingRule {
    * placed, so it counts longer, never shorter.
    */
   async #learnFromJournal({ ledger, journal }: CeilingStore, nowMs: number): Promise<void> {
-    const { keyId, origin } = journal.scope;
+    // The journal is the key's, whatever spelling of the URL its records were sent under.
+    const { keyId } = journal.scope;
     const lacking = [...(await ledger.read()).entries.values()]
-      .filter(
-        (entry) =>
-          entry.order === undefined && entry.holds.size > 0 && entry.key_id === keyId && entry.origin === origin,
-      )
+      .filter((entry) => entry.order === undefined && entry.holds.size > 0 && entry.key_id === keyId)
       .slice(0, LEARN_AT_MOST);
     const events: SpendEvent[] = [];
     for (const entry of lacking) {

@@ -308,6 +308,32 @@ describe('SpendCeiling', () => {
     });
   });
 
+  it("files the order of a record journaled under another spelling of the URL: the journal is the key's", async () => {
+    const clock = new Clock(T);
+    const numeric = world(limit('8.000000', HOUR, '8/1h'), { origin: 'http://127.0.0.1:8080' });
+    const p = purchase('3.900000');
+    const reservation = await numeric.ceiling.reserve([p], clock, new Orders());
+    const id = needId(A, p.need.anchor);
+    expect(await reservation.holdOf(p)!.sending(id)).toBeUndefined();
+    // Killed after the answer was journaled (by the key, whatever the spelling), before its ledger line.
+    const named = world(limit('8.000000', HOUR, '8/1h'), { origin: 'http://localhost:8080' });
+    const body = JSON.stringify({
+      client_request_id: id,
+      address: A,
+      energy: 65_000,
+      duration_hours: 1,
+      expected_total_trx: '3.900000',
+    });
+    named.journal.records.set(id, journalRecord(id, body, { kind: 'created', at: '', order_id: 'o-spelled' }));
+    clock.now = T + 60_000;
+    await named.ceiling.reserve([purchase('0.100000')], clock, new Orders());
+    expect((await named.ledger.read()).entries.get(id)!.order).toEqual({
+      order_id: 'o-spelled',
+      total_trx: '3.900000',
+      at_ms: T + 60_000,
+    });
+  });
+
   it('says once that one key is used under two spellings of the base URL: one ledger counts both', async () => {
     const clock = new Clock(T);
     const first = world(limit('8.000000', HOUR, '8/1h'), { origin: 'http://127.0.0.1:8080' });
