@@ -1,9 +1,19 @@
-// A private PostgreSQL cluster for the fleet bench: initdb into a temporary folder, a unix socket there and no
-// TCP, trust authentication (only this machine's processes reach the socket folder, 0700), every statement
-// logged with its duration (the bench reads the log). The same steps as test/helpers/pg-cluster.ts, without
-// vitest's hooks; as root the server runs as `postgres` through runuser.
+// A private PostgreSQL cluster for the benches (fleet.mjs, state-url.mjs): initdb into a temporary folder, a
+// unix socket there and no TCP, trust authentication (only this machine's processes reach the socket folder,
+// 0700) or, given a password, scram as a real server asks; every statement logged with its duration (the
+// benches read the log). The same steps as test/helpers/pg-cluster.ts, without vitest's hooks; as root the
+// server runs as `postgres` through runuser.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,13 +35,19 @@ export function postgresBin() {
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 }
 
-/** Starts a cluster with PostgreSQL's defaults (but statement logging); returns its URL, sql() and stop(). */
-export function startCluster(bin) {
+/**
+ * Starts a cluster with PostgreSQL's defaults (but statement logging); returns its URL, sql() and stop().
+ * `password`: the `postgres` user's, asked with scram (else trust).
+ */
+export function startCluster(bin, { password } = {}) {
   const root = mkdtempSync(join(reachableTmp(), 'energy-bench-pg-'));
   const data = join(root, 'data');
+  const pwfile = join(root, 'pwfile');
+  if (password !== undefined) writeFileSync(pwfile, `${password}\n`);
   if (AS_ROOT) {
     const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
     chownSync(root, id('-u'), id('-g'));
+    if (password !== undefined) chownSync(pwfile, id('-u'), id('-g'));
   }
   chmodSync(root, 0o700);
   const run = (program, args) => {
@@ -40,20 +56,18 @@ export function startCluster(bin) {
       : [join(bin, program), ...args];
     execFileSync(command[0], command.slice(1), { stdio: 'pipe', env: { ...process.env, LC_ALL: 'C' } });
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  const auth = password === undefined ? ['--auth=trust'] : ['--auth=scram-sha-256', `--pwfile=${pwfile}`];
+  run('initdb', ['-D', data, '-U', 'postgres', ...auth, '--no-sync', '-E', 'UTF8']);
   const log = join(root, 'log');
   const options = `-k ${root} -c listen_addresses= -F -c log_min_duration_statement=0 -c log_line_prefix='%a|%x|'`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', 'start']);
   const psql = existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql';
-  const sql = (query) =>
-    execFileSync(psql, ['-h', root, '-U', 'postgres', '-d', 'postgres', '-At', '-c', query], {
-      encoding: 'utf8',
-    }).trim();
+  const psqlEnv = { ...process.env, ...(password !== undefined && { PGPASSWORD: password }) };
+  const psqlArgs = (query) => ['-h', root, '-U', 'postgres', '-d', 'postgres', '-At', '-c', query];
+  const sql = (query) => execFileSync(psql, psqlArgs(query), { encoding: 'utf8', env: psqlEnv }).trim();
   const sqlLater = (query) =>
     new Promise((done, fail) =>
-      execFile(psql, ['-h', root, '-U', 'postgres', '-d', 'postgres', '-At', '-c', query], (error, stdout) =>
-        error ? fail(error) : done(stdout.trim()),
-      ),
+      execFile(psql, psqlArgs(query), { env: psqlEnv }, (error, stdout) => (error ? fail(error) : done(stdout.trim()))),
     );
   return {
     url: `postgresql://postgres@/postgres?host=${encodeURIComponent(root)}`,

@@ -1,101 +1,15 @@
 // A stateful command with a shared state URL against the same command without one (issue 39 item 6), for
-// npm run bench: `order pending` both ways, interleaved in one run, against a private PostgreSQL cluster this
-// module starts as test/helpers/pg-cluster.ts does (initdb into a temporary folder, a unix socket there, no
-// TCP, scram passwords; as root through runuser, as the `postgres` user). Also where the difference goes:
+// npm run bench: `order pending` both ways, interleaved in one run, against a private PostgreSQL cluster
+// (pg-cluster.mjs, with a scram password as a real server asks). Also where the difference goes:
 // loading the driver (a run whose socket has no server), the session and its statements (counted in the
 // server's log).
 //   node bench/state-url.mjs [--rounds n] [--bin path/to/bin/energy.js]
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const AS_ROOT = process.getuid?.() === 0;
-
-/** initdb and pg_ctl: on PATH, else Debian's /usr/lib/postgresql/<version>/bin; undefined where not installed. */
-export function postgresBin() {
-  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  let versions = [];
-  try {
-    versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-  } catch {
-    // Not installed there.
-  }
-  const candidates = [
-    ...(onPath === '' ? [] : [dirname(onPath)]),
-    ...versions.map((v) => `/usr/lib/postgresql/${v}/bin`),
-  ];
-  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
-}
-
-export function startCluster(bin) {
-  const root = mkdtempSync(join(AS_ROOT ? '/tmp' : os.tmpdir(), 'energy-bench-pg-'));
-  const password = `bench-${Math.random().toString(36).slice(2)}`;
-  writeFileSync(join(root, 'pwfile'), `${password}\n`);
-  if (AS_ROOT) {
-    const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(root, id('-u'), id('-g'));
-    chownSync(join(root, 'pwfile'), id('-u'), id('-g'));
-  }
-  chmodSync(root, 0o700);
-  const run = (program, args) => {
-    const command = AS_ROOT
-      ? ['runuser', '-u', 'postgres', '--', join(bin, program), ...args]
-      : [join(bin, program), ...args];
-    execFileSync(command[0], command.slice(1), { stdio: 'pipe', env: { ...process.env, LC_ALL: 'C' } });
-  };
-  const data = join(root, 'data');
-  run('initdb', [
-    '-D',
-    data,
-    '-U',
-    'postgres',
-    '--auth=scram-sha-256',
-    `--pwfile=${join(root, 'pwfile')}`,
-    '--no-sync',
-  ]);
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-o',
-    `-k ${root} -c listen_addresses= -F -c log_statement=all -c log_line_prefix=%a:`,
-    '-l',
-    join(root, 'log'),
-    '-w',
-    'start',
-  ]);
-  return {
-    url: `postgresql://postgres@/postgres?host=${encodeURIComponent(root)}`,
-    password,
-    root,
-    sql: (query) =>
-      execFileSync(
-        existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql',
-        ['-h', root, '-U', 'postgres', '-At', '-c', query],
-        {
-          encoding: 'utf8',
-          env: { ...process.env, PGPASSWORD: password },
-        },
-      ).trim(),
-    stop: () => {
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        rmSync(root, { recursive: true, force: true });
-      }
-    },
-  };
-}
+import { postgresBin, startCluster } from './pg-cluster.mjs';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -114,11 +28,12 @@ function timed(node, args, env, code = 0) {
 export async function measureStateUrl({ node, bin, env, rounds }) {
   const pgBin = postgresBin();
   if (pgBin === undefined) return undefined;
-  const cluster = startCluster(pgBin);
+  const password = `bench-${Math.random().toString(36).slice(2)}`;
+  const cluster = startCluster(pgBin, { password });
   const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-state-'));
   try {
     const folderEnv = { ...env, ENERGY_STATE_DIR: join(work, 'folder') };
-    const urlEnv = { ...folderEnv, ENERGY_STATE_URL: cluster.url, PGPASSWORD: cluster.password };
+    const urlEnv = { ...folderEnv, ENERGY_STATE_URL: cluster.url, PGPASSWORD: password };
     const args = [bin, 'order', 'pending', '--json'];
     timed(node, args, folderEnv);
     timed(node, args, urlEnv); // the schema, and the caches warm
@@ -136,14 +51,10 @@ export async function measureStateUrl({ node, bin, env, rounds }) {
       withUrl.push(timed(node, args, urlEnv));
       unreachable.push(timed(node, args, unreachableEnv, 11));
     }
-    // The statements of one run, from the server's log (log_statement=all, each line led by the session's name).
-    const logged = () =>
-      readFileSync(join(cluster.root, 'log'), 'utf8')
-        .split('\n')
-        .filter((line) => line.startsWith('energy/'));
-    const before = logged().length;
+    // The statements of one run, from the server's log (each logged with its session's name).
+    const before = cluster.logSize();
     timed(node, args, urlEnv);
-    const statements = logged().length - before;
+    const statements = cluster.statements(before).length;
     return {
       withoutMs: median(without),
       withMs: median(withUrl),
