@@ -11,6 +11,7 @@ import { SCHEMA_VERSION } from '../../src/state/pg/pg-schema.js';
 import { freshAddress } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
+import { SCHEMA_TWO_SQL } from '../helpers/pg-schema-two.js';
 
 const bin = postgresBin();
 const KEY = 'sha256:00000000000000aa';
@@ -94,19 +95,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the journal in 
     const [address, lone] = [freshAddress(38_406), freshAddress(38_407)];
     // Schema version 2 as the earlier energy wrote it: rows keyed by (origin, key_id, client_request_id).
     cluster.current.sql(
-      `CREATE SCHEMA energy;
-       CREATE TABLE energy.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL);
-       INSERT INTO energy.schema_version (version, applied_by) VALUES (1, 'old'), (2, 'old');
-       CREATE TABLE energy.journal (origin text NOT NULL, key_id text NOT NULL, client_request_id text NOT NULL,
-         body text NOT NULL, journaled_at timestamptz NOT NULL, last_error text, outcome jsonb, host text NOT NULL,
-         updated_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, key_id, client_request_id));
-       CREATE INDEX journal_pending ON energy.journal (journaled_at) WHERE outcome IS NULL;
-       CREATE INDEX journal_ordered ON energy.journal (origin, key_id, journaled_at) WHERE outcome->>'kind' IN ('created', 'existing');
-       CREATE INDEX journal_settled ON energy.journal (updated_at) WHERE outcome IS NOT NULL;
-       CREATE TABLE energy.spend (origin text NOT NULL, key_id text NOT NULL, order_id text NOT NULL, address text NOT NULL,
-         total_trx numeric(30, 6) NOT NULL, at_ms bigint NOT NULL, state text NOT NULL CHECK (state IN ('placed', 'kept', 'refunded')),
-         PRIMARY KEY (origin, key_id, order_id));
-       CREATE INDEX spend_at ON energy.spend (origin, key_id, at_ms);
+      `${SCHEMA_TWO_SQL}
        INSERT INTO energy.journal (origin, key_id, client_request_id, body, journaled_at, outcome, host) VALUES
          ('http://localhost:8787', '${KEY}', 'both-1', '${body(address)}', now() - interval '2 minutes', NULL, 'a'),
          ('http://127.0.0.1:8787', '${KEY}', 'both-1', '${body(address)}', now() - interval '1 minute',

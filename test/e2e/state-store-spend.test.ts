@@ -16,6 +16,7 @@ import { addAmounts, compareAmounts } from '../../src/domain/money.js';
 import type { SpendEvent, SpendLedger } from '../../src/journal/spend-ledger.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
+import { SCHEMA_TWO_SQL } from '../helpers/pg-schema-two.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -263,22 +264,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
   it("upgrading a database whose ledger an older energy wrote (schema 2, energy.spend): its rows count in the key's ledger", async () => {
     cluster.current.sql('CREATE DATABASE old_spend');
     // Schema 2 as an older energy left it: its two migrations, written out here.
-    cluster.current.sql(
-      `CREATE SCHEMA energy;
-       CREATE TABLE energy.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL);
-       INSERT INTO energy.schema_version (version, applied_by) VALUES (1, 'old'), (2, 'old');
-       CREATE TABLE energy.journal (origin text NOT NULL, key_id text NOT NULL, client_request_id text NOT NULL,
-         body text NOT NULL, journaled_at timestamptz NOT NULL, last_error text, outcome jsonb, host text NOT NULL,
-         updated_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, key_id, client_request_id));
-       CREATE INDEX journal_pending ON energy.journal (journaled_at) WHERE outcome IS NULL;
-       CREATE INDEX journal_ordered ON energy.journal (origin, key_id, journaled_at) WHERE outcome->>'kind' IN ('created', 'existing');
-       CREATE INDEX journal_settled ON energy.journal (updated_at) WHERE outcome IS NOT NULL;
-       CREATE TABLE energy.spend (origin text NOT NULL, key_id text NOT NULL, order_id text NOT NULL,
-         address text NOT NULL, total_trx numeric(30, 6) NOT NULL, at_ms bigint NOT NULL,
-         state text NOT NULL CHECK (state IN ('placed', 'kept', 'refunded')), PRIMARY KEY (origin, key_id, order_id));
-       CREATE INDEX spend_at ON energy.spend (origin, key_id, at_ms);`,
-      'old_spend',
-    );
+    cluster.current.sql(SCHEMA_TWO_SQL, 'old_spend');
     const keyId = `sha256:${createHash('sha256').update(world.sandbox.apiKey).digest('hex').slice(0, 16)}`;
     const serverNow = (JSON.parse((await httpGet(`${world.sandbox.url}/v1/time`)).body) as { unix_time: number })
       .unix_time;
