@@ -20,7 +20,7 @@ import {
 import { dirname, join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { execForm, named, recipeLines } from '../helpers/dockerfile.js';
-import { freshAddress, httpGet, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 import { repoRoot } from '../helpers/manual.js';
 import { tempDirForSuite, worldForSuite } from '../helpers/suite-world.js';
@@ -112,11 +112,7 @@ describeWhere('root and setpriv', asRoot && hasCommand('setpriv', ['--version'])
     const secret = makeSecret(join(root.path, 'host'), world.sandbox.apiSecret, true);
     const address = freshAddress(31_201);
     const running = runImage(secret, address, join(root.path, 'state'));
-    const url = await until(
-      'the metrics address is said',
-      () => /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr)?.[1],
-      20_000,
-    );
+    const url = await metricsUrl(running);
     await until('the first cycle', () => running.output().stdout.includes('"cycle":1'), 20_000);
     running.child.kill('SIGUSR1');
     expect((await httpGet(`${url}/metrics`)).status).toBe(200);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { SANDBOX_FAILING_ADDRESS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, httpGet, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -33,16 +33,6 @@ const events = (path: string): { event: string; [key: string]: unknown }[] =>
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { event: string });
-
-/** The service's --metrics URL, once it says it. */
-async function metricsUrl(running: RunningCli): Promise<string> {
-  let url: string | undefined;
-  await until('the metrics URL is announced', () => {
-    url = /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr)?.[1];
-    return url !== undefined;
-  });
-  return url!;
-}
 
 describe('ensure: a delivery the TRON node does not show', () => {
   // The API's world; the node is another sandbox (another world), where no delivery ever shows.

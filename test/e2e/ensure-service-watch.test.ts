@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freshAddress, httpGet, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { hasCommand } from '../helpers/machine-needs.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -88,14 +88,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
       ],
       { env: { ENERGY_TRON_NODE: world.sandbox.url } },
     );
-    const url = await until(
-      'the metrics URL is announced',
-      () => {
-        const match = /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr);
-        return match?.[1];
-      },
-      30_000,
-    );
+    const url = await metricsUrl(running, 30_000);
     return { running, url, events };
   }
 

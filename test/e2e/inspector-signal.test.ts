@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import { freshAddress, httpGet, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -26,11 +26,7 @@ it('ensure --every: SIGUSR1 is taken and said, the inspector stays closed, the s
   );
   // A failed test leaves no service behind (with its inspector perhaps open).
   onTestFinished(() => void running.child.kill('SIGKILL'));
-  const url = await until(
-    'the metrics address is said',
-    () => /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr)?.[1],
-    20_000,
-  );
+  const url = await metricsUrl(running);
   await until('the first cycle', () => running.output().stdout.includes('"cycle":1'), 20_000);
   running.child.kill('SIGUSR1');
   await until('SIGUSR1 is said', () => running.output().stderr.includes('SIGUSR1 ignored'), 20_000);

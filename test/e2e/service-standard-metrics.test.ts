@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deadUrl, freshAddress, until } from '../helpers/e2e.js';
+import { deadUrl, freshAddress, metricsUrl, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -40,15 +40,13 @@ function service(address: string, metrics: string, env: Record<string, string> =
     },
   });
 }
-const announced = (stderr: string) => /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(stderr)?.[1];
 
 describe('ensure --every --metrics: the standard series', () => {
   it('build, start time, memory, cycle duration and failures in a row; cycles by result; the last success from the start', async () => {
     const spawned = Date.now() / 1000;
     // The API is down: every cycle fails, and no success ever comes.
     const running = service(freshAddress(31_101), '0', { ENERGY_BASE_URL: await deadUrl(), ENERGY_RETRIES: '0' });
-    await until('the metrics URL is announced', () => announced(running.output().stderr) !== undefined, 20_000);
-    const url = announced(running.output().stderr)!;
+    const url = await metricsUrl(running);
     await until('two failed cycles', () => running.output().stdout.split('\n').filter(Boolean).length >= 2, 20_000);
     const text = await get(`${url}/metrics`);
     running.child.kill('SIGTERM');
@@ -86,7 +84,7 @@ describe('ensure --every --metrics: the standard series', () => {
 
   it('0.0.0.0 says every interface in its note, with a loopback URL', async () => {
     const running = service(freshAddress(31_103), '0.0.0.0:0');
-    await until('the metrics URL is announced', () => announced(running.output().stderr) !== undefined, 20_000);
+    await metricsUrl(running);
     running.child.kill('SIGTERM');
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { encodeTronAddress } from '../../src/domain/address.js';
 import type { BalanceResponse } from '../../src/client/types.js';
 import { signRequest } from '../../src/signing/index.js';
-import type { CliResult } from './cli.js';
+import type { CliResult, RunningCli } from './cli.js';
 import type { World } from './world.js';
 
 /**
@@ -116,6 +116,15 @@ export async function until<T>(what: string, probe: Probe<T>, timeoutMs = 10_000
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await sleep(20);
   }
+}
+
+/** A running service's --metrics base URL (`http://127.0.0.1:port`), once its note says it. */
+export function metricsUrl(running: RunningCli, timeoutMs = 20_000): Promise<string> {
+  return until(
+    'the metrics URL is announced',
+    () => /metrics at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(running.output().stderr)?.[1],
+    timeoutMs,
+  );
 }
 
 /** A plain GET over a fresh socket (metrics, health): the status and the body as text. */
