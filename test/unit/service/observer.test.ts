@@ -5,26 +5,36 @@ import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { ServiceObserver } from '../../../src/service/observer.js';
 
+/** An observer with metrics on 127.0.0.1, on a clock the test moves; its notes and its base URL. */
+async function observerOnLoopback() {
+  const notes: string[] = [];
+  const clock = { now: Date.UTC(2026, 10, 27, 10) };
+  const observer = await ServiceObserver.start(
+    { metrics: { host: '127.0.0.1', port: 0 } },
+    1000,
+    (line) => notes.push(line),
+    () => clock.now,
+  );
+  onTestFinished(() => observer.close());
+  const url = /metrics at (\S+)\/metrics/.exec(notes.join('\n'))![1]!;
+  return { observer, notes, clock, url };
+}
+
 describe('ServiceObserver', () => {
   it('three cycles in a row with a failed address (each cycle ran to its end) turn /healthz 503', async () => {
-    const notes: string[] = [];
-    let now = Date.UTC(2026, 10, 27, 10);
-    const observer = await ServiceObserver.start(
-      { metrics: { host: '127.0.0.1', port: 0 } },
-      1000,
-      (line) => notes.push(line),
-      () => now,
-    );
-    onTestFinished(() => observer.close());
-    const url = /metrics at (\S+)\/metrics/.exec(notes.join('\n'))![1]!;
+    const { observer, notes, clock, url } = await observerOnLoopback();
     const failing: EnsureItem = {
       ...newItem('TA', 65_000, 0),
       reason: 'not_on_chain',
       error: { exit_code: 8, message: 'the node does not show it' },
     };
     for (let cycle = 1; cycle <= 3; cycle += 1) {
-      now += 1000;
-      observer.cycleEnded({ cycle, at: new Date(now).toISOString(), items: [failing, newItem('TB', 65_000, 65_000)] });
+      clock.now += 1000;
+      observer.cycleEnded({
+        cycle,
+        at: new Date(clock.now).toISOString(),
+        items: [failing, newItem('TB', 65_000, 65_000)],
+      });
     }
     const health = await httpGet(`${url}/healthz`);
     expect(health.status).toBe(503);
@@ -50,21 +60,12 @@ describe('ServiceObserver', () => {
   });
 
   it('--max-spend: the gauge says one more order does not fit as soon as it does not; /readyz 503 and /livez 200 meanwhile; the note says the price, never "reached" with the whole ceiling left', async () => {
-    const notes: string[] = [];
-    let now = Date.UTC(2026, 10, 27, 10);
-    const observer = await ServiceObserver.start(
-      { metrics: { host: '127.0.0.1', port: 0 } },
-      1000,
-      (line) => notes.push(line),
-      () => now,
-    );
-    onTestFinished(() => observer.close());
-    const url = /metrics at (\S+)\/metrics/.exec(notes.join('\n'))![1]!;
+    const { observer, notes, clock, url } = await observerOnLoopback();
     const limit = { trx: '8.000000', windowMs: 3_600_000, text: '8/1h' };
     const bought: EnsureItem = { ...newItem('TA', 65_000, 0), reason: 'bought', to_buy: 65_000, total_trx: '3.900000' };
     const cycle = (n: number, items: EnsureItem[]) => {
-      now += 1000;
-      observer.cycleEnded({ cycle: n, at: new Date(now).toISOString(), items });
+      clock.now += 1000;
+      observer.cycleEnded({ cycle: n, at: new Date(clock.now).toISOString(), items });
     };
     // 4.1 left after one order of 3.9: another fits.
     cycle(1, [bought]);
@@ -102,7 +103,7 @@ describe('ServiceObserver', () => {
       {},
       1000,
       (line) => notes.push(line),
-      () => now,
+      () => clock.now,
     );
     onTestFinished(() => other.close());
     other.spendChecked('1.000000', [held], small);
