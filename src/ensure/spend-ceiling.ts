@@ -3,7 +3,7 @@
  * outlives the process and is shared by whatever names it (journal/spend-ledger.ts): the API key's own
  * (`account <key id>`, every address, every host sharing the state store) or a named `--budget`. Every
  * request is held in the ledger at its quoted price before it leaves, checked against the ceiling in that
- * same step under the ledger's lock (spend-hold.ts): those that would pass it fail (reason `spend_limit`,
+ * same step, alone among the ledger's writers (spend-hold.ts): those that would pass it fail (reason `spend_limit`,
  * exit 5), never sent. Times are the API server's, as this run measured it when each answer came.
  * When an order would not fit, the ledger's orders not known final are read again first: a refund (an
  * order that ended undelivered, with or without a failure object) gives its price back; a 404 settles the
@@ -18,7 +18,6 @@ import { ApiError } from '../domain/errors.js';
 import { compareAmounts, subtractAmounts } from '../domain/money.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import { orderIdOf, recordedOrder, type JournalRecord } from '../journal/record.js';
-import { entryAmount } from '../journal/spend-book.js';
 import type { SpendEvent, SpendLedger } from '../journal/spend-ledger.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import type {
@@ -123,17 +122,29 @@ export class SpendCeiling implements SpendCeilingRule {
   async settle(order: Order, state: 'kept' | 'refunded'): Promise<void> {
     const { ledger } = await this.#open();
     const at = this.#serverNowMs();
-    const event: SpendEvent = { kind: 'final', id: order.client_request_id, state, at_ms: at, note: null };
-    await ledger.update(at, (book) => ({ events: book.entries.has(event.id) ? [event] : [], value: undefined }));
+    // Kept only where the ledger has the entry (the store checks, in the same step as it writes).
+    await ledger.append([{ kind: 'final', id: order.client_request_id, state, at_ms: at, note: null }], at);
+  }
+
+  /**
+   * Would these purchases fit under the ceiling now, in this order? The same decision as `reserve`, holding
+   * nothing (a dry run's answer, never a promise): one refusal per purchase, undefined where it fits.
+   */
+  async fits(purchases: readonly Purchase[], clock: ServerClock): Promise<(CliError | undefined)[]> {
+    const { ledger, holder } = await this.#open();
+    const wanted = purchases.map((purchase) => ({
+      id: needId(purchase.item.address, purchase.need.anchor),
+      address: purchase.item.address,
+      total: purchase.quote.total_trx,
+    }));
+    return (await holdInOrder(ledger, this.o.limit, holder, wanted, clock.nowMs(), true)).refusals;
   }
 
   async leftNow(hostNowMs: number): Promise<string> {
     this.#offsetMs ??= (await this.o.serverClock?.())?.offsetMs;
-    const book = await (await this.#open()).ledger.read();
-    const left = subtractAmounts(
-      this.o.limit.trx,
-      book.spent(hostNowMs + (this.#offsetMs ?? 0) - this.o.limit.windowMs),
-    );
+    const { ledger } = await this.#open();
+    const spent = await ledger.spent(hostNowMs + (this.#offsetMs ?? 0) - this.o.limit.windowMs);
+    const left = subtractAmounts(this.o.limit.trx, spent);
     return compareAmounts(left, '0') < 0 ? '0.000000' : left;
   }
 
@@ -154,18 +165,15 @@ export class SpendCeiling implements SpendCeilingRule {
   /** The ledger's orders not known final, read again: true when some turned out refunded. */
   async #recheck(store: CeilingStore, nowMs: number, client: Pick<EnsureClient, 'getOrder'>): Promise<boolean> {
     const { ledger, journal } = store;
-    const open = (await ledger.read())
-      .counted(nowMs - this.o.limit.windowMs)
-      .filter((entry) => entry.order !== undefined && entry.final === undefined && entry.key_id === journal.scope.keyId)
-      .slice(-RECHECK_AT_MOST);
+    const open = await ledger.openOrders(nowMs - this.o.limit.windowMs, journal.scope.keyId, RECHECK_AT_MOST);
     const events: SpendEvent[] = [];
-    for (const { id, order: known } of open) {
+    for (const { id, order_id } of open) {
       let order: Order;
       try {
-        order = await client.getOrder(known!.order_id);
+        order = await client.getOrder(order_id);
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
-        const note = `the API answered 404 for order ${known!.order_id}: it stays counted under --max-spend until it leaves the window`;
+        const note = `the API answered 404 for order ${order_id}: it stays counted under --max-spend until it leaves the window`;
         this.o.note(`energy: ${note}`);
         events.push({ kind: 'final', id, state: 'unknown', at_ms: nowMs, note });
         continue;
@@ -179,7 +187,7 @@ export class SpendCeiling implements SpendCeilingRule {
         note: null,
       });
     }
-    if (events.length > 0) await ledger.update(nowMs, () => ({ events, value: undefined }));
+    if (events.length > 0) await ledger.append(events, nowMs);
     return events.some((event) => event.kind === 'final' && event.state === 'refunded');
   }
 
@@ -191,17 +199,14 @@ export class SpendCeiling implements SpendCeilingRule {
   async #learnFromJournal({ ledger, journal }: CeilingStore, nowMs: number): Promise<void> {
     // The journal is the key's, whatever spelling of the URL its records were sent under.
     const { keyId } = journal.scope;
-    const lacking = [...(await ledger.read()).entries.values()]
-      .filter((entry) => entry.order === undefined && entry.holds.size > 0 && entry.key_id === keyId)
-      .slice(0, LEARN_AT_MOST);
+    const lacking = await ledger.lackingOrders(nowMs - this.o.limit.windowMs, keyId, LEARN_AT_MOST);
     const events: SpendEvent[] = [];
-    for (const entry of lacking) {
-      const record = await journal.find(entry.id);
+    for (const { id, address, total } of lacking) {
+      const record = await journal.find(id);
       const orderId = record === undefined ? undefined : orderIdOf(record);
       if (orderId === undefined) continue;
-      const { id, address } = entry;
-      events.push({ kind: 'order', id, order_id: orderId, address, total_trx: entryAmount(entry)!, at_ms: nowMs });
+      events.push({ kind: 'order', id, order_id: orderId, address, total_trx: total, at_ms: nowMs });
     }
-    if (events.length > 0) await ledger.update(nowMs, () => ({ events, value: undefined }));
+    if (events.length > 0) await ledger.append(events, nowMs);
   }
 }

@@ -1,14 +1,13 @@
 /**
  * Holding order requests in the --max-spend ledger (journal/spend-ledger.ts), checked against the ceiling in
- * the same step under the ledger's lock, so that two runs, processes or hosts can never both take the last
+ * the same step, alone among the ledger's writers, so that two runs, processes or hosts can never both take the last
  * room: a request is held (its quoted price) before it leaves; its hold then becomes its order, or goes.
  */
 import type { Order } from '../client/types.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import type { CliError } from '../domain/errors.js';
-import { compareAmounts, subtractAmounts } from '../domain/money.js';
-import { entryTime } from '../journal/spend-book.js';
-import type { SpendEvent, SpendLedger } from '../journal/spend-ledger.js';
+import { compareAmounts } from '../domain/money.js';
+import type { SpendEvent, SpendLedger, Wanted } from '../journal/spend-ledger.js';
 import type { JournalScope } from '../journal/order-journal.js';
 import { mayHaveOrder, type JournalRecord } from '../journal/record.js';
 import type { ServerClock } from '../ordering/server-clock.js';
@@ -20,12 +19,7 @@ export interface Holder {
   account: JournalScope;
 }
 
-/** A request to hold: its id, its address, its price. */
-export interface Wanted {
-  id: string;
-  address: string;
-  total: string;
-}
+export type { Wanted };
 
 export interface HoldOutcome {
   /** One per request, in order: undefined where it is held, else why not (exit 5). */
@@ -53,7 +47,8 @@ function refusal(limit: MaxSpend, ledger: string, total: string, left: string, o
 
 /**
  * Holds each request that fits, in the order given (a later, cheaper one may fit where an earlier one did
- * not), in one change of the ledger at the server's `nowMs`.
+ * not), in one step of the ledger at the server's `nowMs`. With `dry`, decides the same and holds nothing:
+ * whether these prices would fit now (a dry run's answer, never a promise).
  */
 export async function holdInOrder(
   ledger: SpendLedger,
@@ -61,36 +56,23 @@ export async function holdInOrder(
   holder: Holder,
   wanted: readonly Wanted[],
   nowMs: number,
+  dry = false,
 ): Promise<HoldOutcome> {
   const { keyId, origin } = holder.account;
-  return ledger.update(nowMs, (book) => {
-    const since = nowMs - limit.windowMs;
-    const events: SpendEvent[] =
-      limit.windowMs > book.longestWindowMs ? [{ kind: 'window', window_ms: limit.windowMs }] : [];
-    const origins = book.originsOf(keyId);
-    const otherOrigins = origins.size > 0 && !origins.has(origin) ? [...origins] : [];
-    let left = subtractAmounts(limit.trx, book.spent(since));
-    const first = book.counted(since)[0];
-    let oldest = first === undefined ? undefined : entryTime(first);
-    const refusals = wanted.map(({ id, address, total }) => {
-      const cost = book.costOfHold(id, total, since);
-      if (compareAmounts(cost, left) > 0) return refusal(limit, ledger.name, total, left, oldest);
-      left = subtractAmounts(left, cost);
-      if (compareAmounts(cost, '0') > 0) oldest ??= nowMs;
-      events.push({
-        kind: 'hold',
-        id,
-        holder: holder.token,
-        address,
-        total_trx: total,
-        at_ms: nowMs,
-        key_id: keyId,
-        origin,
-      });
-      return undefined;
-    });
-    return { events, value: { refusals, otherOrigins } };
+  const { shortfalls, otherOrigins } = await ledger.hold({
+    holder: holder.token,
+    keyId,
+    origin,
+    wanted,
+    trx: limit.trx,
+    windowMs: limit.windowMs,
+    nowMs,
+    dry,
   });
+  const refusals = shortfalls.map((short, index) =>
+    short === undefined ? undefined : refusal(limit, ledger.name, wanted[index]!.total, short.left, short.oldestMs),
+  );
+  return { refusals, otherOrigins };
 }
 
 /** One request's hold, from before it leaves to its answer. */
@@ -133,7 +115,7 @@ export class Hold implements SpendHold {
       total_trx: order.total_trx,
       at_ms: this.clock.nowMs(),
     };
-    await this.ledger.update(this.clock.nowMs(), () => ({ events: [event], value: undefined }));
+    await this.ledger.append([event], this.clock.nowMs());
   }
 
   async nothing(): Promise<void> {
@@ -141,7 +123,7 @@ export class Hold implements SpendHold {
     if (id === undefined) return;
     this.#id = undefined;
     const event: SpendEvent = { kind: 'drop', id, holder: this.holder.token, at_ms: this.clock.nowMs() };
-    await this.ledger.update(this.clock.nowMs(), () => ({ events: [event], value: undefined }));
+    await this.ledger.append([event], this.clock.nowMs());
   }
 
   async failed(record: JournalRecord | undefined): Promise<void> {

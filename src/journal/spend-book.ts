@@ -50,12 +50,15 @@ export class SpendBook {
   readonly entries = new Map<string, SpendEntry>();
   /** The longest window any ceiling used on the ledger: nothing younger is pruned. */
   longestWindowMs = 0;
+  /** The newest time of any event read (-Infinity: none): a prune never reaches past it less the longest window. */
+  newestMs = -Infinity;
 
   apply(event: SpendEvent): void {
     if (event.kind === 'window') {
       this.longestWindowMs = Math.max(this.longestWindowMs, event.window_ms);
       return;
     }
+    this.newestMs = Math.max(this.newestMs, event.at_ms);
     const entry = this.#entry(event.id);
     switch (event.kind) {
       case 'hold': {

@@ -18,7 +18,9 @@ import { syncFolder, writeDurably } from '../storage/durable-file.js';
 import { LockTimeoutError, withFileLock, type LockOptions } from '../storage/file-lock.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { SpendBook } from './spend-book.js';
-import type { LedgerChange, SpendEvent, SpendLedger } from './spend-ledger.js';
+import { holdInBook, knownEvents, lackingInBook, openOrdersInBook } from './spend-book-queries.js';
+import type { HoldDecision, HoldRequest, LackingOrder, OpenOrder, SpendEvent, SpendLedger } from './spend-ledger.js';
+import { ledgerTotals, type LedgerTotals } from './spend-totals.js';
 import { eventLines, headerLine, ledgerOfHeader, parseEventLine } from './spend-ledger-lines.js';
 import { readLegacy, type LegacyLedger } from './spend-ledger-v1.js';
 
@@ -46,6 +48,12 @@ function unreadable(path: string, why: string): UsageError {
 /** In this process, one change at a time per ledger file (the lock file then keeps other processes out). */
 const queues = new Map<string, Promise<unknown>>();
 
+/** What a change under the ledger's lock returns: the events to append, and the caller's answer. */
+export interface LedgerChange<T> {
+  events: SpendEvent[];
+  value: T;
+}
+
 export class FileSpendLedger implements SpendLedger {
   #book = new SpendBook();
   #ino: number | undefined;
@@ -61,15 +69,49 @@ export class FileSpendLedger implements SpendLedger {
     private readonly options: { legacy?: LegacyLedger; lock?: LockOptions } = {},
   ) {}
 
+  /**
+   * Runs `change` on the ledger as it stands, alone among every process writing it, and appends the events
+   * it returns before the lock goes; entries no window reaches are pruned meanwhile.
+   */
   async update<T>(nowMs: number, change: (book: SpendBook) => LedgerChange<T>): Promise<T> {
     return this.#alone(async () => {
       await this.#catchUp();
       await this.#takeInLegacy();
+      // What the ledger held before this change bounds the prune: a run whose clock is days ahead files its
+      // own entries days ahead, and they must not carry everyone else's out of the window.
+      const newest = this.#book.newestMs;
       const { events, value } = change(this.#book);
       await this.#append(events);
-      await this.#prune(nowMs);
+      await this.#prune(Math.min(nowMs, newest));
       return value;
     });
+  }
+
+  async hold(request: HoldRequest): Promise<HoldDecision> {
+    return this.update(request.nowMs, (book) => {
+      const { events, decision } = holdInBook(book, request);
+      return { events: request.dry === true ? [] : events, value: decision };
+    });
+  }
+
+  async append(events: readonly SpendEvent[], nowMs: number): Promise<void> {
+    await this.update(nowMs, (book) => ({ events: knownEvents(book, events), value: undefined }));
+  }
+
+  async spent(sinceMs: number): Promise<string> {
+    return (await this.read()).spent(sinceMs);
+  }
+
+  async openOrders(sinceMs: number, keyId: string, atMost: number): Promise<OpenOrder[]> {
+    return openOrdersInBook(await this.read(), sinceMs, keyId, atMost);
+  }
+
+  async lackingOrders(sinceMs: number, keyId: string, atMost: number): Promise<LackingOrder[]> {
+    return lackingInBook(await this.read(), sinceMs, keyId, atMost);
+  }
+
+  async totals(nowMs: number): Promise<LedgerTotals> {
+    return ledgerTotals(this.name, await this.read(), nowMs);
   }
 
   /** An older energy's ledger of this account, taken in once (its file then renamed). */
@@ -177,7 +219,9 @@ export class FileSpendLedger implements SpendLedger {
     if (events.length === 0) return;
     const { text, stored } = eventLines(events);
     const fresh = this.#ino === undefined;
-    const bytes = Buffer.from(fresh ? headerLine(this.name) + text : text, 'utf8');
+    // Nothing whole read yet (a new file, or one whose first write was cut before its first line break): the
+    // header goes first, over whatever is there.
+    const bytes = Buffer.from(this.#offset === 0 ? headerLine(this.name) + text : text, 'utf8');
     try {
       const file = await open(this.path, fresh ? 'wx' : 'r+', PRIVATE_FILE_MODE);
       try {
@@ -205,9 +249,9 @@ export class FileSpendLedger implements SpendLedger {
     }
   }
 
-  /** Forgets what no window reaches; rewrites the file without it once enough has piled up. */
+  /** Forgets what no window reaches at `nowMs`; rewrites the file without it once enough has piled up. */
   async #prune(nowMs: number): Promise<void> {
-    if (this.#book.longestWindowMs === 0) return;
+    if (this.#book.longestWindowMs === 0 || !Number.isFinite(nowMs)) return;
     const ids = this.#book.prunable(nowMs - this.#book.longestWindowMs - PRUNE_SLACK_MS);
     this.#book.forget(ids);
     for (const id of ids) this.#dead.add(id);

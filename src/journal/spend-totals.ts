@@ -4,7 +4,7 @@
  * `nowMs` is the host's: a host whose clock is off by minutes moves the window's edge by as much.
  */
 import { SpendBook } from './spend-book.js';
-import type { SpendEvent } from './spend-ledger.js';
+import type { SpendEvent } from './spend-events.js';
 
 export interface LedgerTotals {
   /** `account sha256:…` or `budget <name>`. */

@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
 import { freshAddress, httpGet, until } from '../helpers/e2e.js';
-import { addAmounts, compareAmounts } from '../../src/domain/money.js';
-import type { SpendEvent, SpendLedger } from '../../src/journal/spend-ledger.js';
+import type { SpendLedger } from '../../src/journal/spend-ledger.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { SCHEMA_TWO_SQL } from '../helpers/pg-schema-two.js';
@@ -95,17 +94,6 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
     return { ledger: await store.spendLedger(name), close: () => store.close() };
   }
-  const hold = (id: string, at: number, holder = 'run-1'): SpendEvent => ({
-    kind: 'hold',
-    id,
-    holder,
-    address: 'T',
-    total_trx: '3.900000',
-    at_ms: at,
-    key_id: 'k',
-    origin: 'o',
-  });
-
   it('two hosts at once on 150 addresses each under 2000/1h: 300 orders at the server, the same 300 in the ledger', async () => {
     world.sandbox.setBalance('5000.000000');
     const sets = [0, 1].map((set) => Array.from({ length: 150 }, (_, n) => activated(38_500 + set * 200 + n)));
@@ -134,10 +122,14 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
 
   it('one key under two spellings of the URL (127.0.0.1 and localhost) is one account: 10/1h holds for both, and the second says so', async () => {
     const [x, y, z] = [activated(39_401), activated(39_402), activated(39_403)];
-    // The orders of the tests before leave the account's hour.
-    world.sandbox.advance(2 * HOUR);
-    const numeric = host({ ENERGY_BASE_URL: world.sandbox.url });
-    const named = host({ ENERGY_BASE_URL: world.sandbox.url.replace('127.0.0.1', 'localhost') });
+    // A database of its own: the account's ledger without the orders of the tests before.
+    cluster.current.sql('CREATE DATABASE spellings');
+    const url = cluster.current.url.replace('/postgres?', '/spellings?');
+    const numeric = host({ ENERGY_BASE_URL: world.sandbox.url, ENERGY_STATE_URL: url });
+    const named = host({
+      ENERGY_BASE_URL: world.sandbox.url.replace('127.0.0.1', 'localhost'),
+      ENERGY_STATE_URL: url,
+    });
     const ceiling = ['--yes', '--max-spend', '10/1h', '--json'];
     expect((await numeric.run(['ensure', ...rentalArgs(x, ...ceiling)])).code).toBe(0);
     const second = await named.run(['ensure', ...rentalArgs(y, ...ceiling)]);
@@ -203,56 +195,81 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     ]);
   }, 60_000);
 
-  it('concurrent changes from 8 connections: 160 wanting 3.9 under 50 hold exactly 12', async () => {
+  /** One hold of 3.900000 under `trx` over `windowMs`, at `nowMs`: held or not. */
+  const holdOne = async (shared: SpendLedger, id: string, nowMs: number, trx = '50.000000', windowMs = HOUR) =>
+    (
+      await shared.hold({
+        holder: 'run-1',
+        keyId: 'k',
+        origin: 'o',
+        wanted: [{ id, address: 'T', total: '3.900000' }],
+        trx,
+        windowMs,
+        nowMs,
+      })
+    ).shortfalls[0] === undefined;
+  const rowsOf = (name: string) =>
+    cluster.current.sql(`SELECT count(*) FROM energy.spend_event WHERE ledger = '${name}'`);
+
+  it('concurrent holds from 4 connections: 160 wanting 3.9 under 50 hold exactly 12', async () => {
     const opened = await Promise.all(Array.from({ length: 4 }, () => ledger('budget race')));
     try {
       const wants = opened.flatMap(({ ledger: shared }, n) =>
-        Array.from({ length: 40 }, (_, k) =>
-          shared.update(T, (book) => {
-            const fits = compareAmounts(addAmounts(book.spent(0), '3.900000'), '50.000000') <= 0;
-            return { events: fits ? [hold(`w${n}-${k}`, T, `h${n}`)] : [], value: fits };
-          }),
-        ),
+        Array.from({ length: 40 }, (_, k) => holdOne(shared, `w${n}-${k}`, T)),
       );
       expect((await Promise.all(wants)).filter(Boolean)).toHaveLength(12);
     } finally {
       for (const { close } of opened) await close();
     }
-    expect(cluster.current.sql("SELECT count(*) FROM energy.spend_event WHERE ledger = 'budget race'")).toBe('12');
+    expect(rowsOf('budget race')).toBe('12');
   }, 60_000);
 
-  it('counts only the window (an order at T is not counted after T+1h); a refund stays one when the order is learnt again; prunes only past the longest window', async () => {
+  it('counts only the window (an order at T is not counted after T+1h); a refund stays one when the order is learnt again; prunes only past the longest window, and never past its newest entry less that window', async () => {
     const { ledger: first, close } = await ledger('budget rules');
     try {
-      await first.update(T, () => ({
-        events: [
-          { kind: 'window', window_ms: 24 * HOUR },
-          hold('a', T),
+      expect(await holdOne(first, 'a', T, '50.000000', 24 * HOUR)).toBe(true);
+      expect(await holdOne(first, 'b', T, '50.000000', 24 * HOUR)).toBe(true);
+      await first.append(
+        [
           { kind: 'order', id: 'a', order_id: 'oa', address: 'T', total_trx: '3.900000', at_ms: T },
-          hold('b', T),
           { kind: 'order', id: 'b', order_id: 'ob', address: 'T', total_trx: '3.900000', at_ms: T },
           { kind: 'final', id: 'b', state: 'refunded', at_ms: T, note: null },
           { kind: 'order', id: 'b', order_id: 'ob', address: 'T', total_trx: '3.900000', at_ms: T + 10 },
+          // An outcome of an entry the ledger never had is not kept.
+          { kind: 'final', id: 'never-held', state: 'kept', at_ms: T, note: null },
         ],
-        value: undefined,
-      }));
+        T,
+      );
     } finally {
       await close();
     }
     const { ledger: second, close: closeSecond } = await ledger('budget rules');
     try {
-      const book = await second.read();
-      expect(book.spent(T - HOUR)).toBe('3.900000');
-      expect(book.spent(T + HOUR + 1_000 - HOUR)).toBe('0.000000');
-      // A minute-long ceiling a day and a minute later prunes nothing yet (the day's window, and its slack)...
-      await second.update(T + 24 * HOUR + 60_000, () => ({
-        events: [{ kind: 'window', window_ms: 60_000 }],
-        value: 0,
-      }));
-      expect(cluster.current.sql("SELECT count(*) FROM energy.spend_event WHERE ledger = 'budget rules'")).toBe('6');
-      // ...and a day and an hour later, all of it.
-      await second.update(T + 25 * HOUR, () => ({ events: [], value: 0 }));
-      expect(cluster.current.sql("SELECT count(*) FROM energy.spend_event WHERE ledger = 'budget rules'")).toBe('0');
+      expect(await second.spent(T - HOUR)).toBe('3.900000');
+      expect(await second.spent(T + 1_000)).toBe('0.000000');
+      expect(await second.totals(T + HOUR)).toEqual({
+        ledger: 'budget rules',
+        longest_window_ms: 24 * HOUR,
+        entries: 1,
+        spent_trx: '3.900000',
+      });
+      expect(rowsOf('budget rules')).toBe('6');
+      // A run three days past every entry (a clock far ahead) forgets nothing: the newest entry bounds a prune.
+      expect(await holdOne(second, 'late', T + 72 * HOUR, '1.000000', 60_000)).toBe(false);
+      expect(rowsOf('budget rules')).toBe('6');
+      // A minute-long ceiling a day and a minute later: its hold prunes nothing yet (the day's window, its slack).
+      expect(await holdOne(second, 'c', T + 24 * HOUR + 60_000, '50.000000', 60_000)).toBe(true);
+      expect(rowsOf('budget rules')).toBe('7');
+      // Five minutes on: the newest entry before it (c's) is still within the day and its slack of a and b.
+      expect(await holdOne(second, 'd', T + 24 * HOUR + 6 * 60_000, '50.000000', 60_000)).toBe(true);
+      expect(rowsOf('budget rules')).toBe('8');
+      // Then the newest entry (d's) is past the day's window and its slack from a and b: they go.
+      expect(await holdOne(second, 'e', T + 25 * HOUR, '50.000000', 60_000)).toBe(true);
+      expect(
+        cluster.current.sql(
+          "SELECT string_agg(DISTINCT client_request_id, ',' ORDER BY client_request_id) FROM energy.spend_event WHERE ledger = 'budget rules'",
+        ),
+      ).toBe('c,d,e');
       expect(
         cluster.current.sql("SELECT longest_window_ms FROM energy.spend_ledger WHERE ledger = 'budget rules'"),
       ).toBe(String(24 * HOUR));

@@ -1,79 +1,46 @@
 /**
  * `ensure --max-spend`'s ledger in PostgreSQL: one ceiling for every host naming the database and the same
  * ledger (an API key's account, or a `--budget`). Events are rows of energy.spend_event, inserted and never
- * updated (a state is a new event, as in the folder's log: one rule, spend-book.ts, reads both);
- * energy.spend_ledger holds one row per ledger, with the longest window any ceiling used on it. A change is
- * one short transaction, never held across a network call: the ledger's row `FOR UPDATE` (every writer
- * waits its turn there, so that events are numbered in the order they commit), the events since this
- * host's last look, the change, its rows, and the entries no window reaches deleted. Amounts are
- * numeric(30,6) in the database and text here, never a JavaScript number.
+ * updated (a state is a new event, as in the folder's log); energy.spend_ledger holds one row per ledger, with
+ * the longest window any ceiling used on it. The database adds the window up (pg-spend-queries.ts): no
+ * process loads the ledger, whatever it holds. A hold is one short transaction, never held across a network
+ * call: the ledger's row locked (holders take turns there), the window summed, the asked ids' own events
+ * read, the decision, its rows. Orders, drops and outcomes are one insert each batch, outside any lock:
+ * they only ever lower what a hold counts, or turn a hold into its order. Amounts are numeric(30,6) in the
+ * database and text here, never a JavaScript number.
  */
 import type { Pool, PoolClient } from 'pg';
+import { StateStoreError } from '../../domain/journal-errors.js';
+import { printable } from '../../domain/printable.js';
 import { SpendBook } from '../../journal/spend-book.js';
-import type { LedgerChange, SpendLedger, StoredEvent } from '../../journal/spend-ledger.js';
-import { eventLines } from '../../journal/spend-ledger-lines.js';
+import { decideHolds } from '../../journal/spend-decide.js';
+import type {
+  HoldDecision,
+  HoldRequest,
+  LackingOrder,
+  OpenOrder,
+  SpendEvent,
+  SpendLedger,
+  StoredEvent,
+} from '../../journal/spend-ledger.js';
+import { eventLines, isStoredEvent } from '../../journal/spend-ledger-lines.js';
 import { PRUNE_SLACK_MS } from '../../journal/spend-ledger-file.js';
+import type { LedgerTotals } from '../../journal/spend-totals.js';
 import { stateStoreFailure } from './pg-connect.js';
+import { CLOCK_SQL, LACKING_SQL, OPEN_ORDERS_SQL, PRUNE_SQL, WINDOW_SQL } from './pg-spend-queries.js';
+import { eventOfRow, insertEvents, SELECT_EVENTS, type EventRow } from './pg-spend-rows.js';
 
-/** The columns an event fills, in the order of the arrays of an insert. */
-const FIELDS = [
-  ['event_id', 'text'],
-  ['kind', 'text'],
-  ['client_request_id', 'text'],
-  ['holder', 'text'],
-  ['address', 'text'],
-  ['total_trx', 'numeric'],
-  ['order_id', 'text'],
-  ['state', 'text'],
-  ['key_id', 'text'],
-  ['origin', 'text'],
-  ['note', 'text'],
-  ['at_ms', 'bigint'],
-] as const;
-type Field = (typeof FIELDS)[number][0];
-type Row = Record<Field, string | null> & { seq: string };
-
-const SELECT = `SELECT seq, ${FIELDS.map(([name]) => (name === 'total_trx' ? 'total_trx::text' : name)).join(', ')}`;
-
-function columnsOf(event: StoredEvent): Record<Field, string | null> {
-  const row = Object.fromEntries(FIELDS.map(([name]) => [name, null])) as Record<Field, string | null>;
-  for (const [name, value] of Object.entries(event))
-    if (name in row) row[name as Field] = value === null ? null : String(value);
-  row.client_request_id = 'id' in event ? event.id : '';
-  return row;
+interface WindowRow {
+  spent: string;
+  entries: number;
+  oldest: string | null;
+  damaged_seq: string | null;
+  damaged_kind: string | null;
 }
 
-function eventOf(row: Row): StoredEvent {
-  const at_ms = Number(row.at_ms);
-  const id = row.client_request_id!;
-  const base = { event_id: row.event_id!, id, at_ms };
-  switch (row.kind) {
-    case 'hold':
-      return {
-        ...base,
-        kind: 'hold',
-        holder: row.holder!,
-        address: row.address!,
-        total_trx: row.total_trx!,
-        key_id: row.key_id!,
-        origin: row.origin!,
-      };
-    case 'drop':
-      return { ...base, kind: 'drop', holder: row.holder! };
-    case 'order':
-      return { ...base, kind: 'order', order_id: row.order_id!, address: row.address!, total_trx: row.total_trx! };
-    default:
-      return { ...base, kind: 'final', state: row.state as 'kept' | 'refunded' | 'unknown', note: row.note };
-  }
-}
+type Query = Pick<PoolClient, 'query'>;
 
 export class PgSpendLedger implements SpendLedger {
-  #book = new SpendBook();
-  /** The last event read: only later ones are read next time. */
-  #seq = '0';
-  /** In this process, one transaction at a time (the row lock then keeps other processes and hosts out). */
-  #queue: Promise<unknown> = Promise.resolve();
-
   constructor(
     private readonly pool: Pool,
     readonly name: string,
@@ -81,108 +48,191 @@ export class PgSpendLedger implements SpendLedger {
     private readonly host: string,
   ) {}
 
-  async update<T>(nowMs: number, change: (book: SpendBook) => LedgerChange<T>): Promise<T> {
+  async hold(request: HoldRequest): Promise<HoldDecision> {
     return this.#transaction('for the --max-spend ledger (nothing ordered)', async (client) => {
-      const { events, value } = change(this.#book);
-      const widest = events.reduce((ms, event) => (event.kind === 'window' ? Math.max(ms, event.window_ms) : ms), 0);
-      if (widest > 0) {
-        await client.query(
-          'UPDATE energy.spend_ledger SET longest_window_ms = $2 WHERE ledger = $1 AND longest_window_ms < $2',
-          [this.name, widest],
-        );
-        this.#book.apply({ kind: 'window', window_ms: widest });
-      }
-      await this.#insert(client, eventLines(events.filter((event) => event.kind !== 'window')).stored);
-      const longest = this.#book.longestWindowMs;
-      const ids = longest === 0 ? [] : this.#book.prunable(nowMs - longest - PRUNE_SLACK_MS);
-      if (ids.length > 0) {
-        await client.query('DELETE FROM energy.spend_event WHERE ledger = $1 AND client_request_id = ANY($2)', [
+      const longest = await this.#lockRow(client);
+      const { rows } = await client.query<{ newest: string | null; estimate: string | null }>(CLOCK_SQL, [this.name]);
+      const newest = rows[0]?.newest == null ? undefined : Number(rows[0].newest);
+      const estimate = rows[0]?.estimate == null ? undefined : Number(rows[0].estimate);
+      // A run whose clock reads far past the API's time as the ledger's last entry and the database's clock
+      // place it (a /v1/time answer days ahead) counts from there: its window then still holds what the
+      // others spent. Its own entries keep its time: counted later, never earlier.
+      const countNowMs = estimate === undefined ? request.nowMs : Math.min(request.nowMs, estimate + PRUNE_SLACK_MS);
+      const since = countNowMs - request.windowMs;
+      const window = await this.#window(client, since);
+      const entries = await this.#entries(
+        client,
+        request.wanted.map((want) => want.id),
+      );
+      const { rows: origins } = await client.query<{ origin: string }>(
+        'SELECT origin FROM energy.spend_origin WHERE ledger = $1 AND key_id = $2',
+        [this.name, request.keyId],
+      );
+      const { events, decision } = decideHolds(
+        {
+          sinceMs: since,
+          spent: window.spent,
+          oldestMs: window.oldest === null ? undefined : Number(window.oldest),
+          origins: new Set(origins.map((row) => row.origin)),
+          longestWindowMs: longest,
+        },
+        entries,
+        request,
+      );
+      if (request.dry === true) return decision;
+      const widest = Math.max(longest, request.windowMs);
+      // Never past the ledger's own newest entry less its longest window: a "now" a day past every entry is
+      // a clock to read again, not a reason to forget.
+      if (newest !== undefined)
+        await client.query(PRUNE_SQL, [this.name, Math.min(request.nowMs, newest) - widest - PRUNE_SLACK_MS]);
+      if (widest > longest)
+        await client.query('UPDATE energy.spend_ledger SET longest_window_ms = $2 WHERE ledger = $1', [
           this.name,
-          ids,
+          widest,
         ]);
-        this.#book.forget(ids);
-      }
-      return value;
+      await this.#insert(client, events);
+      if (decision.shortfalls.some((short) => short === undefined))
+        await client.query(
+          'INSERT INTO energy.spend_origin (ledger, key_id, origin) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [this.name, request.keyId, request.origin],
+        );
+      return decision;
     });
   }
 
-  async read(): Promise<SpendBook> {
-    return this.#transaction('to read the --max-spend ledger', async () => this.#book, 'FOR SHARE');
+  async append(events: readonly SpendEvent[], _nowMs: number): Promise<void> {
+    try {
+      await this.#insert(this.pool, events);
+    } catch (error) {
+      throw stateStoreFailure(error, this.url, 'for the --max-spend ledger');
+    }
+  }
+
+  async spent(sinceMs: number): Promise<string> {
+    return this.#read('to read the --max-spend ledger', async () => (await this.#window(this.pool, sinceMs)).spent);
+  }
+
+  async openOrders(sinceMs: number, keyId: string, atMost: number): Promise<OpenOrder[]> {
+    return this.#read('to read the --max-spend ledger', async () => {
+      const { rows } = await this.pool.query<OpenOrder>(OPEN_ORDERS_SQL, [this.name, sinceMs, keyId, atMost]);
+      return rows;
+    });
+  }
+
+  async lackingOrders(sinceMs: number, keyId: string, atMost: number): Promise<LackingOrder[]> {
+    return this.#read('to read the --max-spend ledger', async () => {
+      const { rows } = await this.pool.query<LackingOrder>(LACKING_SQL, [this.name, sinceMs, keyId, atMost]);
+      return rows;
+    });
+  }
+
+  async totals(nowMs: number): Promise<LedgerTotals> {
+    return this.#read('to read the --max-spend ledger', async () => {
+      const { rows: [row] = [] } = await this.pool.query<{ longest: string }>(
+        'SELECT longest_window_ms::text AS longest FROM energy.spend_ledger WHERE ledger = $1',
+        [this.name],
+      );
+      const longest = Number(row?.longest ?? 0);
+      const window = await this.#window(this.pool, nowMs - longest);
+      return { ledger: this.name, longest_window_ms: longest, entries: window.entries, spent_trx: window.spent };
+    });
   }
 
   /** `energy state import`: a folder ledger's events, each added once (by its id); how many were new. */
   async import(events: readonly StoredEvent[], longestWindowMs: number): Promise<number> {
     return this.#transaction('to import a --max-spend ledger', async (client) => {
+      const longest = await this.#lockRow(client);
+      if (longestWindowMs > longest)
+        await client.query('UPDATE energy.spend_ledger SET longest_window_ms = $2 WHERE ledger = $1', [
+          this.name,
+          longestWindowMs,
+        ]);
+      const stored = events.filter((event) => event.kind !== 'window');
       await client.query(
-        'UPDATE energy.spend_ledger SET longest_window_ms = $2 WHERE ledger = $1 AND longest_window_ms < $2',
-        [this.name, longestWindowMs],
+        `INSERT INTO energy.spend_origin (ledger, key_id, origin)
+         SELECT DISTINCT $1, k, o FROM unnest($2::text[], $3::text[]) AS u(k, o) ON CONFLICT DO NOTHING`,
+        [
+          this.name,
+          ...(['key_id', 'origin'] as const).map((field) =>
+            stored.flatMap((event) => (event.kind === 'hold' ? [event[field]] : [])),
+          ),
+        ],
       );
-      return this.#insert(
-        client,
-        events.filter((event) => event.kind !== 'window'),
-      );
+      return insertEvents(client, this.name, this.host, stored, { knownFinals: false });
     });
   }
 
-  /** Runs `work` in one short transaction holding the ledger's row, after reading the events since the last look. */
-  async #transaction<T>(
-    doing: string,
-    work: (client: PoolClient) => Promise<T>,
-    lock: 'FOR UPDATE' | 'FOR SHARE' = 'FOR UPDATE',
-  ): Promise<T> {
-    const mine = this.#queue.catch(() => undefined).then(() => this.#once(doing, work, lock));
-    this.#queue = mine;
-    return mine;
+  /** The ledger's row, made when new and locked for this transaction: its longest window. */
+  async #lockRow(client: Query): Promise<number> {
+    const { rows } = await client.query<{ longest: string }>(
+      `INSERT INTO energy.spend_ledger (ledger) VALUES ($1)
+       ON CONFLICT (ledger) DO UPDATE SET ledger = EXCLUDED.ledger
+       RETURNING longest_window_ms::text AS longest`,
+      [this.name],
+    );
+    return Number(rows[0]?.longest ?? 0);
   }
 
-  async #once<T>(doing: string, work: (client: PoolClient) => Promise<T>, lock: string): Promise<T> {
+  async #window(client: Query, sinceMs: number): Promise<WindowRow> {
+    const { rows } = await client.query<WindowRow>(WINDOW_SQL, [this.name, sinceMs]);
+    const row = rows[0]!;
+    if (row.damaged_seq !== null) throw this.#damaged(row.damaged_seq, row.damaged_kind ?? '?');
+    return row;
+  }
+
+  /** The asked ids' own events, folded by the book's rule (a handful of rows, whatever the ledger holds). */
+  async #entries(client: Query, ids: readonly string[]): Promise<SpendBook> {
+    const book = new SpendBook();
+    if (ids.length === 0) return book;
+    const { rows } = await client.query<EventRow>(
+      `${SELECT_EVENTS} FROM energy.spend_event WHERE ledger = $1 AND client_request_id = ANY($2) ORDER BY seq`,
+      [this.name, ids],
+    );
+    for (const row of rows) {
+      const event = eventOfRow(row);
+      if (!isStoredEvent(event as unknown as Record<string, unknown>)) throw this.#damaged(row.seq, row.kind ?? '?');
+      book.apply(event);
+    }
+    return book;
+  }
+
+  async #insert(client: Query, events: readonly SpendEvent[]): Promise<void> {
+    await insertEvents(client, this.name, this.host, eventLines(events.filter((e) => e.kind !== 'window')).stored, {
+      knownFinals: true,
+    });
+  }
+
+  #damaged(seq: string, kind: string): StateStoreError {
+    return new StateStoreError(
+      `the --max-spend ledger ${printable(this.name, 100)} has a damaged row in the state store (energy.spend_event seq ${seq}, a ${printable(kind, 20)} event with an amount missing or below zero, or a field missing): --max-spend cannot count, nothing ordered`,
+      {
+        hint: `look at it (SELECT * FROM energy.spend_event WHERE seq = ${seq}); set it right, or delete it (what it held is then forgotten)`,
+      },
+    );
+  }
+
+  async #read<T>(doing: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw stateStoreFailure(error, this.url, doing);
+    }
+  }
+
+  /** Runs `work` in one short transaction. */
+  async #transaction<T>(doing: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient | undefined;
     try {
       client = await this.pool.connect();
       await client.query('BEGIN');
-      await client.query('INSERT INTO energy.spend_ledger (ledger) VALUES ($1) ON CONFLICT DO NOTHING', [this.name]);
-      const { rows } = await client.query<{ longest: string }>(
-        `SELECT longest_window_ms AS longest FROM energy.spend_ledger WHERE ledger = $1 ${lock}`,
-        [this.name],
-      );
-      this.#book.apply({ kind: 'window', window_ms: Number(rows[0]?.longest ?? 0) });
-      const fresh = await client.query<Row>(
-        `${SELECT} FROM energy.spend_event WHERE ledger = $1 AND seq > $2 ORDER BY seq`,
-        [this.name, this.#seq],
-      );
-      for (const row of fresh.rows) {
-        this.#book.apply(eventOf(row));
-        this.#seq = row.seq;
-      }
       const value = await work(client);
       await client.query('COMMIT');
       return value;
     } catch (error) {
       await client?.query('ROLLBACK').catch(() => undefined);
-      // What was read or applied in a transaction that did not commit is read again next time.
-      this.#book = new SpendBook();
-      this.#seq = '0';
       throw stateStoreFailure(error, this.url, doing);
     } finally {
       client?.release();
     }
-  }
-
-  /** Inserts the events (one statement), applies them, and moves the last event read past them. */
-  async #insert(client: PoolClient, events: readonly StoredEvent[]): Promise<number> {
-    if (events.length === 0) return 0;
-    const rows = events.map(columnsOf);
-    const arrays = FIELDS.map(([name]) => rows.map((row) => row[name]));
-    const { rows: inserted } = await client.query<{ seq: string; event_id: string }>(
-      `INSERT INTO energy.spend_event (ledger, host, ${FIELDS.map(([name]) => name).join(', ')})
-       SELECT $1, $2, * FROM unnest(${FIELDS.map(([, type], index) => `$${index + 3}::${type}[]`).join(', ')})
-       ON CONFLICT (ledger, event_id) DO NOTHING
-       RETURNING seq, event_id`,
-      [this.name, this.host, ...arrays],
-    );
-    const added = new Set(inserted.map((row) => row.event_id));
-    for (const event of events) if (added.has(event.event_id)) this.#book.apply(event);
-    for (const row of inserted) if (BigInt(row.seq) > BigInt(this.#seq)) this.#seq = row.seq;
-    return inserted.length;
   }
 }

@@ -13,7 +13,6 @@ import type { JournalScope, OrderJournal } from '../../journal/order-journal.js'
 import type { JournalRecord } from '../../journal/record.js';
 import type { FolderLedger } from '../../journal/folder-ledgers.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
-import { ledgerTotals } from '../../journal/spend-totals.js';
 import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
 import { claimAddresses } from './pg-claims.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
@@ -116,8 +115,7 @@ export class PgStore implements StateStore {
         'SELECT ledger FROM energy.spend_ledger ORDER BY ledger',
       );
       const nowMs = Date.now();
-      for (const { ledger } of rows)
-        status.ledgers.push(ledgerTotals(ledger, await (await this.spendLedger(ledger)).read(), nowMs));
+      for (const { ledger } of rows) status.ledgers.push(await (await this.spendLedger(ledger)).totals(nowMs));
       return status;
     } catch (error) {
       throw stateStoreFailure(error, this.url, 'to read its status');

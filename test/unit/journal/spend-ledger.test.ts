@@ -199,6 +199,21 @@ describe('FileSpendLedger', () => {
     expect((await new FileSpendLedger(path, accountLedger('sha256:k1')).read()).spent(0)).toBe('7.800000');
   });
 
+  it('writes the header over a first write cut before its first line break (an empty file, or half a header): later runs read it', async () => {
+    for (const [name, cut] of [
+      ['empty', ''],
+      ['half', '{"format":"energy spend led'],
+    ] as const) {
+      const path = spendLedgerPath(dir, budgetLedger(name));
+      writeFileSync(path, cut, { mode: 0o600 });
+      await append(new FileSpendLedger(path, budgetLedger(name)), T, hold('a', T));
+      const lines = readFileSync(path, 'utf8').split('\n');
+      expect(JSON.parse(lines[0]!)).toEqual({ format: 'energy spend ledger', version: 2, ledger: `budget ${name}` });
+      expect(lines.slice(1)).toHaveLength(2);
+      expect((await new FileSpendLedger(path, budgetLedger(name)).read()).spent(0)).toBe('3.900000');
+    }
+  });
+
   it('prunes only what is older than the longest window any ceiling used on it, and rewrites the file without it', async () => {
     const path = spendLedgerPath(dir, budgetLedger('shared'));
     const ledger = new FileSpendLedger(path, budgetLedger('shared'));
@@ -209,14 +224,19 @@ describe('FileSpendLedger', () => {
     await append(ledger, T + 150 * 60_000, { kind: 'window', window_ms: 60_000 });
     const later = new FileSpendLedger(path, budgetLedger('shared'));
     expect((await later.read()).spent(T - 1)).toBe('588.900000');
-    // 27 hours on, no window reaches any of it: forgotten, and the file rewritten without it.
+    // 27 hours on, with nothing newer in the ledger, nothing is forgotten: a "now" a day past every entry is a
+    // clock to read again, and the newest entry less the longest window bounds what may go.
     await append(later, T + 27 * HOUR, { kind: 'window', window_ms: 60_000 });
+    expect((await new FileSpendLedger(path, budgetLedger('shared')).read()).spent(T - 1)).toBe('588.900000');
+    // Once an entry 27 hours on is in it, no window reaches the rest: forgotten, the file rewritten without it.
+    await append(later, T + 27 * HOUR, hold('late', T + 27 * HOUR, '1.000000'));
+    await append(later, T + 27 * HOUR);
     const lines = readFileSync(path, 'utf8').trim().split('\n');
-    expect(lines.map((line) => JSON.parse(line).kind)).toEqual([undefined, 'window']);
+    expect(lines.map((line) => JSON.parse(line).kind)).toEqual([undefined, 'window', 'hold']);
     expect(JSON.parse(lines[1]!)).toMatchObject({ kind: 'window', window_ms: 24 * HOUR });
     const fresh = new FileSpendLedger(path, budgetLedger('shared'));
     expect((await fresh.read()).longestWindowMs).toBe(24 * HOUR);
-    expect((await fresh.read()).spent(0)).toBe('0.000000');
+    expect((await fresh.read()).spent(0)).toBe('1.000000');
   });
 
   it("takes an older energy's ledger of this base URL and key in once, at its stamps, then renames it", async () => {
