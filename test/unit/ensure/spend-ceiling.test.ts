@@ -3,7 +3,7 @@
  * own measure, never the orders' stamps), each request held before it leaves, a refund giving its price
  * back, a 404 kept counted, and what a refusal says. Expected figures and texts are literals.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -203,6 +203,82 @@ describe('SpendCeiling', () => {
     expect(four[3]!.item.reason).toBe('spend_limit');
   });
 
+  it('holds an order exactly equal to what is left (8.0 of 8/1h after nothing; 0.1 after 7.9), and refuses one micro-TRX more', async () => {
+    const w = world(limit('8.000000', HOUR, '8/1h'));
+    const clock = new Clock(T);
+    const orders = new Orders();
+    await place(w, clock, orders, purchase('7.900000'));
+    const over = purchase('0.100001');
+    expect((await w.ceiling.reserve([over], clock, orders)).purchases).toEqual([]);
+    const exact = purchase('0.100000');
+    expect((await w.ceiling.reserve([exact], clock, orders)).purchases).toEqual([exact]);
+    const whole = world(limit('8.000000', HOUR, '8/1h'), { ledger: budgetLedger('whole') });
+    const all = purchase('8.000000');
+    expect((await whole.ceiling.reserve([all], clock, orders)).purchases).toEqual([all]);
+  });
+
+  it("rechecks only this key's orders in a --budget shared with another key: the other's is never read, never settled", async () => {
+    const w = world(limit('8.000000', HOUR, '8/1h'), { ledger: budgetLedger('shared') });
+    const clock = new Clock(T);
+    // Another key's run placed 7.9 under the same budget.
+    await w.ledger.update(T, () => ({
+      events: [
+        {
+          kind: 'hold',
+          id: 'theirs',
+          holder: 'x',
+          address: A,
+          total_trx: '7.900000',
+          at_ms: T,
+          key_id: 'sha256:other',
+          origin: ORIGIN,
+        },
+        { kind: 'order', id: 'theirs', order_id: 'their-order', address: A, total_trx: '7.900000', at_ms: T },
+      ],
+      value: undefined,
+    }));
+    const orders = new Orders();
+    const p = purchase('3.900000');
+    expect((await w.ceiling.reserve([p], clock, orders)).purchases).toEqual([]);
+    // This key cannot read it (a 404 here): it is not asked for, and not settled unknown.
+    expect(orders.reads).toBe(0);
+    expect((await w.ledger.read()).entries.get('theirs')!.final).toBeUndefined();
+  });
+
+  it('rechecks through a 5xx without settling: the order stays open, and a later reading that finds it refunded gives its price back', async () => {
+    const w = world(limit('8.000000', HOUR, '8/1h'));
+    const clock = new Clock(T);
+    const orders = new Orders();
+    const lost = await place(w, clock, orders, purchase('7.900000'));
+    const failing = {
+      reads: 0,
+      getOrder: async () => {
+        failing.reads += 1;
+        throw new ApiError(503, 'Service Unavailable', undefined);
+      },
+    };
+    const error = await w.ceiling.reserve([purchase('3.900000')], clock, failing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(failing.reads).toBe(1);
+    expect((await w.ledger.read()).entries.get(lost!.client_request_id)!.final).toBeUndefined();
+    orders.byId.set(lost!.id, { ...lost!, status: 'cancelled', lifecycle_final: true, delivery_final: false });
+    const next = purchase('3.900000');
+    expect((await w.ceiling.reserve([next], clock, orders)).purchases).toEqual([next]);
+  });
+
+  it("settles on the server's clock as the last run measured it (the host's is 2 h ahead here), never the host's own", async () => {
+    const host = T + 2 * HOUR;
+    const w = world(limit('8.000000', HOUR, '8/1h'), { hostNowMs: () => host });
+    const clock = new Clock(T, -2 * HOUR);
+    const order = await place(w, clock, new Orders(), purchase('3.900000'));
+    await w.ceiling.settle(order!, 'kept');
+    const lines = readFileSync(w.ledger.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.at(-1)).toMatchObject({ kind: 'final', state: 'kept', at_ms: T });
+  });
+
   it('says an order above the whole ceiling is more than it allows in any window, naming the budget', async () => {
     const w = world(limit('1.000000', HOUR, '1/1h'), { ledger: budgetLedger('payouts') });
     const p = purchase('3.900000');
@@ -269,7 +345,8 @@ describe('SpendCeiling', () => {
   it('keeps the hold of a request whose outcome is unknown, drops that of one refused', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
     const clock = new Clock(T);
-    const [a, b] = [purchase('3.900000'), purchase('3.900000')];
+    // Two prices, so that keeping the wrong one shows: 3.9 pending (kept), 2.0 refused (dropped).
+    const [a, b] = [purchase('3.900000'), purchase('2.000000')];
     const reservation = await w.ceiling.reserve([a!, b!], clock, new Orders());
     for (const p of [a!, b!]) await reservation.holdOf(p)!.sending(needId(A, p.need.anchor));
     await reservation.holdOf(a!)!.failed(journalRecord('a', '{}', null));

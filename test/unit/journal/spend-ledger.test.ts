@@ -5,6 +5,7 @@
  */
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -13,9 +14,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CliError } from '../../../src/domain/errors.js';
 import { addAmounts, compareAmounts } from '../../../src/domain/money.js';
 import { SpendBook } from '../../../src/journal/spend-book.js';
@@ -186,6 +188,27 @@ describe('FileSpendLedger', () => {
     const opened = await new FileSpendLedger(loop, budgetLedger('loop')).read().catch((e: unknown) => e);
     expect(opened).toBeInstanceOf(CliError);
     expect((opened as CliError).message).toMatch(/^the --max-spend ledger .* cannot be read \(ELOOP/);
+  });
+
+  it('syncs the appended lines to disk while it still holds the lock: the next holder reads what is durable', async () => {
+    const path = spendLedgerPath(dir, budgetLedger('synced'));
+    const ledger = new FileSpendLedger(path, budgetLedger('synced'));
+    await append(ledger, T, hold('a', T));
+    const handle = await open(path, 'r');
+    const prototype = Object.getPrototypeOf(handle) as { datasync: () => Promise<void> };
+    await handle.close();
+    const seen: { locked: boolean; size: number }[] = [];
+    const sync = vi.spyOn(prototype, 'datasync').mockImplementation(async function (this: FileHandle) {
+      seen.push({ locked: existsSync(`${path}.lock`), size: (await this.stat()).size });
+    });
+    try {
+      await append(ledger, T, hold('b', T));
+    } finally {
+      sync.mockRestore();
+    }
+    // Once, after the lines were written (the file at its final size), before the lock file went.
+    expect(seen).toEqual([{ locked: true, size: statSync(path).size }]);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it('drops a last line cut short by a crash, and writes over it', async () => {
