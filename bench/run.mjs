@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { fleetRows, measureFleet } from './fleet.mjs';
+import { ledgerRows, measureLedger } from './ledger.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
 import { measureStateUrl } from './state-url.mjs';
@@ -282,6 +283,8 @@ try {
   var [ensureScale] = await measureEnsureScale({ node, bins: [bin], rounds: smoke ? 1 : 5 });
   // A fleet on PostgreSQL (issue 39): hosts as processes, claims with leases; skipped where PostgreSQL is missing.
   var fleet = await measureFleet({ node, bin, smoke });
+  // The --max-spend ledger in PostgreSQL at 0 / 100k / 300k orders in its window (issue 47).
+  var ledger = await measureLedger({ node, bin, smoke });
   var batch = await measureBatch({
     node,
     bin,
@@ -366,6 +369,14 @@ if (!startupOnly)
           '| a fleet on PostgreSQL (this build) | measured | goal | met |',
           '| --- | ---: | ---: | :---: |',
           ...fleetRows(fleet),
+        ]),
+    ...(ledger === undefined
+      ? []
+      : [
+          '',
+          '| the --max-spend ledger in PostgreSQL (this build) | measured | goal | met |',
+          '| --- | ---: | ---: | :---: |',
+          ...ledgerRows(ledger),
         ]),
   );
 if (typeof stateUrlParts === 'string') lines.push('', stateUrlParts);

@@ -127,7 +127,14 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   // The journal's times are this host's own: the window moved onto its clock.
   const ordered = await journal.ordered(oldest - clock.offsetMs, addresses);
   walkAnchors(result, ordered);
-  const unlisted = ordered.flatMap((record) => {
+  // Only what can still be on its way is followed: an order past its term has ended, whatever it did. So a
+  // new process reads the orders of the last few hours, not the window's history, and knownFinal keeps only
+  // the ids it would otherwise follow.
+  const hostNowMs = nowMs - clock.offsetMs;
+  const inTerm = ordered.filter((record) => withinTerm(record, hostNowMs));
+  const following = new Set(inTerm.map(orderIdOf));
+  for (const id of knownFinal) if (!following.has(id)) knownFinal.delete(id);
+  const unlisted = inTerm.flatMap((record) => {
     const orderId = orderIdOf(record);
     const entry = result.get(recordedOrder(record).address);
     const wanted =
@@ -154,6 +161,15 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     }
   });
   return result;
+}
+
+/** After its hours, and this much more, since it was journaled or answered, an order has ended (on the host's clock). */
+const TERM_SLACK_MS = 15 * 60_000;
+
+/** Can the record's order still be on its way at `hostNowMs`? (Unreadable times: yes, it is followed.) */
+function withinTerm(record: JournalRecord, hostNowMs: number): boolean {
+  const started = Math.max(Date.parse(record.journaled_at), Date.parse(record.outcome?.at ?? '') || -Infinity);
+  return !(started + recordedOrder(record).duration_hours * 3_600_000 + TERM_SLACK_MS < hostNowMs);
 }
 
 /**

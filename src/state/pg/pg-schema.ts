@@ -6,6 +6,7 @@
  */
 import type { PoolClient } from 'pg';
 import { StateStoreError } from '../../domain/journal-errors.js';
+import { SPEND_SUMMED } from './pg-schema-spend.js';
 
 /** pg_advisory_xact_lock(MIGRATION_LOCK, 0): the migrations' one advisory lock, held by the transaction that applies them. */
 const MIGRATION_LOCK = 0x656e7267; // "enrg"
@@ -134,28 +135,8 @@ const MIGRATIONS: readonly string[] = [
    INSERT INTO energy.origins (key_id, origin)
      SELECT DISTINCT key_id, origin FROM energy.journal
      UNION SELECT DISTINCT key_id, origin FROM energy.journal_merged;`,
-  // 5: the --max-spend ledger summed by the database (pg-spend-queries.ts): its events by ledger and time; the
-  // base URLs each key's holds came from, kept apart so that a hold reads a few rows, not the ledger; rows
-  // checked as the folder's lines are (NOT VALID: a row an older energy let in is still found by the reader,
-  // and named; the counts of a ledger at 4 stay as they were).
-  `CREATE INDEX spend_event_at ON energy.spend_event (ledger, at_ms);
-   CREATE TABLE energy.spend_origin (
-     ledger text NOT NULL REFERENCES energy.spend_ledger (ledger),
-     key_id text NOT NULL,
-     origin text NOT NULL,
-     PRIMARY KEY (ledger, key_id, origin)
-   );
-   INSERT INTO energy.spend_origin (ledger, key_id, origin)
-     SELECT DISTINCT ledger, key_id, origin FROM energy.spend_event
-      WHERE kind = 'hold' AND key_id IS NOT NULL AND origin IS NOT NULL;
-   ALTER TABLE energy.spend_event ADD CONSTRAINT spend_event_whole CHECK (COALESCE(
-     at_ms >= 0 AND CASE kind
-       WHEN 'hold' THEN holder IS NOT NULL AND address IS NOT NULL AND total_trx >= 0
-                        AND key_id IS NOT NULL AND origin IS NOT NULL
-       WHEN 'order' THEN order_id IS NOT NULL AND address IS NOT NULL AND total_trx >= 0
-       WHEN 'drop' THEN holder IS NOT NULL
-       ELSE state IS NOT NULL
-     END, false)) NOT VALID;`,
+  // 5: the --max-spend ledger summed by the database (pg-schema-spend.ts).
+  SPEND_SUMMED,
 ];
 
 /** The schema version this program writes. */

@@ -1,7 +1,8 @@
 /**
  * The --max-spend ledger's events as rows of energy.spend_event, and back: one insert for any number of
- * them (arrays unnested), each added once (by its event id). An outcome is inserted only where the ledger
- * has the entry's hold or order, in the same statement: settling many orders is one statement.
+ * them (arrays unnested), each added once (by its event id), each entry's row made again by the schema's
+ * trigger in the same statement. An outcome is inserted only where the ledger has the entry's hold or order,
+ * in the same statement: settling many orders is one statement.
  */
 import type { PoolClient } from 'pg';
 import type { FinalState, StoredEvent } from '../../journal/spend-ledger.js';
@@ -68,7 +69,19 @@ export async function insertEvents(
   { knownFinals }: { knownFinals: boolean },
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const rows = events.map(columnsOf);
+  // By entry (each entry's own events in their order): the trigger locks each entry's row as it goes, and
+  // two batches that take them in one order cannot deadlock.
+  const rows = events
+    .map(columnsOf)
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) =>
+      a.row.client_request_id! < b.row.client_request_id!
+        ? -1
+        : a.row.client_request_id! > b.row.client_request_id!
+          ? 1
+          : a.index - b.index,
+    )
+    .map(({ row }) => row);
   const arrays = FIELDS.map(([name]) => rows.map((row) => row[name]));
   const known = knownFinals
     ? `WHERE u.kind <> 'final' OR EXISTS (SELECT 1 FROM energy.spend_event x

@@ -100,6 +100,42 @@ describe("this host's orders past the part of the list read", () => {
   });
 });
 
+describe('following bounded by what can still be on its way', () => {
+  it('a new process, 15 one-hour orders of X in its journal an hour apart, past the list read: it follows only the one still in its term (1 GET, not 15), and forgets what it knew final once that leaves its term', async () => {
+    const api = new FakeApi();
+    const host = new Host(api, new FakeNode());
+    for (let n = 0; n < 15; n += 1) {
+      const ago = (n + 0.5) * HOUR_MS;
+      const order = fakeOrder({
+        address: X,
+        client_request_id: `own-term-${n}`,
+        status: 'completed',
+        lifecycle_final: true,
+        delivery_final: true,
+        created_at: api.nowMs - ago,
+        updated_at: api.nowMs - ago,
+      });
+      api.orders.push(order);
+      journaled(host, api, `own-term-${n}`, order.id, ago);
+    }
+    busy(api);
+    const gets: string[] = [];
+    const getOrder = api.getOrder.bind(api);
+    api.getOrder = async (id: string) => {
+      gets.push(id);
+      return getOrder(id);
+    };
+    await host.run({ addresses: [X] });
+    expect(gets).toEqual([api.orders.find((order) => order.client_request_id === 'own-term-0')!.id]);
+    expect(host.knownFinal.size).toBe(1);
+    // An hour on, that one is past its term too: nothing followed, nothing kept.
+    api.nowMs += HOUR_MS;
+    await host.run({ addresses: [X] });
+    expect(gets).toHaveLength(1);
+    expect(host.knownFinal.size).toBe(0);
+  });
+});
+
 describe('an order under a derived id older than the part of the list read', () => {
   it("another host's active order (delivered long ago, lasting) answered an earlier need: the next id, a new order", async () => {
     const api = new FakeApi();

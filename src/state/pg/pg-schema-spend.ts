@@ -1,0 +1,96 @@
+/**
+ * Schema migration 5 (pg-schema.ts): the --max-spend ledger summed by the database (pg-spend-queries.ts).
+ * Each entry (a client_request_id) kept as one row of energy.spend_entry, made again from its own few events by a trigger on every event
+ * added (spend-book.ts's rule, in SQL), so that a window is one indexed sum; events by ledger and time; the
+ * base URLs each key's holds came from; rows checked as the folder's lines are (NOT VALID: a row an older
+ * energy let in is kept, found by the reader and named). The entries of a ledger at 4 are made from its
+ * events here: what its ceiling counted, it counts.
+ */
+export const SPEND_SUMMED = `CREATE INDEX spend_event_at ON energy.spend_event (ledger, at_ms);
+   ALTER TABLE energy.spend_event ADD CONSTRAINT spend_event_whole CHECK (COALESCE(
+     at_ms >= 0 AND CASE kind
+       WHEN 'hold' THEN holder IS NOT NULL AND address IS NOT NULL AND total_trx >= 0
+                        AND key_id IS NOT NULL AND origin IS NOT NULL
+       WHEN 'order' THEN order_id IS NOT NULL AND address IS NOT NULL AND total_trx >= 0
+       WHEN 'drop' THEN holder IS NOT NULL
+       ELSE state IS NOT NULL
+     END, false)) NOT VALID;
+   CREATE TABLE energy.spend_origin (
+     ledger text NOT NULL REFERENCES energy.spend_ledger (ledger),
+     key_id text NOT NULL,
+     origin text NOT NULL,
+     PRIMARY KEY (ledger, key_id, origin)
+   );
+   INSERT INTO energy.spend_origin (ledger, key_id, origin)
+     SELECT DISTINCT ledger, key_id, origin FROM energy.spend_event
+      WHERE kind = 'hold' AND key_id IS NOT NULL AND origin IS NOT NULL;
+   CREATE TABLE energy.spend_entry (
+     ledger text NOT NULL,
+     client_request_id text NOT NULL,
+     address text,
+     key_id text,
+     order_id text,
+     final_state text,
+     amount numeric(30, 6),
+     at_ms bigint,
+     damaged_seq bigint,
+     PRIMARY KEY (ledger, client_request_id)
+   );
+   CREATE INDEX spend_entry_at ON energy.spend_entry (ledger, at_ms) INCLUDE (amount);
+   -- What a ceiling looks for besides its sum: orders with no outcome yet, holds with no order (a few each).
+   CREATE INDEX spend_entry_open ON energy.spend_entry (ledger, key_id, at_ms)
+     WHERE order_id IS NOT NULL AND final_state IS NULL;
+   CREATE INDEX spend_entry_lacking ON energy.spend_entry (ledger, key_id, at_ms) WHERE order_id IS NULL;
+   CREATE FUNCTION energy.spend_entry_refresh(l text, id text) RETURNS void LANGUAGE plpgsql AS $f$
+   BEGIN
+     IF NOT EXISTS (SELECT 1 FROM energy.spend_event WHERE ledger = l AND client_request_id = id) THEN
+       DELETE FROM energy.spend_entry WHERE ledger = l AND client_request_id = id;
+       RETURN;
+     END IF;
+     -- The entry's row first, locked: another transaction changing the same entry is waited for, then seen
+     -- (each statement below reads afresh).
+     INSERT INTO energy.spend_entry (ledger, client_request_id) VALUES (l, id) ON CONFLICT DO NOTHING;
+     PERFORM 1 FROM energy.spend_entry WHERE ledger = l AND client_request_id = id FOR UPDATE;
+     WITH ev AS (
+       SELECT * FROM energy.spend_event WHERE ledger = l AND client_request_id = id
+     ), first_order AS (
+       SELECT order_id, total_trx, at_ms FROM ev WHERE kind = 'order' ORDER BY seq LIMIT 1
+     ), first_final AS (
+       SELECT state FROM ev WHERE kind = 'final' ORDER BY seq LIMIT 1
+     ), open_hold AS (
+       SELECT max(h.total_trx) AS total_trx, max(h.at_ms) AS at_ms FROM ev h
+        WHERE h.kind = 'hold'
+          AND NOT EXISTS (SELECT 1 FROM ev d WHERE d.kind = 'drop' AND d.holder = h.holder AND d.seq > h.seq)
+     )
+     UPDATE energy.spend_entry SET
+       address = (SELECT address FROM ev WHERE kind IN ('hold', 'order') AND address IS NOT NULL ORDER BY seq LIMIT 1),
+       key_id = (SELECT key_id FROM ev WHERE kind = 'hold' AND key_id IS NOT NULL ORDER BY seq LIMIT 1),
+       order_id = (SELECT order_id FROM first_order),
+       final_state = (SELECT state FROM first_final),
+       amount = CASE WHEN (SELECT state FROM first_final) IS NOT DISTINCT FROM 'refunded' THEN NULL
+                     WHEN EXISTS (SELECT 1 FROM first_order) THEN (SELECT total_trx FROM first_order)
+                     ELSE (SELECT total_trx FROM open_hold) END,
+       at_ms = COALESCE((SELECT at_ms FROM first_order), (SELECT at_ms FROM open_hold)),
+       damaged_seq = (SELECT min(seq) FROM ev WHERE
+         (kind IN ('hold', 'order') AND (total_trx IS NULL OR total_trx < 0 OR address IS NULL))
+         OR (kind = 'hold' AND (holder IS NULL OR key_id IS NULL OR origin IS NULL))
+         OR (kind = 'order' AND order_id IS NULL)
+         OR (kind = 'drop' AND holder IS NULL)
+         OR (kind = 'final' AND state IS NULL))
+     WHERE ledger = l AND client_request_id = id;
+   END $f$;
+   -- Events are only ever added (and pruned); a row deleted or set right by hand makes its entry again too.
+   CREATE FUNCTION energy.spend_event_changed() RETURNS trigger LANGUAGE plpgsql AS $f$
+   BEGIN
+     IF TG_OP <> 'INSERT' THEN
+       PERFORM energy.spend_entry_refresh(OLD.ledger, OLD.client_request_id);
+     END IF;
+     IF TG_OP <> 'DELETE' THEN
+       PERFORM energy.spend_entry_refresh(NEW.ledger, NEW.client_request_id);
+     END IF;
+     RETURN NULL;
+   END $f$;
+   CREATE TRIGGER spend_event_changed AFTER INSERT OR UPDATE OR DELETE ON energy.spend_event
+     FOR EACH ROW EXECUTE FUNCTION energy.spend_event_changed();
+   SELECT energy.spend_entry_refresh(ledger, client_request_id)
+     FROM (SELECT DISTINCT ledger, client_request_id FROM energy.spend_event) AS entries;`;
