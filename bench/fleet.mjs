@@ -7,7 +7,9 @@
 //     ratio (goal ≤ 1.2);
 //   - the longest transaction and the statements per address per cycle (from the server's statement log:
 //     every statement of energy's is its own transaction);
-//   - 2 hosts × 7,000 addresses, every one short: every order placed.
+//   - 2 hosts × 7,000 addresses, every one short: every order placed;
+//   - 4 hosts × 500 short addresses at once, without and with --max-spend (one ledger): time until all bought,
+//     statements per order (issue 47).
 //   node bench/fleet.mjs [--smoke] [--bin path/to/bin/energy.js]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +41,7 @@ function finished(child, what) {
   );
 }
 
-export async function measureFleet({ node = process.execPath, bin, smoke = false, say = () => {} }) {
+export async function measureFleet({ node = process.execPath, bin, smoke = false, spendOnly, say = () => {} }) {
   const pgBin = postgresBin();
   if (pgBin === undefined) return undefined;
   const dist = join(dirname(bin), '..', 'dist');
@@ -103,7 +105,51 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
       longestMs: Math.max(0, ...statements),
     };
   };
+  /**
+   * `hosts` one-shot runs of `perHost` short addresses each at once, with `--max-spend` (one ceiling for all,
+   * never reached) between two without: seconds until all bought, statements per order, the longest statement.
+   */
+  let tag = 0x70;
+  const buyingAtOnce = async (hosts, perHost) => {
+    const figures = {};
+    // Each after the other's orders, so that both read an order list as long: without, with, without again
+    // (the two without averaged).
+    const runs = [
+      ['without', []],
+      ['with', ['--max-spend', '1000000000/24h', '--budget', 'fleet']],
+      ['again', []],
+    ];
+    for (const [name, extra] of runs) {
+      const sets = Array.from({ length: hosts }, () => addressesFrom(encodeTronAddress, tag++, perHost));
+      say(`fleet: ${hosts} hosts × ${perHost} buying at once, ${name === 'with' ? 'with' : 'without'} --max-spend`);
+      const [log, ordersBefore, started] = [cluster.logSize(), sandbox.orders().length, Date.now()];
+      await Promise.all(sets.map((set, host) => finished(ensure(`${name}${host}`, set, extra), `${name} ${host}`)));
+      const statements = cluster.statements(log);
+      const placed = sandbox.orders().length - ordersBefore;
+      figures[name] = {
+        placed,
+        seconds: (Date.now() - started) / 1000,
+        perOrder: statements.length / placed,
+        longestMs: Math.max(0, ...statements),
+      };
+    }
+    const { without, again } = figures;
+    const mean = (key) => (without[key] + again[key]) / 2;
+    return {
+      hosts,
+      perHost,
+      with: figures.with,
+      without: {
+        placed: without.placed,
+        seconds: mean('seconds'),
+        perOrder: mean('perOrder'),
+        longestMs: Math.max(without.longestMs, again.longestMs),
+      },
+    };
+  };
   try {
+    // `node bench/fleet.mjs --spend 4x500`: that row alone.
+    if (spendOnly !== undefined) return { spend: await buyingAtOnce(...spendOnly) };
     const size = smoke ? 20 : 400;
     const everyMs = smoke ? 1_000 : 2_000;
     const cycles = smoke ? 2 : 10;
@@ -142,6 +188,7 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
     sampling = false;
     await sampler;
     const bigStatements = cluster.statements(log);
+    const spend = smoke ? undefined : await buyingAtOnce(4, 500);
     return {
       size,
       everyMs,
@@ -156,6 +203,7 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
         statementsPerAddress: bigStatements.length / (2 * many),
         locks,
       },
+      spend,
     };
   } finally {
     await sandbox.close();
@@ -173,6 +221,15 @@ export function fleetRows(f) {
     `| longest statement (each its own transaction): 4 hosts × ${f.size} / 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} buying | ${f.four.longestMs.toFixed(1)} ms / ${f.big.longestMs.toFixed(1)} ms | no transaction open across a network call | |`,
     `| 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} short addresses, default PostgreSQL: orders placed (${f.big.seconds.toFixed(0)} s, ${f.big.statementsPerAddress.toFixed(2)} statements per address) | ${f.big.placed.toLocaleString('en-US')} of ${f.big.addresses.toLocaleString('en-US')} | all | ${f.big.placed === f.big.addresses ? 'yes' : 'no'} |`,
     `| the server's lock table (pg_locks), most entries seen while those 2 hosts ran | ${f.big.locks} | not growing with the addresses | |`,
+    ...(f.spend === undefined ? [] : spendRows(f.spend)),
+  ];
+}
+
+function spendRows(spend) {
+  const { hosts, perHost, without, with: withSpend } = spend;
+  return [
+    `| ${hosts} hosts × ${perHost} short addresses at once, without / with \`--max-spend\` (one ledger): seconds until all bought | ${without.seconds.toFixed(1)} / ${withSpend.seconds.toFixed(1)} s (${(withSpend.seconds / without.seconds).toFixed(2)}x) | ≤ 1.5x | ${withSpend.seconds <= 1.5 * without.seconds ? 'yes' : 'no'} |`,
+    `| the same: statements per order (the longest statement) | ${without.perOrder.toFixed(2)} / ${withSpend.perOrder.toFixed(2)} (${without.longestMs.toFixed(0)} / ${withSpend.longestMs.toFixed(0)} ms) | with ≤ 4 | ${withSpend.perOrder <= 4 ? 'yes' : 'no'} |`,
   ];
 }
 
@@ -180,8 +237,16 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
   const binArg = argv.indexOf('--bin');
   const bin = binArg === -1 ? fileURLToPath(new URL('../bin/energy.js', import.meta.url)) : resolve(argv[binArg + 1]);
-  const figures = await measureFleet({ bin, smoke: argv.includes('--smoke'), say: (line) => console.error(line) });
+  const spendArg = argv.indexOf('--spend');
+  const spendOnly = spendArg === -1 ? undefined : argv[spendArg + 1].split('x').map(Number);
+  const figures = await measureFleet({
+    bin,
+    smoke: argv.includes('--smoke'),
+    spendOnly,
+    say: (line) => console.error(line),
+  });
   if (figures === undefined) console.log('no PostgreSQL on this machine: the fleet is not measured');
+  else if (spendOnly !== undefined) console.log(spendRows(figures.spend).join('\n'));
   else
     console.log(
       ['| fleet (this build) | measured | goal | met |', '| --- | ---: | ---: | :---: |', ...fleetRows(figures)].join(
