@@ -92,5 +92,45 @@ export const SPEND_SUMMED = `CREATE INDEX spend_event_at ON energy.spend_event (
    END $f$;
    CREATE TRIGGER spend_event_changed AFTER INSERT OR UPDATE OR DELETE ON energy.spend_event
      FOR EACH ROW EXECUTE FUNCTION energy.spend_event_changed();
-   SELECT energy.spend_entry_refresh(ledger, client_request_id)
-     FROM (SELECT DISTINCT ledger, client_request_id FROM energy.spend_event) AS entries;`;
+   -- The entries of the events already there, made in one pass (the same rule as spend_entry_refresh, as a set:
+   -- one call per entry would run past statement_timeout on a ledger of a few hundred thousand orders).
+   INSERT INTO energy.spend_entry
+       (ledger, client_request_id, address, key_id, order_id, final_state, amount, at_ms, damaged_seq)
+   WITH first_order AS (
+     SELECT DISTINCT ON (ledger, client_request_id) ledger, client_request_id, order_id, total_trx, at_ms
+       FROM energy.spend_event WHERE kind = 'order' ORDER BY ledger, client_request_id, seq
+   ), first_final AS (
+     SELECT DISTINCT ON (ledger, client_request_id) ledger, client_request_id, state
+       FROM energy.spend_event WHERE kind = 'final' ORDER BY ledger, client_request_id, seq
+   ), last_drop AS (
+     SELECT ledger, client_request_id, holder, max(seq) AS seq
+       FROM energy.spend_event WHERE kind = 'drop' GROUP BY ledger, client_request_id, holder
+   ), open_hold AS (
+     SELECT h.ledger, h.client_request_id, max(h.total_trx) AS total_trx, max(h.at_ms) AS at_ms
+       FROM energy.spend_event h
+       LEFT JOIN last_drop d
+         ON d.ledger = h.ledger AND d.client_request_id = h.client_request_id AND d.holder = h.holder
+      WHERE h.kind = 'hold' AND (d.seq IS NULL OR h.seq > d.seq)
+      GROUP BY h.ledger, h.client_request_id
+   ), firsts AS (
+     SELECT ledger, client_request_id,
+            (array_agg(address ORDER BY seq) FILTER (WHERE kind IN ('hold', 'order') AND address IS NOT NULL))[1]
+              AS address,
+            (array_agg(key_id ORDER BY seq) FILTER (WHERE kind = 'hold' AND key_id IS NOT NULL))[1] AS key_id,
+            min(seq) FILTER (WHERE
+              (kind IN ('hold', 'order') AND (total_trx IS NULL OR total_trx < 0 OR address IS NULL))
+              OR (kind = 'hold' AND (holder IS NULL OR key_id IS NULL OR origin IS NULL))
+              OR (kind = 'order' AND order_id IS NULL)
+              OR (kind = 'drop' AND holder IS NULL)
+              OR (kind = 'final' AND state IS NULL)) AS damaged_seq
+       FROM energy.spend_event GROUP BY ledger, client_request_id
+   )
+   SELECT f.ledger, f.client_request_id, f.address, f.key_id, o.order_id, fi.state,
+          CASE WHEN fi.state IS NOT DISTINCT FROM 'refunded' THEN NULL
+               WHEN o.at_ms IS NOT NULL THEN o.total_trx
+               ELSE oh.total_trx END,
+          COALESCE(o.at_ms, oh.at_ms), f.damaged_seq
+     FROM firsts f
+     LEFT JOIN first_order o ON o.ledger = f.ledger AND o.client_request_id = f.client_request_id
+     LEFT JOIN first_final fi ON fi.ledger = f.ledger AND fi.client_request_id = f.client_request_id
+     LEFT JOIN open_hold oh ON oh.ledger = f.ledger AND oh.client_request_id = f.client_request_id;`;
