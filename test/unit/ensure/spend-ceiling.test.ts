@@ -217,6 +217,18 @@ describe('SpendCeiling', () => {
     expect((await whole.ceiling.reserve([all], clock, orders)).purchases).toEqual([all]);
   });
 
+  it('answers whether prices would fit without holding them (a dry run): the same refusals, and the room stays', async () => {
+    const w = world(limit('8.000000', HOUR, '8/1h'));
+    const clock = new Clock(T);
+    await place(w, clock, new Orders(), purchase('3.900000'));
+    const asked = [purchase('4.200000'), purchase('0.300000')];
+    const answers = await w.ceiling.fits(asked, clock);
+    expect(answers[0]?.message).toMatch(/^4\.200000 TRX would pass --max-spend 8\/1h: 4\.100000 TRX left/);
+    expect(answers[1]).toBeUndefined();
+    expect(await w.ceiling.leftNow(T)).toBe('4.100000');
+    expect(readFileSync(w.ledger.path, 'utf8').trim().split('\n')).toHaveLength(4);
+  });
+
   it("rechecks only this key's orders in a --budget shared with another key: the other's is never read, never settled", async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'), { ledger: budgetLedger('shared') });
     const clock = new Clock(T);
