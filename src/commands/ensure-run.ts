@@ -23,7 +23,8 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
   // The store is checked first (a state folder others can read, a database that cannot be reached).
-  const claims = await (await opts.state()).claims({ note, everyMs: opts.everyMs });
+  const store = await opts.state();
+  const claims = await store.claims({ note, everyMs: opts.everyMs });
   const node = await opts.tronNode();
   const { runOrServe } = await import('../service/run-or-serve.js');
   // The table's columns from the options alone: the same every cycle.
@@ -40,6 +41,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
       claim: (addresses) => claims(async () => (await opts.journal()).scope, addresses),
+      knownAccounts: store.knownAccounts?.(),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,

@@ -119,6 +119,15 @@ export interface EnsureApi {
   waitCommand: (orderId: string) => string;
 }
 
+/**
+ * Accounts known to exist on chain and not to be contracts, per TRON node (what `getaccount` said: an account
+ * never becomes a contract, nor the reverse), shared by the hosts of a state store.
+ */
+export interface KnownAccounts {
+  known(node: string, addresses: readonly string[]): Promise<Set<string>>;
+  add(node: string, addresses: readonly string[]): Promise<void>;
+}
+
 export interface EnsureDeps {
   node: EnsureNode;
   api: () => Promise<EnsureApi>;
@@ -144,6 +153,8 @@ export interface EnsureDeps {
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
+  /** What the fleet knows of accounts on chain (a shared state store), so that one host asks the node. */
+  knownAccounts?: KnownAccounts | undefined;
   /**
    * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
    * as the error its item fails with (`delivery_failed`); undefined to buy as usual.

@@ -3,7 +3,7 @@
  * `getaccountresource` each (energy, bandwidth, and `{}` for an account that does not exist), and
  * `getaccount` only for short addresses that exist on chain (a contract account cannot receive energy; `{}`
  * from getaccountresource is no account, so no contract), once per process for an account that is not a
- * contract: it can never become one, so a service asks once.
+ * contract: it can never become one, so a service asks once; with a shared state store, once for the fleet.
  */
 import { addressState, type AddressState } from '../tron/address-state.js';
 import { contractReceiverError } from '../tron/receiver.js';
@@ -43,14 +43,32 @@ export async function receivers(
   let known = accountsKnown.get(deps.node);
   if (known === undefined) accountsKnown.set(deps.node, (known = new Set()));
   // No account on chain (`{}`) is no contract: only an existing account is asked whether it is one.
-  const asked = short.filter((entry) => chain.get(entry.address)?.activated !== false && !known.has(entry.address));
+  let asked = short.filter((entry) => chain.get(entry.address)?.activated !== false && !known.has(entry.address));
+  // What another host of the fleet learnt is not asked again (the store unreachable: the node is asked).
+  const fleet = deps.knownAccounts;
+  if (fleet !== undefined && asked.length > 0) {
+    const learnt = await fleet
+      .known(
+        deps.node.url,
+        asked.map((entry) => entry.address),
+      )
+      .catch(() => new Set<string>());
+    for (const address of learnt) known.add(address);
+    asked = asked.filter((entry) => !known.has(entry.address));
+  }
   const accounts = await mapLimit(asked, CHAIN_CONCURRENCY, (entry) => deps.node.getAccount(entry.address));
   const contracts = new Set<string>();
+  const accountsLearnt: string[] = [];
   asked.forEach((entry, index) => {
     const account = accounts[index]!;
     if (account.contract) contracts.add(entry.address);
-    else if (account.activated) known.add(entry.address);
+    else if (account.activated) {
+      known.add(entry.address);
+      accountsLearnt.push(entry.address);
+    }
   });
+  if (fleet !== undefined && accountsLearnt.length > 0)
+    await fleet.add(deps.node.url, accountsLearnt).catch(() => undefined);
   return short.filter((entry) => {
     if (!contracts.has(entry.address)) return true;
     failItem(entry, contractReceiverError(entry.address));

@@ -64,7 +64,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
          ALTER TABLE energy.spend_event DROP CONSTRAINT spend_event_whole;
          DROP INDEX energy.spend_event_at; DROP TABLE energy.spend_origin;
          DROP TRIGGER spend_event_changed ON energy.spend_event; DROP TABLE energy.spend_entry;
-         DROP FUNCTION energy.spend_event_changed(); DROP FUNCTION energy.spend_entry_refresh(text, text)`);
+         DROP FUNCTION energy.spend_event_changed(); DROP FUNCTION energy.spend_entry_refresh(text, text);
+         DROP TABLE energy.known_account`);
     expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('4');
     const keyId = `sha256:${createHash('sha256').update(world.sandbox.apiKey).digest('hex').slice(0, 16)}`;
     const serverNowMs =

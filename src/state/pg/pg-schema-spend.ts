@@ -2,7 +2,7 @@
  * Schema migration 5 (pg-schema.ts): the --max-spend ledger summed by the database (pg-spend-queries.ts).
  * Each entry (a client_request_id) kept as one row of energy.spend_entry, made again from its own few events by a trigger on every event
  * added (spend-book.ts's rule, in SQL), so that a window is one indexed sum; events by ledger and time; the
- * base URLs each key's holds came from; rows checked as the folder's lines are (NOT VALID: a row an older
+ * base URLs each key's holds came from; the accounts a fleet found on chain; rows checked as the folder's lines are (NOT VALID: a row an older
  * energy let in is kept, found by the reader and named). The entries of a ledger at 4 are made from its
  * events here: what its ceiling counted, it counts.
  */
@@ -41,6 +41,15 @@ export const SPEND_SUMMED = `CREATE INDEX spend_event_at ON energy.spend_event (
    CREATE INDEX spend_entry_open ON energy.spend_entry (ledger, key_id, at_ms)
      WHERE order_id IS NOT NULL AND final_state IS NULL;
    CREATE INDEX spend_entry_lacking ON energy.spend_entry (ledger, key_id, at_ms) WHERE order_id IS NULL;
+   -- Accounts on chain that are not contracts, per TRON node, as a host's getaccount found them: the fleet
+   -- asks once per address (pg-known-accounts.ts); a row is asked again after 30 days, then pruned.
+   CREATE TABLE energy.known_account (
+     node text NOT NULL,
+     address text NOT NULL,
+     known_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (node, address)
+   );
+   CREATE INDEX known_account_at ON energy.known_account (known_at);
    CREATE FUNCTION energy.spend_entry_refresh(l text, id text) RETURNS void LANGUAGE plpgsql AS $f$
    BEGIN
      IF NOT EXISTS (SELECT 1 FROM energy.spend_event WHERE ledger = l AND client_request_id = id) THEN

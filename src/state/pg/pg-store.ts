@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { redactStateUrl } from '../../config/state-url.js';
+import type { KnownAccounts } from '../../ensure/ensure-types.js';
 import { spellingNote } from '../../journal/key-names.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
@@ -17,6 +18,7 @@ import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-sto
 import { claimAddresses } from './pg-claims.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
+import { pgKnownAccounts } from './pg-known-accounts.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
 import { storeStatus } from './pg-status.js';
 import { migrate, tryWrite } from './pg-schema.js';
@@ -86,6 +88,10 @@ export class PgStore implements StateStore {
         release: () => claim.release(),
       };
     };
+  }
+
+  knownAccounts(): KnownAccounts {
+    return pgKnownAccounts(this.pool);
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {
