@@ -56,7 +56,10 @@ describe('install lines', () => {
     (file.endsWith('.md') ? readPage(file) : readFileSync(join(repoRoot, file), 'utf8'))
       .split('\n')
       .flatMap((line, index) =>
-        [...line.matchAll(INSTALL)].map((match) => ({ at: `${file}:${index + 1}`, specs: specsOf(match[1]!, match[2]!) })),
+        [...line.matchAll(INSTALL)].map((match) => ({
+          at: `${file}:${index + 1}`,
+          specs: specsOf(match[1]!, match[2]!),
+        })),
       ),
   );
 
