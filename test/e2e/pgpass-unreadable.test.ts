@@ -18,12 +18,30 @@ const asRoot = process.getuid?.() === 0;
 let server: Server;
 let url: string;
 
+/** A PostgreSQL ErrorResponse ('E'): FATAL, `code`, `message`. */
+function errorResponse(code: string, message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0C${code}\0M${message}\0\0`, 'utf8');
+  const head = Buffer.alloc(5);
+  head.write('E', 0);
+  head.writeUInt32BE(fields.length + 4, 1);
+  return Buffer.concat([head, fields]);
+}
+
 beforeAll(async () => {
   server = createServer((socket) => {
     socket.on('error', () => undefined);
-    socket.once('data', () => {
-      // 'R', length 8, 3: the server asks for a password in clear text.
-      socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]));
+    let asked = false;
+    socket.on('data', (data) => {
+      if (!asked) {
+        asked = true;
+        // 'R', length 8, 3: the server asks for a password in clear text.
+        socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]));
+        return;
+      }
+      // The PasswordMessage ('p', length, the password, NUL): refused, repeating it, as a careless server or
+      // proxy might.
+      const password = data.subarray(5, data.indexOf(0, 5)).toString('utf8');
+      socket.end(errorResponse('28P01', `password authentication failed: "${password}" is not it`));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,6 +55,23 @@ function messageOf(stderr: string): string {
   const last = JSON.parse(stderr.trim().split('\n').at(-1)!) as { error: { message: string } };
   return last.error.message;
 }
+
+describe('a password the server repeats in its message', () => {
+  it('from PGPASSWORD or the password file: scrubbed from what energy says (exit 11)', async () => {
+    const password = 'Pw-from-the-environment-7731';
+    const fromFile = 'Pw-from-the-file-5520';
+    const file = join(dir.path, 'pgpass-good');
+    writeFileSync(file, `127.0.0.1:*:energy:energy:${fromFile}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    for (const env of [{ PGPASSWORD: password }, { PGPASSWORD: undefined, PGPASSFILE: file }]) {
+      const result = await world.run(['state', 'status', '--json'], { env: { ENERGY_STATE_URL: url, ...env } });
+      expect(result.code, result.stderr).toBe(11);
+      expect(messageOf(result.stderr)).toContain('password authentication failed: "***" is not it');
+      expect(result.stdout + result.stderr).not.toContain(password);
+      expect(result.stdout + result.stderr).not.toContain(fromFile);
+    }
+  }, 30_000);
+});
 
 describe('the password file, when it gives no password', () => {
   it('missing: "does not exist", exit 11, nothing else claimed about it', async () => {
