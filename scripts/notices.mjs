@@ -16,6 +16,14 @@ import { bundledPackages, directPackageDirs } from './bundled-packages.mjs';
 const root = new URL('../', import.meta.url);
 const rootPath = root.pathname;
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8'));
+
+/** The lockfile's SHA-512 of the package's tarball (`integrity`, base64) as CycloneDX's hex hash; none without one. */
+function hashes(dir) {
+  const integrity = lock.packages?.[dir]?.integrity ?? '';
+  const sha512 = /(?:^|\s)sha512-([A-Za-z0-9+/=]+)/.exec(integrity)?.[1];
+  return sha512 === undefined ? [] : [{ alg: 'SHA-512', content: Buffer.from(sha512, 'base64').toString('hex') }];
+}
 
 function licenceText(dir) {
   const files = readdirSync(join(rootPath, dir))
@@ -43,7 +51,13 @@ const packages = bundledPackages(rootPath).map(({ dir, manifest, outputs }) => {
     text: licenceText(dir),
     outputs,
     repository: repositoryUrl(manifest.repository),
-    dependencies: Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }),
+    // A peer dependency is one too (pg-pool uses the pg that loads it).
+    dependencies: Object.keys({
+      ...manifest.dependencies,
+      ...manifest.optionalDependencies,
+      ...manifest.peerDependencies,
+    }),
+    hashes: hashes(dir),
   };
 });
 
@@ -95,6 +109,7 @@ const bom = {
     name: p.name,
     version: p.version,
     purl: ref(p),
+    ...(p.hashes.length === 0 ? {} : { hashes: p.hashes }),
     licenses: [{ license: { id: p.license } }],
     ...(p.repository === undefined ? {} : { externalReferences: [{ type: 'vcs', url: p.repository }] }),
     properties: p.outputs.map((output) => ({ name: 'energy-cli:bundled-in', value: output })),

@@ -117,12 +117,13 @@ export class Context {
     return this.#journal;
   }
 
-  /** The state store: PostgreSQL where `state-url` names one (shared by the hosts naming it), else the state folder. */
+  /** The state store: PostgreSQL where `state-url` names one, else the state folder; not kept when it failed. */
   state(): Promise<StateStore> {
-    this.#state ??= this.settings(STATE_SETTING_NAMES).then(async (settings) =>
+    const state = (this.#state ??= this.settings(STATE_SETTING_NAMES).then(async (settings) =>
       (await import('../state/open-store.js')).openStateStore(this.terminal.env, settings.values['state-url'].value),
-    );
-    return this.#state;
+    ));
+    state.catch(() => this.#state === state && (this.#state = undefined));
+    return state;
   }
 
   /** `energy` with the --profile and --base-url given to this run, then `words`, quoted for a shell. */

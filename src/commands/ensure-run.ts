@@ -2,11 +2,13 @@
  * What `energy ensure` runs once its command line is parsed (ensure.ts): one run or the service, through
  * ensure/ and service/, its items printed as a table or JSON.
  */
-import type { EnsureOptions } from '../ensure/ensure-types.js';
+import { CliError, ExitCode } from '../domain/errors.js';
+import type { EnsureOptions, KnownAccounts } from '../ensure/ensure-types.js';
 import type { SpendCeiling } from '../ensure/spend-ceiling.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
 import type { WatchOptions } from '../service/observer.js';
+import type { Claims } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { CommandServices } from './command-services.js';
 
@@ -23,8 +25,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
   // The store is checked first (a state folder others can read, a database that cannot be reached).
-  const store = await opts.state();
-  const claims = await store.claims({ note, everyMs: opts.everyMs });
+  const claims = await claimsOf(opts, note);
   const node = await opts.tronNode();
   const { runOrServe } = await import('../service/run-or-serve.js');
   // The table's columns from the options alone: the same every cycle.
@@ -40,8 +41,8 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
           id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
-      claim: (addresses) => claims(async () => (await opts.journal()).scope, addresses),
-      knownAccounts: store.knownAccounts?.(),
+      claim: async (addresses) => (await claims())(async () => (await opts.journal()).scope, addresses),
+      knownAccounts: knownAccountsOf(opts),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,
@@ -61,6 +62,41 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
     },
   });
+}
+
+/**
+ * The store's claims. One run fails at once when the store cannot be opened (exit 11, nothing sent). A service
+ * started before its database answers (a first `docker compose up`, where PostgreSQL is still in initdb) says
+ * so and goes on: each cycle opens the store again (context.ts forgets a failed opening) and fails with the
+ * reason until it answers, as the same outage mid-run does.
+ */
+async function claimsOf(opts: EnsureCommandOptions, note: (line: string) => void): Promise<() => Promise<Claims>> {
+  let claims: Promise<Claims> | undefined;
+  const open = () => {
+    const opening = (claims ??= opts.state().then((store) => store.claims({ note, everyMs: opts.everyMs })));
+    opening.catch(() => (claims = undefined));
+    return opening;
+  };
+  try {
+    await open();
+  } catch (error) {
+    if (opts.everyMs === undefined || !(error instanceof CliError) || error.exitCode !== ExitCode.stateStore)
+      throw error;
+    note(`energy: the state store cannot be used yet (${error.message}); each cycle tries it again`);
+  }
+  return open;
+}
+
+/**
+ * What the fleet knows of accounts, through the store as it opens (a service may start before its database
+ * answers). A store that keeps none (a folder), or one that cannot be reached, knows nothing: the node is asked.
+ */
+function knownAccountsOf(opts: EnsureCommandOptions): KnownAccounts {
+  const fleet = async () => (await opts.state()).knownAccounts?.();
+  return {
+    known: async (node, addresses) => (await fleet())?.known(node, addresses) ?? new Set(),
+    add: async (node, addresses) => (await fleet())?.add(node, addresses),
+  };
 }
 
 /**

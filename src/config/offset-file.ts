@@ -4,7 +4,8 @@
  * never sees half of one.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
+import { readRegularFileSync } from '../storage/bounded-read.js';
 import { join } from 'node:path';
 import { implausibleServerTime, type OffsetStore } from '../client/clock.js';
 import { OFFSET_FILE_NAME } from './paths.js';
@@ -52,7 +53,7 @@ export class OffsetFile implements OffsetStore {
 
   #read(): Record<string, OffsetRecord> {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(this.path, 'utf8'));
+      const parsed: unknown = JSON.parse(readRegularFileSync(this.path));
       if (typeof parsed !== 'object' || parsed === null) return {};
       const records: Record<string, OffsetRecord> = {};
       for (const [origin, value] of Object.entries(parsed)) {

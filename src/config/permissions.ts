@@ -86,6 +86,9 @@ export function describeFsError(error: unknown): string {
       return 'no space left on the device';
     case 'ENOENT':
       return 'no such folder, and none can be made there';
+    case 'EFTYPE':
+      // storage/bounded-read.ts: "a named pipe, not a regular file".
+      return (error as Error).message;
     default:
       return code ?? (error instanceof SyntaxError ? 'not valid JSON' : 'unreadable');
   }

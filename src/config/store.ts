@@ -7,7 +7,7 @@
  * Our own rather than a store library: the one used before (conf) loaded ajv and its schema compiler at start-up (110–170 ms measured on
  * our CI machine, against ~2 ms for node:fs), and had no lock, so parallel writers lost values.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../storage/bounded-read.js';
 import { join } from 'node:path';
 import { UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
@@ -133,7 +133,7 @@ export class ConfigStore {
     if (!assertPrivate(this.path, 'file')) return {};
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readRegularFileSync(this.path);
     } catch (error) {
       throw new UsageError(`cannot read the config file ${this.path}: ${describeFsError(error)}`);
     }

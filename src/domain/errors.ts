@@ -37,7 +37,8 @@ export type { ProblemDetails, ProblemError } from './problem-details.js';
 export type CliErrorOptions = { cause?: unknown; hint?: string | undefined; outcomeUncertain?: boolean | undefined };
 
 export class CliError extends Error {
-  override name = 'CliError';
+  // The library exports this class as EnergyError (src/index.ts): the name its users see.
+  override name = 'EnergyError';
   constructor(
     message: string,
     readonly exitCode: ExitCode,

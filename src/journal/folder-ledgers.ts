@@ -3,7 +3,8 @@
  * moves into the shared store with the journal, so that moving in does not lift a ceiling. A ledger that
  * cannot be read is an error (the import stops before anything of the ledgers is written), as for a ceiling.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readRegularFileText } from '../storage/bounded-read.js';
 import { join } from 'node:path';
 import { describeFsError } from '../config/permissions.js';
 import { UsageError } from '../domain/errors.js';
@@ -33,7 +34,7 @@ export async function folderLedgers(journalFolder: string): Promise<FolderLedger
       new UsageError(`the --max-spend ledger ${path} cannot be read (${why}): nothing of the ledgers was imported`);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readRegularFileText(path);
     } catch (error) {
       throw bad(describeFsError(error));
     }

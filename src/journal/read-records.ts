@@ -3,7 +3,8 @@
  * newer version) is never skipped silently: it may stand for an order that was placed, so listings name it
  * with its path and why, and its id is refused until someone looks (see UnreadableRecordError).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readRegularFileSync } from '../storage/bounded-read.js';
 import { join } from 'node:path';
 import { orderBody, parseRecord, type JournalRecord } from './record.js';
 
@@ -21,11 +22,12 @@ export function readRecordFile(path: string): ReadResult {
   if (!existsSync(path)) return undefined;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileSync(path);
   } catch (error) {
     // Gone between the check and the read (settled by a parallel run): nothing there.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return { unreadable: { path, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` } };
+    const { code, message } = error as NodeJS.ErrnoException;
+    return { unreadable: { path, reason: `cannot be read (${code === 'EFTYPE' ? message : (code ?? 'error')})` } };
   }
   const record = parseRecord(text);
   return record === undefined ? { unreadable: { path, reason: damage(text) } } : { record };

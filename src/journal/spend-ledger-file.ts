@@ -14,6 +14,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { describeFsError, ensurePrivateDir } from '../config/permissions.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UsageError } from '../domain/errors.js';
+import { READ_NONBLOCK } from '../storage/bounded-read.js';
 import { syncFolder, writeDurably } from '../storage/durable-file.js';
 import { LockTimeoutError, withFileLock, type LockOptions } from '../storage/file-lock.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
@@ -114,6 +115,11 @@ export class FileSpendLedger implements SpendLedger {
     return ledgerTotals(this.name, await this.read(), nowMs);
   }
 
+  async has(ids: readonly string[]): Promise<Set<string>> {
+    const { entries } = await this.read();
+    return new Set(ids.filter((id) => entries.has(id)));
+  }
+
   /** An older energy's ledger of this account, taken in once (its file then renamed). */
   async #takeInLegacy(): Promise<void> {
     if (this.options.legacy === undefined || this.#legacyDone) return;
@@ -162,7 +168,7 @@ export class FileSpendLedger implements SpendLedger {
   async #catchUp(): Promise<void> {
     let file: FileHandle;
     try {
-      file = await open(this.path, 'r');
+      file = await open(this.path, READ_NONBLOCK);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(this.path, describeFsError(error));
       this.#reset(undefined);
@@ -264,7 +270,7 @@ export class FileSpendLedger implements SpendLedger {
     const window = eventLines([{ kind: 'window', window_ms: this.#book.longestWindowMs }]).text;
     const text = headerLine(this.name) + window + kept.map((line) => `${line}\n`).join('');
     await writeDurably(this.path, text, { mode: PRIVATE_FILE_MODE });
-    const info = await open(this.path, 'r').then(async (file) => {
+    const info = await open(this.path, READ_NONBLOCK).then(async (file) => {
       try {
         return await file.stat();
       } finally {

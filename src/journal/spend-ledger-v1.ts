@@ -5,7 +5,8 @@
  * old file is renamed `….imported`. Its entries keep the times they had (the best there is for them).
  */
 import { createHash } from 'node:crypto';
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
+import { readRegularFileText } from '../storage/bounded-read.js';
 import { join } from 'node:path';
 import { describeFsError } from '../config/permissions.js';
 import { UsageError } from '../domain/errors.js';
@@ -48,7 +49,7 @@ function isOldEntry(value: unknown): value is OldEntry {
 export async function readLegacy(legacy: LegacyLedger): Promise<{ events: SpendEvent[]; done: () => Promise<void> }> {
   let text: string;
   try {
-    text = await readFile(legacy.path, 'utf8');
+    text = await readRegularFileText(legacy.path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], done: async () => undefined };
     throw oldUnreadable(legacy.path, describeFsError(error));

@@ -85,6 +85,8 @@ export interface SpendLedger {
   lackingOrders(sinceMs: number, keyId: string, atMost: number): Promise<LackingOrder[]>;
   /** What it counts over the longest window any ceiling used on it, at `nowMs` (`energy state status`). */
   totals(nowMs: number): Promise<LedgerTotals>;
+  /** Which of these requests it has an entry for (moving in: what a folder ledger counts that this one lacks). */
+  has(ids: readonly string[]): Promise<Set<string>>;
 }
 
 /** The ledger of one API key's `ensure` runs. */

@@ -25,9 +25,14 @@ export async function resolveOrderId(client: EnergyClient, id: string, listComma
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0)
-    throw new NotFoundError(`no order id starts with ${id} among the newest ${counted(read, 'order')}`, {
-      hint: `give the whole id (\`${listCommand}\` in a pipe or with --json shows it)`,
-    });
+    throw new NotFoundError(
+      read === 0
+        ? `no order id starts with ${id}: the account has no orders`
+        : `no order id starts with ${id} among the newest ${counted(read, 'order')}`,
+      {
+        hint: `give the whole id (\`${listCommand}\` in a pipe or with --json shows it)`,
+      },
+    );
   throw new UsageError(`${matches.length} orders have an id starting with ${id}: ${matches.join(', ')}`, {
     hint: 'give the whole id',
   });

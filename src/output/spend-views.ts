@@ -61,11 +61,18 @@ export function spendCsv(report: SpendReport, grouped: boolean): string[][] {
     rentOrBurn(report) ? [row.burn_trx ?? '', row.saved_trx ?? ''] : [];
   if (grouped)
     return [
-      ['key', 'orders', 'total_trx', ...burnHead],
-      ...report.groups.map((g) => [g.key, String(g.orders), g.total_trx, ...burn(g)]),
+      ['key', 'orders', 'energy', 'total_trx', ...burnHead],
+      ...report.groups.map((g) => [g.key, String(g.orders), String(g.energy), g.total_trx, ...burn(g)]),
     ];
   return [
-    ['since', 'until', 'orders', 'total_trx', ...burnHead],
-    [report.since ?? '', report.until ?? '', String(report.orders), report.total_trx, ...burn(report)],
+    ['since', 'until', 'orders', 'energy', 'total_trx', ...burnHead],
+    [
+      report.since ?? '',
+      report.until ?? '',
+      String(report.orders),
+      String(report.energy),
+      report.total_trx,
+      ...burn(report),
+    ],
   ];
 }

@@ -7,7 +7,7 @@
  *   a folder, a socket) is refused, and so is a file above the cap;
  * - a stream (standard input) is read up to the cap and no further, and ends at once when `signal` aborts.
  */
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
 
@@ -21,6 +21,47 @@ export function describeBytes(bytes: number): string {
 
 /** O_NONBLOCK where the platform has it (not on Windows, which has no named pipes in the file system). */
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/**
+ * The flags for opening a file of the state or config folders to read: O_NONBLOCK, so that a FIFO put in
+ * its place (a spend ledger, ensure.lock, a pending record, config.json, the clock-offset file) cannot
+ * block open() beyond the reach of SIGTERM. A reader that opens with these checks `isFile()` on the handle
+ * before it reads (a regular file ignores O_NONBLOCK).
+ */
+export const READ_NONBLOCK = constants.O_RDONLY | NONBLOCK;
+
+/** What the readers below throw for anything but a regular file: `code` EFTYPE, the kind of file in `message`. */
+function notRegularFile(path: string, stat: StatKind): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${kindOf(stat)}, not a regular file`), { code: 'EFTYPE', path });
+}
+
+/**
+ * A file of the state or config folders, whole, as text: opened non-blocking and read only when it is a
+ * regular file. Errors are Node's own (ENOENT, EACCES… for callers that tell them apart), or EFTYPE for a
+ * named pipe, a folder, a device or a socket.
+ */
+export function readRegularFileSync(path: string): string {
+  const fd = openSync(path, READ_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notRegularFile(path, stat);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readRegularFileSync, without blocking the event loop while it reads. */
+export async function readRegularFileText(path: string): Promise<string> {
+  const handle = await open(path, READ_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw notRegularFile(path, stat);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The whole of a regular file of at most `maxBytes`; throws a BoundedReadError for anything else. */
 export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
@@ -79,7 +120,12 @@ export async function readCappedStream(stream: Readable, maxBytes: number, signa
   return Buffer.concat(chunks);
 }
 
-function kindOf(stat: Awaited<ReturnType<FileHandle['stat']>>): string {
+type StatKind = Pick<
+  Awaited<ReturnType<FileHandle['stat']>>,
+  'isFIFO' | 'isDirectory' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket'
+>;
+
+function kindOf(stat: StatKind): string {
   if (stat.isFIFO()) return 'a named pipe';
   if (stat.isDirectory()) return 'a folder';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';

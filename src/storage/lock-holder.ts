@@ -5,6 +5,7 @@
  * (`LockSystem`), passed in so that tests can play a container's PID 1, another boot or a reused pid.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { readRegularFileSync } from './bounded-read.js';
 import { hostname } from 'node:os';
 import { sleep } from '../domain/sleep.js';
 
@@ -39,7 +40,7 @@ export type HolderState = 'alive' | 'dead' | 'unknown';
 
 export function readHolder(lockPath: string): LockHolder | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(lockPath, 'utf8')) as Partial<LockHolder>;
+    const parsed = JSON.parse(readRegularFileSync(lockPath)) as Partial<LockHolder>;
     if (
       typeof parsed.host === 'string' &&
       Number.isSafeInteger(parsed.pid) &&

@@ -7,7 +7,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, it, onTestFinished } from 'vitest';
+import { BIN } from '../helpers/cli.js';
 import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
@@ -42,4 +44,19 @@ it('ensure --every: SIGUSR1 is taken and said, the inspector stays closed, the s
     note: { message: 'SIGUSR1 ignored: energy never opens the Node.js inspector' },
   });
   expect(world.sandbox.orders().filter((order) => order.address === address)).toHaveLength(1);
+}, 30_000);
+
+it('SIGUSR1 while the entry loads the program (before its own listener) opens no inspector either', async () => {
+  const preload = fileURLToPath(new URL('../fixtures/usr1-at-load.cjs', import.meta.url));
+  const running = world.spawn(['sandbox', '--port', '0', '--json'], {
+    launch: [process.execPath, '--require', preload, BIN],
+    env: { ENERGY_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'energy-usr1-load-')) },
+  });
+  onTestFinished(() => void running.child.kill('SIGKILL'));
+  // Serving: the program loaded and ran after the signal (Node prints its inspector line at once, when it opens).
+  await until('the sandbox serves', () => running.output().stdout.includes('http://127.0.0.1:'), 20_000);
+  running.child.kill('SIGTERM');
+  const result = await running.result;
+  expect(result.stderr).not.toMatch(INSPECTOR);
+  expect(result.stderr).toContain('SIGUSR1 ignored: energy never opens the Node.js inspector');
 }, 30_000);

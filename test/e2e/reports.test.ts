@@ -194,11 +194,12 @@ describe('energy spend', () => {
     // Renting dearer than burning: a negative saving, exact.
     const dear = await withNode(['spend', '--since', '2026-11-21', '--until', '2026-11-22', '--output', 'csv']);
     expect(parseCsv(dear.stdout)).toEqual([
-      ['since', 'until', 'orders', 'total_trx', 'burn_trx', 'saved_trx'],
+      ['since', 'until', 'orders', 'energy', 'total_trx', 'burn_trx', 'saved_trx'],
       [
         '2026-11-21T00:00:00.000Z',
         '2026-11-22T00:00:00.000Z',
         '1',
+        '65000',
         '12345678901.234567',
         '13.650000',
         '-12345678887.584567',
@@ -239,9 +240,9 @@ describe('energy spend', () => {
     const csv = await run(['spend', ...SINCE, '--by', 'address', '--output', 'csv']);
     expect(csv.code).toBe(0);
     expect(parseCsv(csv.stdout)).toEqual([
-      ['key', 'orders', 'total_trx'],
-      [OTHER_ADDRESS, '1', '0.200000'],
-      [ORDERS[0]!.address, '6', '37037036705.803701'],
+      ['key', 'orders', 'energy', 'total_trx'],
+      [OTHER_ADDRESS, '1', '65000', '0.200000'],
+      [ORDERS[0]!.address, '6', '390000', '37037036705.803701'],
     ]);
     const table = await run(['spend', ...SINCE, '--by', 'status']);
     expect(table.code).toBe(0);

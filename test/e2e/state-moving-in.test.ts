@@ -49,7 +49,10 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'moving in and u
     );
     const moved = { ...cluster.current.env, ENERGY_STATE_DIR: folder, ENERGY_TRON_NODE: world.sandbox.url };
     const refusals = [
-      await world.run(['ensure', address, ...ENSURE], { env: moved }),
+      // Twice the energy of the order left pending: short whether or not the sandbox has delivered that order
+      // by now (300 ms after its commit). At 65,000, a delivered order made the address "enough": no decision,
+      // nothing refused, exit 0: the test failed whenever the runs before it took more than 300 ms (under load).
+      await world.run(['ensure', address, '--energy', '130000', '--hours', '1', '--yes', '--json'], { env: moved }),
       await world.run(['ensure', other, ...ENSURE], { env: moved }),
       await world.run(orderCreateArgs(other, '--yes'), { env: moved }),
     ];

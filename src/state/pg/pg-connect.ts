@@ -150,15 +150,17 @@ function eachStatementInATransaction(pool: Pool): void {
 function missingPassword(
   url: string,
   settings: SessionSettings,
-  found: { file: string | undefined; ignored?: string },
+  found: { file: string | undefined; ignored?: string; unreadable?: string },
 ) {
   const { host, port, database, user } = settings.target;
   const file =
     found.file === undefined
       ? 'no password file (PGPASSFILE, ~/.pgpass)'
-      : found.ignored === undefined
-        ? `no line for ${host}:${port}:${database}:${user} in the password file ${found.file}`
-        : `the password file ${found.file} ignored: ${found.ignored}`;
+      : found.unreadable !== undefined
+        ? `the password file ${found.file} ${found.unreadable}`
+        : found.ignored === undefined
+          ? `no line for ${host}:${port}:${database}:${user} in the password file ${found.file}`
+          : `the password file ${found.file} ignored: ${found.ignored}`;
   return new StateStoreError(
     `the state store ${printable(redactStateUrl(url), 160)} asks for a password for user ${printable(user, 64)} and none was given: none in the URL, PGPASSWORD not set, ${printable(file, 300)} (nothing was sent)`,
     {

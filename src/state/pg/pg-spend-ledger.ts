@@ -138,6 +138,16 @@ export class PgSpendLedger implements SpendLedger {
     });
   }
 
+  async has(ids: readonly string[]): Promise<Set<string>> {
+    return this.#read('to read the --max-spend ledger', async () => {
+      const { rows } = await this.pool.query<{ id: string }>(
+        `SELECT client_request_id AS id FROM energy.spend_entry WHERE ledger = $1 AND client_request_id = ANY($2)`,
+        [this.name, ids],
+      );
+      return new Set(rows.map((row) => row.id));
+    });
+  }
+
   /** `energy state import`: a folder ledger's events, each added once (by its id); how many were new. */
   async import(events: readonly StoredEvent[], longestWindowMs: number): Promise<number> {
     return this.#transaction('to import a --max-spend ledger', async (client) => {

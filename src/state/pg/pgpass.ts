@@ -9,8 +9,9 @@
  *   - the file is ignored, with a warning, when it is not a plain file or its group or others have any access
  *     (mode & 0077: 0640 is ignored as 0644 is).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFileSync } from '../../storage/bounded-read.js';
 
 export interface PgpassTarget {
   host: string;
@@ -21,8 +22,8 @@ export interface PgpassTarget {
 
 /** The password found, or why none was: said when the server then asks for one. */
 export type PgpassLookup =
-  | { password: string; file: string | undefined; ignored?: undefined }
-  | { password?: undefined; file: string | undefined; ignored?: string };
+  | { password: string; file: string | undefined; ignored?: undefined; unreadable?: undefined }
+  | { password?: undefined; file: string | undefined; ignored?: string; unreadable?: string };
 
 /**
  * libpq's DEFAULT_PGSOCKET_DIR: /tmp as PostgreSQL builds it, /var/run/postgresql as Debian's and Red Hat's
@@ -37,8 +38,14 @@ export function pgpassFile(env: NodeJS.ProcessEnv, fromUrl: string | undefined):
 export function pgpassEntry(file: string | undefined, target: PgpassTarget): PgpassLookup {
   if (file === undefined || target.database === '' || target.user === '') return { file };
   let text: string;
+  let stat: Stats;
   try {
-    const stat = statSync(file);
+    stat = statSync(file);
+  } catch (error) {
+    // libpq: "If password file cannot be opened, ignore it." We say why, where the server then asks for one.
+    return { file, unreadable: cannotRead(error, undefined) };
+  }
+  try {
     if (!stat.isFile()) return { file, ignored: 'it is not a plain file' };
     const mode = stat.mode & 0o777;
     if ((mode & 0o077) !== 0)
@@ -46,10 +53,9 @@ export function pgpassEntry(file: string | undefined, target: PgpassTarget): Pgp
         file,
         ignored: `its group or others have access (mode 0${mode.toString(8)}; libpq wants u=rw, 0600, or less)`,
       };
-    text = readFileSync(file, 'utf8');
-  } catch {
-    // libpq: "If password file cannot be opened, ignore it."
-    return { file };
+    text = readRegularFileSync(file);
+  } catch (error) {
+    return { file, unreadable: cannotRead(error, stat) };
   }
   const host = target.host === '' || DEFAULT_SOCKET_DIRS.has(target.host) ? 'localhost' : target.host;
   const wanted = [host, target.port === '' ? '5432' : target.port, target.database, target.user];
@@ -61,6 +67,23 @@ export function pgpassEntry(file: string | undefined, target: PgpassTarget): Pgp
     if (rest !== undefined) return { password: unescapePassword(rest), file };
   }
   return { file };
+}
+
+/**
+ * Why the file could not be read, for the one who must fix it: it does not exist, or it cannot be read, with
+ * its owner and mode and this process's uid (a file made 0600 by root, mounted into a container that runs as
+ * uid 1000, is the usual case).
+ */
+function cannotRead(error: unknown, stat: Stats | undefined): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'ENOTDIR') return 'does not exist (a part of its path is a file, not a folder)';
+  const me = process.getuid?.();
+  const owner =
+    stat === undefined
+      ? ''
+      : `owner uid ${stat.uid}, group gid ${stat.gid}, mode 0${(stat.mode & 0o777).toString(8).padStart(3, '0')}; `;
+  return `cannot be read (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'error')}: ${owner}this process runs as uid ${me ?? '-'})`;
 }
 
 /** pwdfMatchesString: the rest of the line after a field equal to `token` (or `*`), else undefined. */

@@ -3,6 +3,7 @@
  * this user's alone; a damaged, stale or foreign cache is ignored (never run), and written again atomically.
  * The bundle here is a small CommonJS file of the test's own, loaded through the vm.Script path on any Node.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,5 +164,43 @@ describe('privateCacheDir', () => {
     fs.mkdirSync(linked);
     fs.symlinkSync(cacheDir, join(linked, 'energy'));
     expect(privateCacheDir({ XDG_CACHE_HOME: linked })).toBeUndefined();
+  });
+});
+
+describe("requireCached, Node's own compile cache (22.1+): what it opens without O_NONBLOCK", () => {
+  /**
+   * Node's module.enableCompileCache, stood in for (Node 20 has none; on 22+ the real one is put back): the
+   * folder it is given, so the test sees what requireCached did before enabling it. Node opens the cache's
+   * files without O_NONBLOCK, so a FIFO left there would block the start (e2e code-cache.test.ts, Node 22+).
+   */
+  function withCompileCache(run: (enabled: string[]) => void): void {
+    const nodeModule = process.getBuiltinModule('node:module') as { enableCompileCache?: (dir: string) => unknown };
+    const real = Object.getOwnPropertyDescriptor(nodeModule, 'enableCompileCache');
+    const enabled: string[] = [];
+    Object.defineProperty(nodeModule, 'enableCompileCache', {
+      configurable: true,
+      writable: true,
+      value: (dir: string) => enabled.push(dir),
+    });
+    try {
+      run(enabled);
+    } finally {
+      if (real === undefined) delete nodeModule.enableCompileCache;
+      else Object.defineProperty(nodeModule, 'enableCompileCache', real);
+    }
+  }
+
+  it('removes a FIFO from the cache folder before enabling it, keeps regular files and folders', () => {
+    const version = join(cacheDir, 'node', 'v22.23.3-x64-abc');
+    fs.mkdirSync(version, { recursive: true });
+    fs.writeFileSync(join(version, 'kept'), 'data');
+    fs.mkdirSync(join(version, 'folder'));
+    execFileSync('mkfifo', [join(version, 'fifo')]);
+    withCompileCache((enabled) => {
+      const exports = requireCached(bundle, cacheDir) as { answer: number };
+      expect(exports.answer).toBe(42);
+      expect(enabled).toEqual([join(cacheDir, 'node')]);
+    });
+    expect(fs.readdirSync(version).sort()).toEqual(['folder', 'kept']);
   });
 });

@@ -157,4 +157,9 @@ describe('as roff', () => {
       '.RE',
     ]);
   });
+
+  it("escapes a code line that starts with . or ' (man would read it as a request and drop it)", () => {
+    const roff = renderRoff(md("```sh\n.env\n'quoted' word\nplain\n```"), page);
+    expect(roff).toEqual(['.PP', '.RS 2', '.nf', '\\&.env', "\\&'quoted' word", 'plain', '.fi', '.RE']);
+  });
 });

@@ -122,6 +122,7 @@ describe('the session', () => {
     expect((await settings(TCP, { PGPASSWORD: 'env' })).password()).toMatchObject({ password: 'env' });
     expect((await settings(TCP, { PGPASSFILE: '/nonexistent/pgpass' })).password()).toEqual({
       file: '/nonexistent/pgpass',
+      unreadable: 'does not exist',
     });
   });
 });
