@@ -17,6 +17,7 @@ const { HELP_TOPICS } = await import('../dist/help/topic-names.js');
 const { TOPIC_PAGES, topicFromPage } = await import('../dist/help/doc-topics.js');
 const { renderRoff, roffLiteral: literal, roffText: text } = await import('../dist/help/markdown-roff.js');
 const { codeLines } = await import('../dist/help/markdown-text.js');
+const { parseBlocks } = await import('../dist/help/markdown.js');
 
 const program = buildProgram(
   new Context({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} }),
@@ -65,6 +66,31 @@ const FILES = [
   ].flatMap(([file, about]) => ['.TP', `\\fI${literal(file)}\\fR`, about]),
 ];
 
+/**
+ * DESCRIPTION: what the command does as docs/commands.md says it (the reference's row, longer than NAME's
+ * one line, with where the manual says more); a group's page points at its commands.
+ */
+const REFERENCE = 'docs/commands.md';
+const referenceRows = parseBlocks(readFileSync(new URL(`../${REFERENCE}`, import.meta.url), 'utf8').split('\n'))
+  .filter((block) => block.kind === 'table')
+  .flatMap((table) => table.rows);
+function description(command, path) {
+  if (visible(command).length > 0 || command.parent === null)
+    return [
+      `${text(command.description())}.`,
+      `Each command of \\fB${literal(path)}\\fR has a page of its own (COMMANDS).`,
+    ];
+  const words = path.split(' ');
+  const [group, last] = [words.slice(0, -1).join(' '), words.at(-1)];
+  const row = referenceRows.find(([first = '']) => {
+    if (first.includes(`\`${path}\``) || first.includes(`\`${path} `)) return true;
+    return first.includes(`\`${group} `) && new RegExp(`· \`${last}[ \`]`).test(first);
+  });
+  if (row === undefined)
+    throw new Error(`${REFERENCE} has no row for ${path}: the man page takes its DESCRIPTION from it`);
+  return [...renderRoff([{ kind: 'paragraph', text: row[1] }], REFERENCE), `(${REFERENCE} lists every command.)`];
+}
+
 function page(command) {
   const help = command.createHelp();
   const name = pageName(command);
@@ -80,7 +106,7 @@ function page(command) {
     `.B ${literal(path)}`,
     literal(help.commandUsage(command).split(' ').slice(path.split(' ').length).join(' ')),
     '.SH DESCRIPTION',
-    text(command.description()) + '.',
+    ...description(command, path),
   ];
   const args = help.visibleArguments(command);
   if (args.length > 0) {

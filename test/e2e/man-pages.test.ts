@@ -114,6 +114,18 @@ describe('man pages', () => {
     expect(create).toContain('.SH EXAMPLES\n.nf\nenergy order create "$ADDR" --energy 65000 --hours 1 --wait\n');
   });
 
+  it("a page's DESCRIPTION says more than its NAME line: a command's row of docs/commands.md, a group's commands", () => {
+    const section = (text: string, name: string) => /\.SH NAME\n[^\n]* \\- ([^\n]*)\n/.exec(text)?.[1] ?? name;
+    for (const name of pkg.man) {
+      const text = page(name.replace('./dist/man/', ''));
+      const description = /\.SH DESCRIPTION\n([\s\S]*?)\n\.SH /.exec(text)?.[1] ?? '';
+      expect(description.trim(), name).not.toBe(`${section(text, name)}.`);
+      expect(description, name).toMatch(/docs\/commands\.md lists every command|has a page of its own/);
+    }
+    expect(page('energy-ensure.1')).toMatch(/\.SH DESCRIPTION\n[^]*enough for n token\s+transfers/);
+    expect(page('energy-order.1')).toContain('has a page of its own (COMMANDS)');
+  });
+
   it('are plain roff: ASCII only, and no text line that roff would take for a request', () => {
     const requests = /^\.(TH|SH|SS|TP|PP|IP|RS|RE|B|nf|fi|nh|ad)( |$)/;
     for (const name of pkg.man) {
