@@ -124,8 +124,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     entry.energy += sent.energy;
     entry.unknownRequests += 1;
   }
-  // The journal's times are this host's own: the window moved onto its clock.
-  const ordered = await journal.ordered(oldest - clock.offsetMs, addresses);
+  // The journal stamps records on the process's server clock, as the window is.
+  const ordered = await journal.ordered(oldest, addresses);
   walkAnchors(result, ordered);
   const unlisted = ordered.flatMap((record) => {
     const orderId = orderIdOf(record);
