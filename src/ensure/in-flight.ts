@@ -18,7 +18,7 @@ import { ApiError, ResponseShapeError, type CliError } from '../domain/errors.js
 import type { Order } from '../client/types.js';
 import type { JournalRecord } from '../journal/record.js';
 import { mapLimit } from '../domain/pool.js';
-import { orderIdOf, recordedOrder } from '../journal/record.js';
+import { orderIdOf, pendingEndsAtMs, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
@@ -121,6 +121,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     const sent = recordedOrder(record);
     const entry = result.get(sent.address);
     if (entry === undefined || listed.has(record.client_request_id)) continue;
+    // Past its term (server clock) whatever it placed has ended: listed by `order pending`, not in flight.
+    if (clock.nowMs() > pendingEndsAtMs(record)) continue;
     entry.energy += sent.energy;
     entry.unknownRequests += 1;
   }

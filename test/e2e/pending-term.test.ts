@@ -1,0 +1,44 @@
+/**
+ * A pending record has an end (issue 44): `order create` from cron, its request lost on the way (a reboot),
+ * its id never used again. Until its term (journaled_at + its hours + 15 min, on the server clock) `ensure`
+ * counts it in flight; past it, it counts nothing, and is still listed by `order pending`. Counted at the
+ * sandbox: no order while it counts, one order after.
+ */
+import { describe, expect, it } from 'vitest';
+import { freshAddress } from '../helpers/e2e.js';
+import { pendingIdsOf } from '../helpers/pending.js';
+import { orderCreateArgs, rentalArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+import { json } from '../helpers/world.js';
+
+const MINUTE_MS = 60_000;
+
+describe('a pending record past its term', () => {
+  const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
+
+  it('counts in flight until journaled_at + 1 h + 15 min on the server clock, then no longer (still listed)', async () => {
+    const address = freshAddress(44_950);
+    world.sandbox.seedTronAccount(address, { activated: true });
+    const env = { ENERGY_TRON_NODE: world.sandbox.url };
+    const id = `cron-lost-${address}`;
+    // The request never reaches the order book: its outcome is unknown to the CLI.
+    world.sandbox.inject({ kind: 'drop', times: 1, match: { method: 'POST', path: '/v1/energy/orders' } });
+    const lost = await world.run(orderCreateArgs(address, '--yes', '--retries', '0', '--client-request-id', id), {
+      env,
+    });
+    expect(lost.code, lost.stderr).not.toBe(0);
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([id]);
+    const ordersTo = () => world.sandbox.orders().filter((order) => order.address === address);
+
+    const within = await world.run(['ensure', ...rentalArgs(address, '--yes', '--json')], { env });
+    expect(json<{ items: { reason: string }[] }>(within).items[0]!.reason, within.stderr).toBe('in_flight');
+    expect(ordersTo()).toHaveLength(0);
+
+    // 1 h 16 min on, on the server's clock (this host's is where it was): the record's term is over.
+    world.sandbox.advance(76 * MINUTE_MS);
+    const after = await world.run(['ensure', ...rentalArgs(address, '--yes', '--json')], { env });
+    expect(json<{ items: { reason: string }[] }>(after).items[0]!.reason, after.stderr).toBe('bought');
+    expect(ordersTo()).toHaveLength(1);
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([id]);
+  }, 60_000);
+});
