@@ -40,5 +40,26 @@ describe('a pending record past its term', () => {
     expect(json<{ items: { reason: string }[] }>(after).items[0]!.reason, after.stderr).toBe('bought');
     expect(ordersTo()).toHaveLength(1);
     expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([id]);
+
+    // No order carries its id: it can be dropped, and is no longer pending; the order count is unchanged.
+    const dropped = await world.run(['order', 'drop', id, '--json'], { env });
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([]);
+    expect(ordersTo()).toHaveLength(1);
+  }, 60_000);
+
+  it('order drop refuses a pending request the server did receive (its order carries the id), and keeps it', async () => {
+    const address = freshAddress(44_951);
+    const env = { ENERGY_TRON_NODE: world.sandbox.url };
+    const id = `cron-committed-${address}`;
+    // Committed at the server, the answer lost: the journal keeps it pending, the account has its order.
+    world.sandbox.inject({ kind: 'drop-after-commit', times: 1, match: { method: 'POST', path: '/v1/energy/orders' } });
+    await world.run(orderCreateArgs(address, '--yes', '--retries', '0', '--client-request-id', id), { env });
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toContain(id);
+    const refused = await world.run(['order', 'drop', id], { env });
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('carries client_request_id');
+    expect(refused.stderr).toContain(`order recover ${id}`);
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toContain(id);
   }, 60_000);
 });
