@@ -41,6 +41,9 @@ describe('a pending record past its term', () => {
     expect(ordersTo()).toHaveLength(1);
     expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([id]);
 
+    const doctor = await world.run(['doctor'], { env });
+    expect(doctor.stdout + doctor.stderr).toContain('1 past its term, no longer counted in flight by ensure');
+
     // No order carries its id: it can be dropped, and is no longer pending; the order count is unchanged.
     const dropped = await world.run(['order', 'drop', id, '--json'], { env });
     expect(dropped.code, dropped.stderr).toBe(0);
