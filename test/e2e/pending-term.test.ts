@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { freshAddress } from '../helpers/e2e.js';
+import { describeWhere } from '../helpers/machine-needs.js';
+import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { pendingIdsOf } from '../helpers/pending.js';
 import { orderCreateArgs, rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
@@ -64,5 +66,34 @@ describe('a pending record past its term', () => {
     expect(refused.stderr).toContain('carries client_request_id');
     expect(refused.stderr).toContain(`order recover ${id}`);
     expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toContain(id);
+  }, 60_000);
+});
+
+const bin = postgresBin();
+
+describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'a pending record past its term, in PostgreSQL', () => {
+  const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
+  const cluster = clusterForSuite(bin);
+
+  it('ends for ensure at its term, stays listed, and is dropped from the shared journal once checked', async () => {
+    const address = freshAddress(44_960);
+    world.sandbox.seedTronAccount(address, { activated: true });
+    const env = { ...cluster.current.env, ENERGY_TRON_NODE: world.sandbox.url };
+    const id = `cron-lost-pg-${address}`;
+    world.sandbox.inject({ kind: 'drop', times: 1, match: { method: 'POST', path: '/v1/energy/orders' } });
+    await world.run(orderCreateArgs(address, '--yes', '--retries', '0', '--client-request-id', id), { env });
+    expect(cluster.current.sql(`SELECT count(*) FROM energy.journal WHERE outcome IS NULL`)).toBe('1');
+    const ordersTo = () => world.sandbox.orders().filter((order) => order.address === address);
+    const within = await world.run(['ensure', ...rentalArgs(address, '--yes', '--json')], { env });
+    expect(json<{ items: { reason: string }[] }>(within).items[0]!.reason, within.stderr).toBe('in_flight');
+    world.sandbox.advance(76 * MINUTE_MS);
+    const after = await world.run(['ensure', ...rentalArgs(address, '--yes', '--json')], { env });
+    expect(json<{ items: { reason: string }[] }>(after).items[0]!.reason, after.stderr).toBe('bought');
+    expect(ordersTo()).toHaveLength(1);
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([id]);
+    const dropped = await world.run(['order', 'drop', id], { env });
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(cluster.current.sql(`SELECT count(*) FROM energy.journal WHERE outcome IS NULL`)).toBe('0');
+    expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([]);
   }, 60_000);
 });
