@@ -137,7 +137,11 @@ export class EnergyClient {
    * reports the skew. A reading far from what the clock knew is read again; two that agree win; a server
    * whose answers never agree fails the check (nothing is decided on a time nobody can trust).
    */
-  async checkClock(): Promise<ClockCheck> {
+  checkClock(): Promise<ClockCheck> {
+    return this.transport.sharingClockCheck(() => this.#checkClock());
+  }
+
+  async #checkClock(): Promise<ClockCheck> {
     const clock = this.transport.clock;
     const seen: number[] = [];
     for (let reading = 0; reading < MAX_READINGS; reading += 1) {

@@ -103,7 +103,10 @@ export class Transport {
   readonly #http: HttpConnection;
   readonly #basePath: string;
   readonly #attempts: AttemptSettings;
-  /** The reading of the server clock under way after a 401, shared by every call that met one meanwhile. */
+  /**
+   * The check of the server clock under way (after a 401, or a run's own `checkClock`), shared by every call
+   * that meets a 401 meanwhile: they wait for it rather than read the clock again.
+   */
   #clockCheck: Promise<void> | undefined;
 
   constructor(options: TransportOptions) {
@@ -250,6 +253,17 @@ export class Transport {
       );
     }
     return headers;
+  }
+
+  /** Runs `check` (a reading of the server clock) as the check under way: a 401 meanwhile waits for it. */
+  sharingClockCheck<T>(check: () => Promise<T>): Promise<T> {
+    const running = check();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#clockCheck ??= settled.finally(() => (this.#clockCheck = undefined));
+    return running;
   }
 
   /** Reads the server clock after a 401, once for every call that meets one meanwhile; corrects ours if off. */
