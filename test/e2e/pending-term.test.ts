@@ -10,6 +10,7 @@ import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { pendingIdsOf } from '../helpers/pending.js';
 import { orderCreateArgs, rentalArgs } from '../helpers/rental.js';
+import { shiftedClockEnv } from '../helpers/shifted-clock.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
 
@@ -43,6 +44,15 @@ describe('a pending record past its term', () => {
     expect(ordersTo()).toHaveLength(1);
     expect(pendingIdsOf(await world.run(['order', 'pending', '--json'], { env }))).toEqual([id]);
 
+    // order pending reads no clock of the API: on a host 76 min on, the record shows its age and its end.
+    const later = await world.run(['order', 'pending', '--json'], {
+      env: { ...env, ...shiftedClockEnv(76 * MINUTE_MS) },
+    });
+    const [shown] = json<{ items: { age_seconds: number; past_term: boolean }[] }>(later).items;
+    expect(shown!.past_term).toBe(true);
+    expect(shown!.age_seconds).toBeGreaterThanOrEqual(76 * 60);
+    const text = await world.run(['order', 'pending'], { env: { ...env, ...shiftedClockEnv(76 * MINUTE_MS) } });
+    expect(text.stderr).toContain(`${id} was journaled 1 h ago, past its term: ensure no longer counts it in flight`);
     const doctor = await world.run(['doctor'], { env });
     expect(doctor.stdout + doctor.stderr).toContain('1 past its term, no longer counted in flight by ensure');
 
