@@ -195,4 +195,13 @@ describe('a failure object on an order that is not final', () => {
         .items.find((item) => item.address === failing)!.reason,
     ).toBe('in_flight');
   }, 60_000);
+
+  it('order create --wait follows it on: the wait runs out (exit 10, the order stands), not exit 8 "failed"', async () => {
+    const result = await world.run(
+      ['order', 'create', ...rentalArgs(failing, '--yes', '--wait', '--wait-timeout', '2s', '--json')],
+      { env: { ENERGY_BASE_URL: front.url } },
+    );
+    expect(result.code, result.stderr).toBe(10);
+    expect(result.stderr).toContain('still');
+  }, 60_000);
 });
