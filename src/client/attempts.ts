@@ -97,7 +97,8 @@ function describeWait(seconds: number): string {
 
 export async function runAttempts<T>(settings: AttemptSettings, steps: RequestSteps<T>): Promise<T> {
   const { policy, hold, signal } = settings;
-  const nowMs = settings.nowMs ?? Date.now;
+  // Holds are intervals: the monotonic clock, unless a test gives its own.
+  const nowMs = settings.nowMs ?? (() => performance.now());
   const guard = <R>(work: Promise<R>) => abortable(work, signal, settings.cutOff);
   const pause = (ms: number) => guard((settings.sleepMs ?? sleep)(ms));
   /** The hold this request set itself (and has already waited out). */

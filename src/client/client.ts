@@ -15,7 +15,7 @@ import type {
   TimeResponse,
 } from './types.js';
 import { ApiError, ResponseShapeError } from '../domain/errors.js';
-import { implausibleServerTime, measureOffsetSeconds } from './clock.js';
+import { MAX_READINGS, READ_AGAIN_BEYOND_MS, implausibleServerTime, measureOffsetSeconds } from './clock.js';
 
 export interface CreatedOrder {
   order: Order;
@@ -132,19 +132,39 @@ export class EnergyClient {
     return { order: data, created: status === 201, text };
   }
 
-  /** Reads the server clock, adopts the offset for signing (and remembers it), and reports the skew. */
-  async checkClock(): Promise<ClockCheck> {
+  /**
+   * Reads the server clock into the one clock of this client (signing, the ledger, the journal use it) and
+   * reports the skew. A reading far from what the clock knew is read again; two that agree win; a server
+   * whose answers never agree fails the check (nothing is decided on a time nobody can trust).
+   */
+  checkClock(): Promise<ClockCheck> {
+    return this.transport.sharingClockCheck(() => this.#checkClock());
+  }
+
+  async #checkClock(): Promise<ClockCheck> {
     const clock = this.transport.clock;
-    const sentAt = clock.localMs();
-    const { unix_time } = await this.time();
-    const receivedAt = clock.localMs();
-    clock.adopt(unix_time, sentAt, receivedAt);
-    return {
-      unix_time,
-      local_unix_time: Math.floor(receivedAt / 1000),
-      skew_seconds: measureOffsetSeconds(unix_time, sentAt, receivedAt),
-      signing_offset_seconds: clock.offsetSeconds,
-    };
+    const seen: number[] = [];
+    for (let reading = 0; reading < MAX_READINGS; reading += 1) {
+      const [sentMono, sentAt] = [clock.monoMs(), clock.localMs()];
+      const { unix_time } = await this.time();
+      const [receivedMono, receivedAt] = [clock.monoMs(), clock.localMs()];
+      seen.push(unix_time);
+      if (!clock.offer(unix_time, sentMono, receivedMono).taken) continue;
+      return {
+        unix_time,
+        local_unix_time: Math.floor(receivedAt / 1000),
+        skew_seconds: measureOffsetSeconds(unix_time, sentAt, receivedAt),
+        signing_offset_seconds: clock.offsetSeconds,
+      };
+    }
+    throw new ResponseShapeError(
+      `GET /v1/time answered ${seen.join(', ')}: ${MAX_READINGS} readings that disagree with each other and with this host's clock by more than ${READ_AGAIN_BEYOND_MS / 1000} s`,
+    );
+  }
+
+  /** The server's time now, in ms, on this client's clock (see RequestClock). */
+  serverNowMs(): number {
+    return this.transport.clock.serverNowMs();
   }
 
   /** GET /v1/energy/orders/{id}. */

@@ -1,6 +1,8 @@
 /**
- * The request clock: local time plus a remembered offset to the server's clock, so that a machine whose
- * clock is off can still sign timestamps the server accepts.
+ * The server's clock as this process knows it: the last accepted `GET /v1/time` reading advanced by the
+ * monotonic clock, so that signing, the ledger, holds, the journal and gauges agree on "now" even when the
+ * host clock is off or steps (issue 44). The measured offset is remembered between runs as the next run's
+ * first estimate.
  */
 
 /** Where the measured offset is kept between runs (a small file in the config folder, see config/). */
@@ -34,51 +36,129 @@ export function implausibleServerTime(serverUnixSeconds: number, localMs: number
 /** Offsets this small are within ordinary drift and network delay: not worth correcting. */
 export const SKEW_TOLERANCE_SECONDS = 5;
 
+/**
+ * A reading further than this from the clock's own estimate is not taken on its word: the server's clock is
+ * read again, and two that agree win (issue 44: one answer 2 h behind filed a service's orders 2 h back).
+ */
+export const READ_AGAIN_BEYOND_MS = 120_000;
+
+/** The most readings one check takes before it gives up on a server whose answers never agree. */
+export const MAX_READINGS = 3;
+
+/** A reading of the server's clock: its time in ms at the monotonic instant `monoMs`. */
+interface Reading {
+  serverMs: number;
+  monoMs: number;
+}
+
+/** What became of one reading offered to the clock. */
+export interface Offered {
+  /** Taken: the clock now runs from it. False: it disagrees with what the clock knew; read again. */
+  taken: boolean;
+  /** Taken, and it moved the clock by more than the tolerance: a request signed before may be signed again. */
+  corrected: boolean;
+}
+
+/**
+ * The one server clock of a client (so of a process: the CLI makes one client): server time is the last
+ * accepted `GET /v1/time` reading plus the monotonic time (`performance.now()`) elapsed since it, so that
+ * a host clock stepped back or forward after the reading moves nothing. Before any reading this process,
+ * the estimate is the host clock plus the offset remembered between runs (the offset file): signing works
+ * at once on a skewed host, and the first reading is checked against it.
+ */
 export class RequestClock {
-  #offsetSeconds: number;
+  #anchor: Reading | undefined;
+  /** A reading that disagreed with the estimate, waiting for one that agrees with it. */
+  #doubted: Reading | undefined;
+  /** Server minus host clock before the first reading: the remembered offset, in ms. */
+  readonly #rememberedMs: number;
+  /** The offset last saved (or loaded), in whole seconds. */
+  #savedSeconds: number;
+  #epoch = 0;
 
   constructor(
     private readonly origin: string,
     private readonly store: OffsetStore | undefined,
-    private readonly nowMs: () => number = Date.now,
+    private readonly wallMs: () => number = Date.now,
+    private readonly monotonicMs: () => number = () => performance.now(),
   ) {
-    this.#offsetSeconds = store?.load(origin) ?? 0;
+    this.#savedSeconds = store?.load(origin) ?? 0;
+    this.#rememberedMs = this.#savedSeconds * 1000;
   }
 
-  /** Unix seconds to sign with: the local clock corrected by the known offset. */
+  /** The server's time now, in whole ms (as `Date.now()` is: ledgers and stamps store integers). */
+  serverNowMs(): number {
+    return Math.floor(this.#estimateAt(this.monotonicMs()));
+  }
+
+  /** Unix seconds to sign with: the server's time as this clock knows it. */
   timestamp(): number {
-    return Math.floor(this.nowMs() / 1000) + this.#offsetSeconds;
+    return Math.floor(this.serverNowMs() / 1000);
   }
 
+  /** Server minus host clock now, in whole seconds (what `energy time` shows; it moves if the host's steps). */
   get offsetSeconds(): number {
-    return this.#offsetSeconds;
+    return Math.round((this.serverNowMs() - this.wallMs()) / 1000);
   }
 
+  /** Counts the corrections: a request signed at an earlier epoch may be worth signing again. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** True when the clock was corrected since `epoch` (the one a request was signed at). */
+  movedSince(epoch: number): boolean {
+    return this.#epoch !== epoch;
+  }
+
+  /** This host's wall clock (shown beside the server's, and for the plausibility check). */
   localMs(): number {
-    return this.nowMs();
+    return this.wallMs();
+  }
+
+  /** The monotonic clock readings are timed on. */
+  monoMs(): number {
+    return this.monotonicMs();
   }
 
   /**
-   * True when the offset in use differs by more than the tolerance from `offsetSeconds` (the one a request
-   * was signed with): that request's 401 may be the old offset's, and signing it again is worth it.
+   * Offers a reading of the server clock (`serverUnixSeconds`, read between the monotonic instants `sentMono`
+   * and `receivedMono`). Taken when it agrees (within READ_AGAIN_BEYOND_MS) with the clock's estimate, or
+   * with the reading doubted before it; otherwise it is doubted in turn, and the caller reads again.
    */
-  movedSince(offsetSeconds: number): boolean {
-    return Math.abs(this.#offsetSeconds - offsetSeconds) > SKEW_TOLERANCE_SECONDS;
-  }
-
-  /**
-   * Takes a fresh reading of the server clock (read between `sentAtMs` and `receivedAtMs`). Returns true
-   * when the offset in use was wrong by more than the tolerance, and so was changed and saved.
-   */
-  adopt(serverUnixSeconds: number, sentAtMs: number, receivedAtMs: number): boolean {
-    const measured = measureOffsetSeconds(serverUnixSeconds, sentAtMs, receivedAtMs);
-    const corrected = Math.abs(measured - this.#offsetSeconds) > SKEW_TOLERANCE_SECONDS;
-    const next = Math.abs(measured) > SKEW_TOLERANCE_SECONDS ? measured : 0;
-    if (next !== this.#offsetSeconds) {
-      this.#offsetSeconds = next;
-      this.store?.save(this.origin, next);
+  offer(serverUnixSeconds: number, sentMono: number, receivedMono: number): Offered {
+    // The server's reading was taken somewhere in the exchange and truncated to the second: compare the
+    // middle of that second with the middle of the exchange.
+    const reading = { serverMs: serverUnixSeconds * 1000 + 500, monoMs: (sentMono + receivedMono) / 2 };
+    const agrees = (other: number) => Math.abs(reading.serverMs - other) <= READ_AGAIN_BEYOND_MS;
+    const doubted = this.#doubted;
+    const estimate = this.#estimateAt(reading.monoMs);
+    if (!agrees(estimate) && !(doubted !== undefined && agrees(doubted.serverMs + reading.monoMs - doubted.monoMs))) {
+      this.#doubted = reading;
+      return { taken: false, corrected: false };
     }
-    return corrected;
+    this.#doubted = undefined;
+    this.#anchor = reading;
+    const corrected = Math.abs(reading.serverMs - estimate) > SKEW_TOLERANCE_SECONDS * 1000;
+    if (corrected) this.#epoch += 1;
+    this.#remember(reading);
+    return { taken: true, corrected };
+  }
+
+  #estimateAt(mono: number): number {
+    const anchor = this.#anchor;
+    if (anchor !== undefined) return anchor.serverMs + (mono - anchor.monoMs);
+    return this.wallMs() - (this.monotonicMs() - mono) + this.#rememberedMs;
+  }
+
+  /** Keeps the offset (0 within the tolerance) for the next run's first estimate. */
+  #remember(reading: Reading): void {
+    const wallAtReading = this.wallMs() - (this.monotonicMs() - reading.monoMs);
+    const measured = Math.round((reading.serverMs - wallAtReading) / 1000);
+    const next = Math.abs(measured) > SKEW_TOLERANCE_SECONDS ? measured : 0;
+    if (next === this.#savedSeconds) return;
+    this.#savedSeconds = next;
+    this.store?.save(this.origin, next);
   }
 }
 

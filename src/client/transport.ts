@@ -10,7 +10,7 @@ import { MissingCredentialsError } from '../domain/errors.js';
 import { bodyHash, canonicalPayload, encodeQuery, signRequest } from '../signing/index.js';
 import { attemptSettings, runAttempts, type AttemptSettings } from './attempts.js';
 import { parseBaseUrl } from './base-url.js';
-import { RequestClock, describeOffset, implausibleServerTime, type OffsetStore } from './clock.js';
+import { MAX_READINGS, RequestClock, describeOffset, implausibleServerTime, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
 import { DEFAULT_TIMEOUTS, HttpConnection, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
 import { redactAuthorization } from './redact.js';
@@ -45,7 +45,10 @@ export interface TransportOptions {
    * with the signal's reason. Nothing is retried after it.
    */
   signal?: AbortSignal | undefined;
+  /** This host's wall clock (tests shift it). */
   nowMs?: () => number;
+  /** The monotonic clock the server clock runs on between readings (default performance.now). */
+  monoMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;
   /** Host name resolution, as node:net's `lookup` (default: the system resolver); lets tests stay off DNS. */
@@ -100,7 +103,10 @@ export class Transport {
   readonly #http: HttpConnection;
   readonly #basePath: string;
   readonly #attempts: AttemptSettings;
-  /** The reading of the server clock under way after a 401, shared by every call that met one meanwhile. */
+  /**
+   * The check of the server clock under way (after a 401, or a run's own `checkClock`), shared by every call
+   * that meets a 401 meanwhile: they wait for it rather than read the clock again.
+   */
   #clockCheck: Promise<void> | undefined;
 
   constructor(options: TransportOptions) {
@@ -114,7 +120,13 @@ export class Transport {
       { ...DEFAULT_TIMEOUTS, ...options.timeouts },
       { env: options.env, log: options.log, lookup: options.lookup },
     );
-    this.clock = new RequestClock(options.baseUrl.origin, options.offsetStore, options.nowMs);
+    this.clock = new RequestClock(
+      options.baseUrl.origin,
+      options.offsetStore,
+      options.nowMs,
+      // A test's own wall clock does not step: it serves as the monotonic one too.
+      options.monoMs ?? options.nowMs,
+    );
     this.#attempts = attemptSettings(this.#policy, this.#http, options);
   }
 
@@ -173,15 +185,15 @@ export class Transport {
   ): Promise<R> {
     const label = `${call.method} ${call.path}`;
     let clockChecked = false;
-    /** The offset the latest attempt was signed with. */
-    let signedWith = this.clock.offsetSeconds;
+    /** The clock's epoch the latest attempt was signed at. */
+    let signedWith = this.clock.epoch;
     return runAttempts(this.#attempts, {
       label,
       // The base URL as given, its path prefix included: where the request went is that plus the API path.
       failureLabel: `${label} to ${this.#options.baseUrl.origin}${this.#basePath}`,
       idempotent: call.method === 'GET',
       exchange: () => {
-        signedWith = this.clock.offsetSeconds;
+        signedWith = this.clock.epoch;
         return this.#attempt(call, query, body);
       },
       decode,
@@ -194,7 +206,7 @@ export class Transport {
         return this.clock.movedSince(signedWith);
       },
       // An HTTP-date is on the server's clock: compare it with ours corrected by the known offset.
-      serverNowMs: () => this.clock.localMs() + this.clock.offsetSeconds * 1000,
+      serverNowMs: () => this.clock.serverNowMs(),
       retryAfter: retryAfterHeader,
       failure: (response, retryAfterMs, tooLong, outcomeUncertain) =>
         decodeFailure(
@@ -221,7 +233,7 @@ export class Transport {
         origin: this.#options.baseUrl.origin,
         log: this.#options.log,
         redactHeader: (name, value) => (name === 'authorization' ? redactAuthorization(value) : value),
-        nowMs: () => this.clock.localMs(),
+        nowMs: () => this.clock.monoMs(),
       },
     );
   }
@@ -243,25 +255,42 @@ export class Transport {
     return headers;
   }
 
+  /** Runs `check` (a reading of the server clock) as the check under way: a 401 meanwhile waits for it. */
+  sharingClockCheck<T>(check: () => Promise<T>): Promise<T> {
+    const running = check();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#clockCheck ??= settled.finally(() => (this.#clockCheck = undefined));
+    return running;
+  }
+
   /** Reads the server clock after a 401, once for every call that meets one meanwhile; corrects ours if off. */
   #checkClock(): Promise<void> {
     this.#clockCheck ??= this.#readServerClock().finally(() => (this.#clockCheck = undefined));
     return this.#clockCheck;
   }
 
+  /** Readings until the clock takes one (see RequestClock.offer); a server that never agrees leaves the 401. */
   async #readServerClock(): Promise<void> {
-    const sentAt = this.clock.localMs();
-    let serverTime: number;
-    try {
-      const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false }, '', undefined);
-      if (response.status !== 200) return;
-      serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
-      // A time that cannot be one is never adopted: the 401 stands, as when the clock cannot be read.
-      if (implausibleServerTime(serverTime, sentAt) !== undefined) return;
-    } catch {
+    for (let reading = 0; reading < MAX_READINGS; reading += 1) {
+      const sentAt = this.clock.monoMs();
+      let serverTime: number;
+      try {
+        const response = await this.#attempt({ method: 'GET', path: '/v1/time', auth: false }, '', undefined);
+        if (response.status !== 200) return;
+        serverTime = decodeSuccess(response, timeResponse, 'GET /v1/time').unix_time;
+        // A time that cannot be one is never adopted: the 401 stands, as when the clock cannot be read.
+        if (implausibleServerTime(serverTime, this.clock.localMs()) !== undefined) return;
+      } catch {
+        return;
+      }
+      const offered = this.clock.offer(serverTime, sentAt, this.clock.monoMs());
+      if (!offered.taken) continue;
+      if (offered.corrected)
+        this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
       return;
     }
-    if (this.clock.adopt(serverTime, sentAt, this.clock.localMs()))
-      this.#options.onRetry?.(`${describeOffset(this.clock.offsetSeconds)}: retrying once on the server's clock`);
   }
 }

@@ -20,16 +20,30 @@ export interface WaitOptions {
 }
 
 /**
- * Nothing more will happen to the order's delivery: delivered, over, or failed. Decides only on what the
- * spec defines, never on a status name, since the spec does not list them.
+ * Nothing more will happen to the order's delivery: delivered, or its lifecycle over. Decides only on the
+ * spec's two booleans, never on a status name (the spec lists none) nor on a failure object alone: an order
+ * that carries one while neither boolean is final may still deliver, so it is followed on (issue 44).
  */
 export function isFinal(order: Order): boolean {
-  return order.delivery_final || order.lifecycle_final || order.failure !== null;
+  return order.delivery_final || order.lifecycle_final;
 }
 
-/** A final order that did not deliver: it failed, or its lifecycle ended without delivery. */
+/**
+ * Ended undelivered: `lifecycle_final` without `delivery_final`, with or without a failure object. The one
+ * case whose price comes back (a refund under --max-spend, nothing in flight); a failure object on an order
+ * not final holds its price until it is.
+ */
 export function endedUndelivered(order: Order): boolean {
-  return order.failure !== null || (order.lifecycle_final && !order.delivery_final);
+  return order.lifecycle_final && !order.delivery_final;
+}
+
+/**
+ * Final and failed: ended undelivered, or final with a failure object (a delivery that is final but failed).
+ * What exit 8 and a service's back-off follow; a refund follows `endedUndelivered` alone, since an order
+ * whose delivery is final may have spent its price.
+ */
+export function finalAndFailed(order: Order): boolean {
+  return endedUndelivered(order) || (isFinal(order) && order.failure !== null);
 }
 
 /**
@@ -42,7 +56,8 @@ export async function waitUntilFinal(
   initial: Order,
   options: WaitOptions,
 ): Promise<Order> {
-  const now = options.nowMs ?? Date.now;
+  // A deadline is an interval: on the monotonic clock, which a host clock stepping back cannot stretch.
+  const now = options.nowMs ?? (() => performance.now());
   const deadline = now() + options.timeoutMs;
   const longest = Math.max(options.intervalMs, options.maxIntervalMs ?? MAX_POLL_INTERVAL_MS);
   let pause = options.intervalMs;

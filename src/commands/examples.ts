@@ -55,6 +55,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'energy order wait "$ID" --wait-timeout 120 --json | jq -r .status',
   ],
   'energy order pending': ['energy order pending', "energy order pending --json | jq -r '.items[].client_request_id'"],
+  'energy order drop': [
+    'energy order pending --json          # age_seconds, past_term',
+    'energy order drop topup-2026112309   # refused when an order carries it',
+  ],
   'energy order recover': [
     'energy order recover',
     'energy order recover topup-2026112309',

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import type { OrderJournal } from '../journal/order-journal.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { Context } from './context.js';
+import { serverNowMs } from '../domain/server-now.js';
 import { profilesFor, recoverAdvice } from '../ordering/recover-advice.js';
 import type { Column } from '../output/fit-table.js';
 import { formatInteger, formatIsoTime } from '../output/format.js';
@@ -36,7 +37,11 @@ export function orderPendingCommand(ctx: Context): Command {
       'list order requests sent from this machine whose outcome is unknown (settle them with `order recover`)',
     )
     .action(async () => {
-      const { recordedOrder } = await import('../journal/record.js');
+      const { pendingEndsAtMs, recordedOrder } = await import('../journal/record.js');
+      // The process's server clock (the host's when no API client was made: this command needs none).
+      const now = serverNowMs();
+      const ageOf = (record: JournalRecord) => Math.max(0, Math.floor((now - Date.parse(record.journaled_at)) / 1000));
+      const pastTerm = (record: JournalRecord) => now > pendingEndsAtMs(record);
       const store = await ctx.state();
       const journal = await ctx.journal().catch(() => undefined);
       const { records, unreadable } = await store.allPending();
@@ -55,6 +60,8 @@ export function orderPendingCommand(ctx: Context): Command {
             duration_hours: order.duration_hours,
             expected_total_trx: order.expected_total_trx,
             journaled_at: record.journaled_at,
+            age_seconds: ageOf(record),
+            past_term: pastTerm(record),
             last_error: record.last_error,
             settleable_here: here,
           })),
@@ -73,6 +80,12 @@ export function orderPendingCommand(ctx: Context): Command {
         ctx.printer.note(`energy: nothing to settle: every order request sent ${from} has its outcome`);
         return;
       }
+      // Past its term it no longer counts in flight for `ensure`: said, so that an operator settles or drops it.
+      for (const { record } of items)
+        if (pastTerm(record))
+          ctx.printer.note(
+            `energy: ${record.client_request_id} was journaled ${Math.floor(ageOf(record) / 3600)} h ago, past its term: ensure no longer counts it in flight; settle it with \`energy order recover\``,
+          );
       await ctx.printer.table({
         columns: COLUMNS,
         rows: items.map(({ record, order, here }) => [

@@ -3,6 +3,7 @@ import { mentionUnsettledOrders } from '../ordering/unsettled-notice.js';
 import type { Context } from './context.js';
 import { orderBatchCommand } from './order-batch.js';
 import { orderCreateCommand } from './order-create.js';
+import { orderDropCommand } from './order-drop.js';
 import { orderGetCommand } from './order-get.js';
 import { orderListCommand } from './order-list.js';
 import { orderPendingCommand } from './order-pending.js';
@@ -10,7 +11,7 @@ import { orderRecoverCommand } from './order-recover.js';
 import { orderWaitCommand } from './order-wait.js';
 
 /** Verbs that are themselves about unsettled records, and so do not mention them. */
-const ABOUT_THE_JOURNAL = new Set(['pending', 'recover']);
+const ABOUT_THE_JOURNAL = new Set(['pending', 'recover', 'drop']);
 
 export function orderCommand(ctx: Context): Command {
   return new Command('order')
@@ -21,6 +22,7 @@ export function orderCommand(ctx: Context): Command {
     .addCommand(orderListCommand(ctx))
     .addCommand(orderPendingCommand(ctx))
     .addCommand(orderRecoverCommand(ctx))
+    .addCommand(orderDropCommand(ctx))
     .addCommand(orderBatchCommand(ctx))
     .hook('preAction', async (_group, action) => {
       if (ABOUT_THE_JOURNAL.has(action.name())) return;

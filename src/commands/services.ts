@@ -6,6 +6,7 @@
 import type { EnergyClient } from '../client/client.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import type { StateStore } from '../state/state-store.js';
+import { useServerClock } from '../domain/server-now.js';
 import type { TronNode } from '../tron/tron-node.js';
 import { maskKey } from '../client/redact.js';
 import { isLoopbackHost, parseBaseUrl } from '../client/base-url.js';
@@ -91,6 +92,8 @@ export async function createApiClient(
     signal: finishInFlight ? undefined : run.terminal.interrupt,
   });
   if (run.verbose && apiKey !== undefined) run.trace(`energy: ${usedFrom(settings)}, key ${maskKey(apiKey)}`);
+  // The process's one server clock: the journal and state store stamp on it too (domain/server-now.ts).
+  useServerClock(() => client.serverNowMs());
   return client;
 }
 

@@ -11,6 +11,7 @@ import type { Settings } from '../config/settings.js';
 import { UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 import { pendingRecordsIn } from '../journal/journal.js';
+import { stalePendingNote } from './stale-pending.js';
 import { journalDir } from '../journal/state-dir.js';
 import { formatIsoTime } from '../output/format.js';
 import { ok, warn, type CheckResult } from './check.js';
@@ -78,7 +79,7 @@ export function checkJournal(stateFolder: string, orderCommand: (verb: string) =
   const requests = pending.length === 1 ? '1 order request' : `${pending.length} order requests`;
   return warn(
     'journal',
-    `${requests} sent from this machine never got an answer (oldest ${formatIsoTime(pending[0]!.journaled_at)})`,
+    `${requests} sent from this machine never got an answer (oldest ${formatIsoTime(pending[0]!.journaled_at)})${stalePendingNote(pending, orderCommand)}`,
     `see \`${orderCommand('pending')}\`, settle with \`${orderCommand('recover')}\` before ordering again`,
   );
 }

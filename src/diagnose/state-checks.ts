@@ -9,6 +9,7 @@ import { ExitCode } from '../domain/errors.js';
 import { formatIsoTime } from '../output/format.js';
 import type { StateStore } from '../state/state-store.js';
 import { ok, warn, type CheckResult } from './check.js';
+import { stalePendingNote } from './stale-pending.js';
 
 export async function checkStateStore(open: () => Promise<StateStore>): Promise<CheckResult> {
   const store = await open();
@@ -34,7 +35,7 @@ export async function checkSharedJournal(
   const requests = records.length === 1 ? '1 order request' : `${records.length} order requests`;
   return warn(
     'journal',
-    `${requests} sent from the hosts sharing the state store never got an answer (oldest ${formatIsoTime(records[0]!.journaled_at)})`,
+    `${requests} sent from the hosts sharing the state store never got an answer (oldest ${formatIsoTime(records[0]!.journaled_at)})${stalePendingNote(records, orderCommand)}`,
     `see \`${orderCommand('pending')}\`, settle with \`${orderCommand('recover')}\` before ordering again`,
   );
 }

@@ -6,6 +6,7 @@ import { OrderFailedError } from '../domain/cli-errors.js';
 import { sleep } from '../domain/sleep.js';
 import { formatInteger } from '../domain/text-forms.js';
 import { followToFinal } from '../ordering/follow-order.js';
+import { finalAndFailed } from '../client/wait-for-order.js';
 import { mapLimit } from '../domain/pool.js';
 import type { EnsureApi, EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { failingItemOn } from './item.js';
@@ -27,12 +28,7 @@ export async function confirmPurchases(
     await failingItemOn(item, () => confirm(deps, api, options.waitSeconds ?? 0, options.toleranceBp, plan, item));
     // The order failed at delivery (its price refunded): the service's reason for it, also in one run.
     const final = item.bought;
-    if (
-      item.error !== null &&
-      final !== null &&
-      (final.failure !== null || (final.lifecycle_final && !final.delivery_final))
-    )
-      item.reason = 'delivery_failed';
+    if (item.error !== null && final !== null && finalAndFailed(final)) item.reason = 'delivery_failed';
   });
 }
 
@@ -61,7 +57,7 @@ async function confirm(
   const final = item.bought!;
   // Usage in between could lower it, so this asks only for what was there plus what was bought, less drift.
   const expected = arrivalExpected(plan.chain.get(item.address)!.energy_available, item.to_buy, toleranceBp);
-  const now = deps.nowMs ?? Date.now;
+  const now = deps.nowMs ?? (() => performance.now());
   const deadline = now() + ARRIVAL_GRACE_MS;
   for (;;) {
     const available = (await readAddresses(deps.node, [item.address])).get(item.address)!.energy_available;

@@ -18,7 +18,7 @@ import { ApiError, ResponseShapeError, type CliError } from '../domain/errors.js
 import type { Order } from '../client/types.js';
 import type { JournalRecord } from '../journal/record.js';
 import { mapLimit } from '../domain/pool.js';
-import { orderIdOf, recordedOrder } from '../journal/record.js';
+import { orderIdOf, pendingEndsAtMs, recordedOrder } from '../journal/record.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
@@ -121,11 +121,13 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     const sent = recordedOrder(record);
     const entry = result.get(sent.address);
     if (entry === undefined || listed.has(record.client_request_id)) continue;
+    // Past its term (server clock) whatever it placed has ended: listed by `order pending`, not in flight.
+    if (clock.nowMs() > pendingEndsAtMs(record)) continue;
     entry.energy += sent.energy;
     entry.unknownRequests += 1;
   }
-  // The journal's times are this host's own: the window moved onto its clock.
-  const ordered = await journal.ordered(oldest - clock.offsetMs, addresses);
+  // The journal stamps records on the process's server clock, as the window is.
+  const ordered = await journal.ordered(oldest, addresses);
   walkAnchors(result, ordered);
   // Only what can still be on its way is followed: an order past its term has ended, whatever it did. So a
   // new process reads the orders of the last few hours, not the window's history, and knownFinal keeps only

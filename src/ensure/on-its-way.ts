@@ -26,11 +26,11 @@ export function pastTerm(order: Order, serverNowMs: number): boolean {
 }
 
 /**
- * The order's energy while it is on its way at `serverNowMs`, else 0 (arrived long enough ago, ended, failed,
- * past its term).
+ * The order's energy while it is on its way at `serverNowMs`, else 0 (arrived long enough ago, ended, past its
+ * term). A failure object on an order whose lifecycle is not final does not end it: it may still deliver.
  */
 export function energyOnItsWay(order: Order, serverNowMs: number): number {
-  if (order.failure !== null || order.lifecycle_final || pastTerm(order, serverNowMs)) return 0;
+  if (order.lifecycle_final || pastTerm(order, serverNowMs)) return 0;
   if (!order.delivery_final) return order.energy;
   return serverNowMs - timestampMs(order.updated_at) < NODE_LAG_GRACE_MS ? order.energy : 0;
 }

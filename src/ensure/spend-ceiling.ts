@@ -55,8 +55,11 @@ export interface CeilingOptions {
 }
 
 export class SpendCeiling implements SpendCeilingRule {
-  /** Server minus host clock, as the last run read it: for the gauge and settlements between runs. */
-  #offsetMs: number | undefined;
+  /**
+   * The server's clock as the last run read it (the process's one clock, advanced by the monotonic clock):
+   * for the gauge and settlements between runs. A host clock that steps moves neither.
+   */
+  #clock: ServerClock | undefined;
   readonly #token = `${hostname()} ${process.pid} ${randomBytes(4).toString('hex')}`;
   #opened: Promise<CeilingStore & { holder: Holder }> | undefined;
 
@@ -79,7 +82,7 @@ export class SpendCeiling implements SpendCeilingRule {
     clock: ServerClock,
     client: Pick<EnsureClient, 'getOrder'>,
   ): Promise<SpendReservation> {
-    this.#offsetMs = clock.offsetMs;
+    this.#clock = clock;
     const store = await this.#open();
     const { ledger, holder } = store;
     await this.#learnFromJournal(store, clock.nowMs());
@@ -111,7 +114,7 @@ export class SpendCeiling implements SpendCeilingRule {
   }
 
   async holdResend(record: JournalRecord, clock: ServerClock): Promise<SpendHold | CliError> {
-    this.#offsetMs = clock.offsetMs;
+    this.#clock = clock;
     const { address, expected_total_trx: total } = recordedOrder(record);
     const wanted = { id: record.client_request_id, address, total };
     const store = await this.#open();
@@ -140,16 +143,17 @@ export class SpendCeiling implements SpendCeilingRule {
     return (await holdInOrder(ledger, this.o.limit, holder, wanted, clock.nowMs(), true)).refusals;
   }
 
+  /** What is left now; `hostNowMs` counts only where no server clock can be read (a test's ceiling). */
   async leftNow(hostNowMs: number): Promise<string> {
-    this.#offsetMs ??= (await this.o.serverClock?.())?.offsetMs;
+    this.#clock ??= await this.o.serverClock?.();
     const { ledger } = await this.#open();
-    const spent = await ledger.spent(hostNowMs + (this.#offsetMs ?? 0) - this.o.limit.windowMs);
+    const spent = await ledger.spent((this.#clock?.nowMs() ?? hostNowMs) - this.o.limit.windowMs);
     const left = subtractAmounts(this.o.limit.trx, spent);
     return compareAmounts(left, '0') < 0 ? '0.000000' : left;
   }
 
   #serverNowMs(): number {
-    return (this.o.hostNowMs ?? Date.now)() + (this.#offsetMs ?? 0);
+    return this.#clock?.nowMs() ?? (this.o.hostNowMs ?? Date.now)();
   }
 
   async #hold({ ledger, holder }: { ledger: SpendLedger; holder: Holder }, wanted: Wanted[], nowMs: number) {

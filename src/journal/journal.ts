@@ -20,6 +20,10 @@ import { journalDir } from './state-dir.js';
 import { sweepTemporaries } from './sweep.js';
 import type { JournalScope, OrderJournal } from './order-journal.js';
 import { hasOrder, orderBody, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
+import { serverNowMs } from '../domain/server-now.js';
+
+/** How far a settled file's time (the host clock's) may sit before its record's stamp (the server's). */
+const MTIME_SLACK_MS = 3_600_000;
 
 /** Settled records are kept this long (and pending ones until they are settled). */
 export const RETENTION_DAYS = 30;
@@ -34,7 +38,8 @@ export class Journal implements OrderJournal {
   constructor(
     stateDir: string,
     readonly scope: JournalScope,
-    private readonly nowMs: () => number = Date.now,
+    /** Stamps records (journaled_at, an outcome's at): the process's server clock (issue 44). */
+    private readonly nowMs: () => number = serverNowMs,
   ) {
     this.#root = journalDir(stateDir);
     // Checked on every run that opens the journal, not only when an order is about to be written.
@@ -159,7 +164,9 @@ export class Journal implements OrderJournal {
       if (!name.startsWith(`${this.#scopePrefix}-`)) return [];
       const path = join(folder, name);
       try {
-        if (statSync(path).mtimeMs < sinceMs) return [];
+        // Only a quick skip by the file's time (the host's clock, which may be off or have stepped): an
+        // hour of slack, the record's own server-time stamp decides below.
+        if (statSync(path).mtimeMs < sinceMs - (serverNowMs() - Date.now()) - MTIME_SLACK_MS) return [];
       } catch {
         return [];
       }
@@ -204,7 +211,8 @@ export class Journal implements OrderJournal {
    */
   async prune(): Promise<number> {
     const marker = join(this.#root, 'last-prune');
-    const now = this.nowMs();
+    // Files' times are the host's: housekeeping compares them with the host's clock.
+    const now = Date.now();
     try {
       if (now - statSync(marker).mtimeMs < DAY_MS) return 0;
     } catch {

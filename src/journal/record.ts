@@ -121,3 +121,15 @@ export function parseRecord(text: string): JournalRecord | undefined {
   }
   return undefined;
 }
+
+/** How long past its rental's hours a pending record still counts (as an order's term does, on-its-way.ts). */
+export const PENDING_TERM_SLACK_MS = 15 * 60_000;
+
+/**
+ * When a pending record stops counting in flight, on the server's clock: `journaled_at` + its hours + 15 min.
+ * Any order it may have placed has ended by then (issue 44: a request killed mid-way by a reboot, its id
+ * never used again, held an address's energy "in flight" for ever). It is still listed until settled.
+ */
+export function pendingEndsAtMs(record: JournalRecord): number {
+  return Date.parse(record.journaled_at) + recordedOrder(record).duration_hours * 3_600_000 + PENDING_TERM_SLACK_MS;
+}

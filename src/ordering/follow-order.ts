@@ -5,7 +5,7 @@
  */
 import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import { endedUndelivered, isFinal, waitUntilFinal } from '../client/wait-for-order.js';
+import { finalAndFailed, isFinal, waitUntilFinal } from '../client/wait-for-order.js';
 import { CliError, WaitTimeoutError } from '../domain/errors.js';
 import { ContextualError, OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
@@ -61,7 +61,7 @@ export async function followToFinal(follower: Follower, order: Order, timeoutSec
 
 /** Exit 8 for a final order that did not deliver: a failure, or a lifecycle that ended first. */
 export function assertDelivered(order: Order): void {
-  if (!endedUndelivered(order)) return;
+  if (!finalAndFailed(order)) return;
   const reason =
     order.failure === null
       ? `it ended (status ${printable(order.status, 40)}) without delivery`

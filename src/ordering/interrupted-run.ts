@@ -86,8 +86,9 @@ export async function settleInterrupted(deps: InterruptedDeps, rental: Rental): 
   return undefined;
 }
 
+/** Its lifecycle is over (a failure object alone does not end it: the order may still deliver). */
 function ended(order: Order): boolean {
-  return order.lifecycle_final || order.failure !== null;
+  return order.lifecycle_final;
 }
 
 /**

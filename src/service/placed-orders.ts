@@ -8,7 +8,7 @@
  */
 import type { EnsureClient, SpendCeilingRule } from '../ensure/ensure-types.js';
 import type { Order } from '../client/types.js';
-import { endedUndelivered, isFinal } from '../client/wait-for-order.js';
+import { endedUndelivered, finalAndFailed, isFinal } from '../client/wait-for-order.js';
 import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { timestampMs } from '../domain/api-time.js';
@@ -26,7 +26,10 @@ const LIST_SLACK_MS = 60_000;
 /** The longest wait, in cycles, before another order to an address whose deliveries keep failing. */
 export const MAX_HOLD_CYCLES = 32;
 
-/** An order of this service's that became final: kept (delivered, spent) or failed (refunded). */
+/**
+ * An order of this service's that became final: kept (delivered) or failed (ended undelivered, or final with
+ * a failure object). The ledger refunds only the first kind of failure (`endedUndelivered`).
+ */
 export interface Settled {
   order: Order;
   kept: boolean;
@@ -105,13 +108,14 @@ export class PlacedOrders {
 
   async #settleOne(order: Order, cycle: number): Promise<Settled> {
     const ledger = this.ledger;
-    // Undelivered, with or without a failure object: refunded, its price back under --max-spend.
-    if (!endedUndelivered(order)) {
+    // Refunded (its price back under --max-spend) only when it ended undelivered: lifecycle_final without
+    // delivery_final, with or without a failure object. A final delivery that failed is kept, yet backs off.
+    const refunded = endedUndelivered(order);
+    await ledger?.settle(order, refunded ? 'refunded' : 'kept');
+    if (!finalAndFailed(order)) {
       this.#backoff.delete(order.address);
-      await ledger?.settle(order, 'kept');
       return { order, kept: true };
     }
-    await ledger?.settle(order, 'refunded');
     const streak = (this.#backoff.get(order.address)?.streak ?? 0) + 1;
     const holdCycles = Math.min(2 ** (streak - 1), MAX_HOLD_CYCLES);
     this.#backoff.set(order.address, { streak, holdThrough: cycle + holdCycles, last: order });

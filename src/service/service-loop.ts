@@ -32,7 +32,13 @@ export interface ServiceInput {
   report: (report: CycleReport) => Promise<void>;
   note: (line: string) => void;
   stop: StopSwitch;
+  /** The wall clock, for each report's `at`. */
   nowMs?: () => number;
+  /**
+   * The clock cycles are spaced on: monotonic (performance.now), so that a host clock stepped back or forward
+   * neither stalls the service nor runs cycles back to back (issue 44). A test's `nowMs` serves when given.
+   */
+  monoMs?: () => number;
   random?: () => number;
 }
 
@@ -58,12 +64,13 @@ const JITTER = 0.1;
 /** Runs cycles until a stop is asked for (resolves: exit 0) or a fatal failure (rejects with it). */
 export async function runService(input: ServiceInput): Promise<number> {
   const now = input.nowMs ?? Date.now;
+  const mono = input.monoMs ?? input.nowMs ?? (() => performance.now());
   const random = input.random ?? Math.random;
   let cycle = 0;
   while (!input.stop.requested) {
     cycle += 1;
-    const started = now();
-    const at = new Date(started).toISOString();
+    const started = mono();
+    const at = new Date(now()).toISOString();
     try {
       await input.report({ cycle, at, items: await input.cycle() });
     } catch (error) {
@@ -78,7 +85,7 @@ export async function runService(input: ServiceInput): Promise<number> {
     }
     if (input.stop.requested) break;
     const spacing = input.everyMs * (1 - JITTER + 2 * JITTER * random());
-    await input.stop.wait(Math.max(0, started + spacing - now()));
+    await input.stop.wait(Math.max(0, started + spacing - mono()));
   }
   input.note(cycle === 0 ? 'energy: stopped before its first cycle' : `energy: stopped after cycle ${cycle}`);
   return cycle;

@@ -213,7 +213,8 @@ describe('clock skew', () => {
       const timeReads = world.sandbox.requestCount('/v1/time');
       const first = await world.run(['balance', '--json']);
       expect(first.code).toBe(0);
-      expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(1);
+      // Two readings: the first, 15 minutes from this host's clock (no offset remembered), is read again.
+      expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(2);
       const saved = JSON.parse(readFileSync(join(world.configDir, 'clock-offset.json'), 'utf8')) as Record<
         string,
         { offset_seconds: number }
@@ -222,7 +223,7 @@ describe('clock skew', () => {
 
       const second = await world.run(['balance', '--json']);
       expect(second.code).toBe(0);
-      expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(1);
+      expect(world.sandbox.requestCount('/v1/time') - timeReads).toBe(2);
 
       const shown = await world.run(['time']);
       expect(shown.stdout).toMatch(new RegExp(`Signing offset\\s+${offset > 0 ? '\\+' : '-'}(899|900|901) s`));

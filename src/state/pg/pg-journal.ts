@@ -12,6 +12,7 @@ import type { JournalScope, OrderJournal } from '../../journal/order-journal.js'
 import type { UnreadableRecord } from '../../journal/read-records.js';
 import { orderBody, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
 import { stateStoreFailure } from './pg-connect.js';
+import { serverNowMs } from '../../domain/server-now.js';
 
 interface Row {
   origin: string;
@@ -45,7 +46,8 @@ export class PgJournal implements OrderJournal {
   ) {}
 
   private nowMs(): number {
-    return (this.options.nowMs ?? Date.now)();
+    // The process's server clock (issue 44): records of hosts whose clocks differ sort and end alike.
+    return (this.options.nowMs ?? serverNowMs)();
   }
 
   async find(clientRequestId: string): Promise<JournalRecord | undefined> {

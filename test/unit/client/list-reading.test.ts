@@ -85,6 +85,17 @@ describe('a reading of a window stops only after a whole page lies before it', (
     expect(reading.pageBefore(50_000)).toBe(false);
   });
 
+  it('pageBefore: a page whose newest order is exactly at the bound is inside the window, not before it', () => {
+    const reading = new ListReading();
+    // created_at 50 s is 50,000 ms: the bound itself is inside the window (created_at >= bound).
+    for (const order of [at('a', 50), at('b', 40)]) reading.take(order);
+    reading.endPage(2);
+    expect(reading.pageBefore(50_000)).toBe(false);
+    for (const order of [at('c', 39), at('d', 38)]) reading.take(order);
+    reading.endPage(2);
+    expect(reading.pageBefore(50_000)).toBe(true);
+  });
+
   it('pageBefore: never once the list turned out not to be newest first', () => {
     const reading = new ListReading();
     for (const order of [at('a', 10), at('b', 20)]) reading.take(order);

@@ -54,12 +54,52 @@ describe('clock', () => {
       'http://x',
       { load: () => undefined, save: (_o, s) => saved.push(s) },
       () => 1_000_400,
+      () => 0,
     );
-    expect(clock.adopt(1003, 1_000_400, 1_000_400)).toBe(false);
+    expect(clock.offer(1003, 0, 0)).toEqual({ taken: true, corrected: false });
     expect(saved).toEqual([]);
-    expect(clock.adopt(1900, 1_000_400, 1_000_400)).toBe(true);
+    // 900 s off: beyond the tolerance, and beyond the bound past which a reading is read again.
+    expect(clock.offer(1900, 0, 0)).toEqual({ taken: false, corrected: false });
+    expect(clock.offer(1900, 0, 0)).toEqual({ taken: true, corrected: true });
     expect(clock.timestamp()).toBe(1900);
     expect(saved).toEqual([900]);
+  });
+
+  it('runs on the monotonic clock after a reading: a host clock that steps moves nothing', () => {
+    let wall = 1_000_000_000;
+    let mono = 50;
+    const clock = new RequestClock(
+      'http://x',
+      undefined,
+      () => wall,
+      () => mono,
+    );
+    expect(clock.offer(1_000_000, 50, 50).taken).toBe(true);
+    wall -= 7_200_000;
+    mono += 10_000;
+    expect(clock.serverNowMs()).toBe(1_000_010_500);
+    expect(clock.timestamp()).toBe(1_000_010);
+  });
+
+  it('reads again when a reading disagrees with its estimate; two that agree win, whichever two', () => {
+    let mono = 0;
+    const clock = new RequestClock(
+      'http://x',
+      undefined,
+      () => 1_000_000_000 + mono,
+      () => mono,
+    );
+    expect(clock.offer(1_000_000, 0, 0).taken).toBe(true);
+    mono = 60_000;
+    // 2 h behind: doubted; then one that agrees with the clock's estimate is taken, the doubted one dropped.
+    expect(clock.offer(1_000_060 - 7200, mono, mono).taken).toBe(false);
+    expect(clock.timestamp()).toBe(1_000_060);
+    expect(clock.offer(1_000_060, mono, mono)).toEqual({ taken: true, corrected: false });
+    // 2 days ahead twice, a second apart: the server's clock really moved; the two agree and win.
+    expect(clock.offer(1_000_060 + 172_800, mono, mono).taken).toBe(false);
+    mono += 1000;
+    expect(clock.offer(1_000_061 + 172_800, mono, mono)).toEqual({ taken: true, corrected: true });
+    expect(clock.timestamp()).toBe(1_000_061 + 172_800);
   });
 });
 

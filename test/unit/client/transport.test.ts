@@ -215,18 +215,36 @@ describe('clock correction on 401', () => {
     return { saved, load: () => undefined, save: (_origin, offset) => saved.push(offset) };
   }
 
-  it('reads the server clock, retries once on it, and saves the offset', async () => {
+  it('reads the server clock (again: 15 min from this host is more than the clock takes on one word), retries once on it, and saves the offset', async () => {
     const serverTime = Math.floor(Date.now() / 1000) + 900;
     server.script(
       problemReply(401, 'AUTH_TIMESTAMP'),
+      jsonReply(200, { unix_time: serverTime }),
       jsonReply(200, { unix_time: serverTime }),
       jsonReply(200, BALANCE),
     );
     const store = memoryStore();
     await makeClient({ offsetStore: store }).client.balance();
-    expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time', '/v1/balance']);
-    expect(Math.abs(Number(server.seen[2]!.headers['x-request-timestamp']) - serverTime)).toBeLessThanOrEqual(1);
+    expect(server.seen.map((s) => s.url)).toEqual(['/v1/balance', '/v1/time', '/v1/time', '/v1/balance']);
+    expect(Math.abs(Number(server.seen[3]!.headers['x-request-timestamp']) - serverTime)).toBeLessThanOrEqual(1);
     expect(Math.abs(store.saved[0]! - 900)).toBeLessThanOrEqual(1);
+  });
+
+  it('a run whose three readings of the server clock disagree with each other and this host fails, naming them', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    server.script(
+      jsonReply(200, { unix_time: now + 7200 }),
+      jsonReply(200, { unix_time: now - 7200 }),
+      jsonReply(200, { unix_time: now + 86_400 }),
+    );
+    const error = await makeClient()
+      .client.checkClock()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect((error as Error).message).toBe(
+      `GET /v1/time answered ${now + 7200}, ${now - 7200}, ${now + 86_400}: 3 readings that disagree with each other and with this host's clock by more than 120 s`,
+    );
+    expect(server.seen.map((s) => s.url)).toEqual(['/v1/time', '/v1/time', '/v1/time']);
   });
 
   it('does not retry when the clock was right: the 401 is the answer', async () => {

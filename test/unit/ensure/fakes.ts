@@ -223,7 +223,8 @@ export class Host {
     readonly node: FakeNode,
     readonly aheadMs = 0,
   ) {
-    this.journal = new MemoryJournal(() => this.nowMs());
+    // The CLI's journal stamps on the process's server clock (domain/server-now.ts), not the host's.
+    this.journal = new MemoryJournal(() => this.api.nowMs);
   }
 
   nowMs(): number {

@@ -128,9 +128,11 @@ describe('SpendCeiling', () => {
     const orders = new Orders();
     await place(w, clock, orders, purchase('3.900000'), { created_at: Math.floor((T - 2 * HOUR) / 1000) });
     await place(w, clock, orders, purchase('3.900000'), { created_at: Math.floor((T + 8 * HOUR) / 1000) });
+    // The gauge reads the run's server clock as it advances; the host's time passed in (0 here) is not used.
     clock.now = T + HOUR - 1_000;
-    expect(await w.ceiling.leftNow(T + HOUR - 1_000)).toBe('0.200000');
-    expect(await w.ceiling.leftNow(T + HOUR + 1)).toBe('8.000000');
+    expect(await w.ceiling.leftNow(0)).toBe('0.200000');
+    clock.now = T + HOUR + 1;
+    expect(await w.ceiling.leftNow(0)).toBe('8.000000');
   });
 
   it('gives back the price of an order that ended undelivered without a failure object: the next 3.9 fits', async () => {
@@ -156,10 +158,15 @@ describe('SpendCeiling', () => {
   it("keeps the gauge on the server clock (an hour ahead of the host): what left the server's window does not count, what is in it does", async () => {
     const host = T;
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    // Placed 90 minutes before the server's now (inside the host's window, not the server's), then 30 minutes before.
-    await place(w, new Clock(host + HOUR - 90 * 60_000, HOUR), new Orders(), purchase('3.900000'));
+    // Placed 90 minutes before the server's now (inside the host's window, not the server's), then 30 minutes
+    // before; the run's clock then advances to the server's now, and the host's time stays where it was.
+    const clock = new Clock(host + HOUR - 90 * 60_000, HOUR);
+    await place(w, clock, new Orders(), purchase('3.900000'));
+    clock.now = host + HOUR;
     expect(await w.ceiling.leftNow(host)).toBe('8.000000');
-    await place(w, new Clock(host + HOUR - 30 * 60_000, HOUR), new Orders(), purchase('3.900000'));
+    clock.now = host + HOUR - 30 * 60_000;
+    await place(w, clock, new Orders(), purchase('3.900000'));
+    clock.now = host + HOUR;
     expect(await w.ceiling.leftNow(host)).toBe('4.100000');
   });
 
@@ -289,6 +296,19 @@ describe('SpendCeiling', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines.at(-1)).toMatchObject({ kind: 'final', state: 'kept', at_ms: T });
+  });
+
+  it("settles on the run's clock when the host clock steps 2 h back after the reserve (the step moves nothing)", async () => {
+    let host = T;
+    const w = world(limit('8.000000', HOUR, '8/1h'), { hostNowMs: () => host });
+    const clock = new Clock(T);
+    const order = await place(w, clock, new Orders(), purchase('3.900000'));
+    host -= 2 * HOUR;
+    clock.now = T + 1_000;
+    await w.ceiling.settle(order!, 'kept');
+    const last = readFileSync(w.ledger.path, 'utf8').trim().split('\n').at(-1)!;
+    expect(JSON.parse(last)).toMatchObject({ kind: 'final', state: 'kept', at_ms: T + 1_000 });
+    expect(await w.ceiling.leftNow(host)).toBe('4.100000');
   });
 
   it('says an order above the whole ceiling is more than it allows in any window, naming the budget', async () => {

@@ -87,7 +87,7 @@ describe('PlacedOrders and the --max-spend ledger', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a delivery that failed (or ended undelivered without a failure object) is refunded: not kept, streak 1, its price back in the gauge', async () => {
+  it('only an order that ended undelivered (lifecycle_final without delivery_final) is refunded; a final delivery with a failure object backs off but keeps its price', async () => {
     const name = accountLedger('sha256:k');
     const ledger = new FileSpendLedger(spendLedgerPath(dir, name), name);
     const ceiling = new SpendCeiling({
@@ -134,6 +134,7 @@ describe('PlacedOrders and the --max-spend ledger', () => {
       { kept: false, streak: 1 },
       { kept: false, streak: 1 },
     ]);
-    expect(await ceiling.leftNow(T)).toBe('8.000000');
+    // o1's delivery is final: its price may be spent, so it stays counted; o2's comes back.
+    expect(await ceiling.leftNow(T)).toBe('4.100000');
   });
 });

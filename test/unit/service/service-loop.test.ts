@@ -145,3 +145,37 @@ describe('endsService', () => {
     expect(endsService(new ContextualError('line', new UsageError('bad flag')))).toBe(true);
   });
 });
+
+describe('the spacing of cycles runs on the monotonic clock', () => {
+  it('a wall clock stepped 2 h back inside a cycle moves no wait: each is the interval less the cycle', async () => {
+    let wall = 1_800_000_000_000;
+    let mono = 1_000;
+    let cycles = 0;
+    const waits: number[] = [];
+    await runService({
+      everyMs: 5_000,
+      nowMs: () => wall,
+      monoMs: () => mono,
+      random: () => 0.5,
+      note: () => undefined,
+      report: async () => undefined,
+      cycle: async () => {
+        cycles += 1;
+        mono += 200;
+        wall += 200 - 7_200_000;
+        return [] as EnsureItem[];
+      },
+      stop: {
+        get requested() {
+          return cycles >= 3;
+        },
+        wait: async (ms) => {
+          waits.push(ms);
+          mono += ms;
+          wall += ms;
+        },
+      },
+    });
+    expect(waits).toEqual([4_800, 4_800]);
+  });
+});
