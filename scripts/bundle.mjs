@@ -148,3 +148,10 @@ for (const [name, file] of Object.entries(VENDOR)) {
   });
 }
 writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(meta));
+// ASCII only (esbuild escapes strings, not regular expressions): one character beyond it and V8 holds the
+// whole source as two-byte text, twice the memory, which cost `balance` a young-generation collection (issue 48).
+for (const file of Object.keys(meta.outputs).filter((name) => name.endsWith('.cjs'))) {
+  const at = readFileSync(file).findIndex((byte) => byte > 0x7f);
+  if (at !== -1 && process.env.BUNDLE_PLAIN !== '1')
+    throw new Error(`${file}: a byte beyond ASCII at ${at} (write it as a \\u escape in the source)`);
+}

@@ -37,7 +37,6 @@ function writeBundle(extra: string): void {
 function load(): { exports: { answer: number; dir: string }; writes: number } {
   let writes = 0;
   const exports = requireCached(bundle, cacheDir, {
-    script: true,
     atExit: (write) => {
       writes += 1;
       write();
@@ -49,7 +48,7 @@ function load(): { exports: { answer: number; dir: string }; writes: number } {
 const cacheFiles = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith('.v8'));
 const cachePath = () => join(cacheDir, cacheFiles()[0]!);
 
-describe('requireCached (the vm.Script path of Node 20)', () => {
+describe('requireCached (compiled through vm.Script, on every Node line)', () => {
   it('runs the bundle as require would, writes a private cache once, and the next run uses it', () => {
     const first = load();
     expect(first.exports).toEqual({ answer: 42, dir: join(root, 'bin') });
@@ -93,6 +92,19 @@ describe('requireCached (the vm.Script path of Node 20)', () => {
     expect(cacheFiles()[0]).not.toBe(old);
   });
 
+  it("another Node version's cache of the bundle stays: two Node lines on one machine do not remove each other's", () => {
+    load();
+    const mine = cacheFiles()[0]!;
+    const other = mine.replace(`.${process.version}-${process.arch}.v8`, '.v99.0.0-x64.v8');
+    expect(other).not.toBe(mine);
+    fs.writeFileSync(join(cacheDir, other), 'another V8');
+    writeBundle('\nmodule.exports.answer = 44;');
+    expect(load().writes).toBe(1);
+    expect(cacheFiles()).toContain(other);
+    expect(cacheFiles()).not.toContain(mine);
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
   it('a cache file others can write is not used', () => {
     load();
     fs.chmodSync(cachePath(), 0o666);
@@ -113,7 +125,7 @@ describe('requireCached (the vm.Script path of Node 20)', () => {
   });
 
   it('no cache folder: the bundle is required as it is', () => {
-    expect((requireCached(bundle, undefined, { script: true }) as { answer: number }).answer).toBe(42);
+    expect((requireCached(bundle, undefined) as { answer: number }).answer).toBe(42);
     expect(cacheFiles()).toEqual([]);
   });
 });
