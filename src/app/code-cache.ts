@@ -125,7 +125,8 @@ function loadThroughScript(
   module.filename = file;
   bundleRequire.cache[file] = module;
   try {
-    wrapper.call(module.exports, module.exports, bundleRequire, module, file, path.dirname(file));
+    const require = siblingsCached(bundleRequire, path.dirname(file), cacheDir, atExit);
+    wrapper.call(module.exports, module.exports, require, module, file, path.dirname(file));
   } catch (error) {
     delete bundleRequire.cache[file];
     throw error;
@@ -136,6 +137,28 @@ function loadThroughScript(
     atExit(() => writeCache(fs, cacheFile, () => script.createCachedData()));
   }
   return module;
+}
+
+/**
+ * The bundle's require, but the files of the build beside it (`./vendor/pg.cjs`, `./sandbox.cjs`…) come
+ * through the cache too: pg's 85 kB compiled again at every run was most of what a state URL cost (issue 48).
+ * Once loaded, a file is require's (its cache), as it would be.
+ */
+function siblingsCached(
+  bundleRequire: NodeJS.Require,
+  dir: string,
+  cacheDir: string,
+  atExit: (write: () => void) => void,
+): NodeJS.Require {
+  const path = process.getBuiltinModule('node:path');
+  const require = (id: string): unknown => {
+    if (!id.startsWith('./') || !id.endsWith('.cjs')) return bundleRequire(id);
+    const sibling = path.join(dir, id);
+    const known = bundleRequire.cache[sibling];
+    if (known !== undefined) return known.exports;
+    return requireCached(sibling, cacheDir, { atExit });
+  };
+  return Object.assign(require, bundleRequire) as NodeJS.Require;
 }
 
 /** `main.cjs` → `main.cjs.<inode>-<size>-<mtime>-<ctime>.<node version>-<arch>.v8`: a new bundle, a new name. */

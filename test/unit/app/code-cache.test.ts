@@ -19,17 +19,17 @@ beforeEach(() => {
   fs.mkdirSync(cacheDir, { mode: 0o700 });
   fs.mkdirSync(join(root, 'bin'));
   bundle = join(root, 'bin', 'main.cjs');
-  fs.writeFileSync(join(root, 'bin', 'dep.cjs'), 'module.exports = 40;\n');
+  fs.writeFileSync(join(root, 'bin', 'dep.js'), 'module.exports = 40;\n');
   writeBundle('');
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** A bundle with enough functions for V8 to cache, which requires a file beside it. */
+/** A bundle with enough functions for V8 to cache, which requires a file beside it (not a .cjs: see below). */
 function writeBundle(extra: string): void {
   const functions = Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`).join('\n');
   fs.writeFileSync(
     bundle,
-    `${functions}\nmodule.exports = { answer: f2(require('./dep.cjs')), dir: __dirname };${extra}\n`,
+    `${functions}\nmodule.exports = { answer: f2(require('./dep.js')), dir: __dirname };${extra}\n`,
   );
 }
 
@@ -103,6 +103,20 @@ describe('requireCached (compiled through vm.Script, on every Node line)', () =>
     expect(cacheFiles()).toContain(other);
     expect(cacheFiles()).not.toContain(mine);
     expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('a file of the build beside it (./x.cjs, as the vendor files) comes through the cache too, once', () => {
+    const vendor = join(root, 'bin', 'vendor.cjs');
+    fs.writeFileSync(
+      vendor,
+      `${Array.from({ length: 50 }, (_, i) => `function g${i}(x) { return x * ${i}; }`).join('\n')}\nmodule.exports = g2(21);\n`,
+    );
+    writeBundle("\nmodule.exports.vendor = require('./vendor.cjs'); module.exports.again = require('./vendor.cjs');");
+    const first = load();
+    expect(first.exports).toMatchObject({ answer: 42, vendor: 42, again: 42 });
+    expect(first.writes).toBe(2);
+    expect(cacheFiles().filter((name) => name.startsWith('vendor.cjs.'))).toHaveLength(1);
+    expect(load().writes).toBe(0);
   });
 
   it('a cache file others can write is not used', () => {
