@@ -82,6 +82,8 @@ function isOurs(stat: Stats, uid: number): boolean {
 export interface CacheOptions {
   /** Runs the cache's write when the process exits (default: process 'exit'). */
   atExit?: (write: () => void) => void;
+  /** Told when the file had no cache it could use (its own is written at exit). */
+  uncached?: () => void;
 }
 
 /** `require(file)` of the bundle, with its compiled code cached in `cacheDir` (undefined: no cache). */
@@ -91,7 +93,8 @@ export function requireCached(file: string, cacheDir: string | undefined, how: C
   if (cacheDir === undefined) return bundleRequire(file);
   let loaded: { exports: unknown } | undefined;
   try {
-    loaded = loadThroughScript(file, cacheDir, bundleRequire, how.atExit ?? ((write) => process.once('exit', write)));
+    const atExit = how.atExit ?? ((write: () => void) => process.once('exit', write));
+    loaded = loadThroughScript(file, cacheDir, bundleRequire, atExit, how.uncached);
   } catch {
     loaded = undefined;
   }
@@ -104,6 +107,7 @@ function loadThroughScript(
   cacheDir: string,
   bundleRequire: NodeJS.Require,
   atExit: (write: () => void) => void,
+  uncached: (() => void) | undefined,
 ): { exports: unknown } | undefined {
   const fs = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
@@ -117,6 +121,14 @@ function loadThroughScript(
     ...(cachedData !== undefined && { cachedData }),
   });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  // Written once the run is over, so that it holds the functions this run compiled too, those that came from
+  // the cache included: a rewrite adds to what the cache held.
+  let writing = false;
+  const writeAtExit = () => {
+    if (writing) return;
+    writing = true;
+    atExit(() => writeCache(fs, cacheFile, () => script.createCachedData()));
+  };
   // A module as require() makes it, and in require's cache, so that the bundle is one instance whichever way.
   const { Module } = process.getBuiltinModule('node:module') as unknown as {
     Module: new (id: string) => NodeJS.Module;
@@ -125,7 +137,9 @@ function loadThroughScript(
   module.filename = file;
   bundleRequire.cache[file] = module;
   try {
-    const require = siblingsCached(bundleRequire, path.dirname(file), cacheDir, atExit);
+    // A run that needs a file of the build that no run before it needed (a state URL's pg, say) takes code
+    // paths the cache lacks: this bundle's cache is written again, with them.
+    const require = siblingsCached(bundleRequire, path.dirname(file), cacheDir, { atExit, uncached: writeAtExit });
     wrapper.call(module.exports, module.exports, require, module, file, path.dirname(file));
   } catch (error) {
     delete bundleRequire.cache[file];
@@ -133,8 +147,8 @@ function loadThroughScript(
   }
   module.loaded = true;
   if (cachedData === undefined || script.cachedDataRejected === true) {
-    // Written once the run is over, so that it holds the functions this run compiled too.
-    atExit(() => writeCache(fs, cacheFile, () => script.createCachedData()));
+    writeAtExit();
+    uncached?.();
   }
   return module;
 }
@@ -148,7 +162,7 @@ function siblingsCached(
   bundleRequire: NodeJS.Require,
   dir: string,
   cacheDir: string,
-  atExit: (write: () => void) => void,
+  how: CacheOptions,
 ): NodeJS.Require {
   const path = process.getBuiltinModule('node:path');
   const require = (id: string): unknown => {
@@ -156,7 +170,7 @@ function siblingsCached(
     const sibling = path.join(dir, id);
     const known = bundleRequire.cache[sibling];
     if (known !== undefined) return known.exports;
-    return requireCached(sibling, cacheDir, { atExit });
+    return requireCached(sibling, cacheDir, how);
   };
   return Object.assign(require, bundleRequire) as NodeJS.Require;
 }

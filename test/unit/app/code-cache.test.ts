@@ -119,6 +119,26 @@ describe('requireCached (compiled through vm.Script, on every Node line)', () =>
     expect(load().writes).toBe(0);
   });
 
+  it('a run that is the first to need a file of the build beside it writes the cache of the bundle again', () => {
+    const vendor = join(root, 'bin', 'vendor.cjs');
+    fs.writeFileSync(vendor, 'module.exports = 42;\n');
+    writeBundle("\nmodule.exports.later = () => require('./vendor.cjs');");
+    expect(load().writes).toBe(1);
+    let writes = 0;
+    const exports = requireCached(bundle, cacheDir, {
+      atExit: (write) => {
+        writes += 1;
+        write();
+      },
+    }) as { later: () => number };
+    expect(writes).toBe(0);
+    // Its code paths (here the function that requires it) were not in the bundle's cache: written again.
+    expect(exports.later()).toBe(42);
+    expect(writes).toBe(2);
+    expect(exports.later()).toBe(42);
+    expect(writes).toBe(2);
+  });
+
   it('a cache file others can write is not used', () => {
     load();
     fs.chmodSync(cachePath(), 0o666);
