@@ -2,7 +2,8 @@
 // table, against the floor, a bare signed GET in CommonJS (bare-balance.cjs: node:http and node:crypto,
 // nothing else), interleaved round by round, as CPU time (user + system, cpu-time.mjs) and wall time; then
 // where the CPU beyond the floor goes, from runs watched by phase-marks.cjs.
-//   node bench/startup.mjs [--rounds n] [--install-nodes] [--write] [--bin path/to/bin/energy.js]
+//   node bench/startup.mjs [--rounds n] [--install-nodes] [--no-state-url] [--write] [--bin path/to/bin/energy.js]
+// With the state URL's rows (state-url.mjs) on each line too, unless --no-state-url.
 // Node lines: this process's Node, and those in BENCH_NODES (paths of other `node` binaries, space-separated),
 // or with --install-nodes the `node@22`, `node@24` and `node@26` npm packages installed into a temporary
 // prefix as .ci/run does (reused while it lasts). A line that cannot be had is skipped, and said.
@@ -12,6 +13,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuTime, interleaved, median } from './cpu-time.mjs';
+import { measureStateUrl, stateUrlTables } from './state-url.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 /** The lines CI tests besides the machine's (.ci/run). */
@@ -22,10 +24,13 @@ const AIM = { json: 1.15, table: 1.2 };
 const lineOf = (node) => spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
 /** The Node binaries to measure: [{ node, version }], and the lines skipped with why. */
-export function nodeLines({ install = false } = {}) {
-  const nodes = [process.execPath, ...(process.env.BENCH_NODES ?? '').split(/\s+/).filter(Boolean)];
+export function nodeLines({ install = false, onlyThisNode = false } = {}) {
+  const nodes = [
+    process.execPath,
+    ...(onlyThisNode ? [] : (process.env.BENCH_NODES ?? '').split(/\s+/).filter(Boolean)),
+  ];
   const skipped = [];
-  if (install) {
+  if (install && !onlyThisNode) {
     const prefix = join(os.tmpdir(), 'energy-bench-nodes');
     for (const line of OTHER_LINES) {
       const bin = join(prefix, line, 'node_modules', 'node', 'bin', 'node');
@@ -56,7 +61,9 @@ export function nodeLines({ install = false } = {}) {
   const have = new Set(found.map((n) => n.version.replace(/^v(\d+)\..*/, '$1')));
   for (const line of OTHER_LINES)
     if (!have.has(line) && !skipped.some((s) => s.startsWith(`Node ${line} `)))
-      skipped.push(`Node ${line} (not installed: BENCH_NODES or --install-nodes)`);
+      skipped.push(
+        `Node ${line} (${onlyThisNode ? 'a smoke run times this Node only' : 'not installed: BENCH_NODES or --install-nodes'})`,
+      );
   return { lines: found, skipped };
 }
 
@@ -158,10 +165,22 @@ export async function measureStartup({
   rounds = 31,
   phaseRuns = 9,
   install = false,
+  onlyThisNode = false,
+  stateUrl = false,
 } = {}) {
-  const { lines, skipped } = nodeLines({ install });
+  const { lines, skipped } = nodeLines({ install, onlyThisNode });
   const measured = [];
-  for (const line of lines) measured.push(await measureLine(line, { bin, rounds, phaseRuns }));
+  for (const line of lines) {
+    const m = await measureLine(line, { bin, rounds, phaseRuns });
+    // The state URL's cost (state-url.mjs) on the same line: undefined where PostgreSQL is not installed.
+    if (stateUrl) {
+      const home = mkdtempSync(join(os.tmpdir(), 'energy-bench-state-home-'));
+      const env = { PATH: process.env.PATH, HOME: home, ENERGY_CONFIG_DIR: join(home, 'config') };
+      m.stateUrl = await measureStateUrl({ node: line.node, bin, env, rounds: Math.max(1, Math.round(rounds * 0.7)) });
+      rmSync(home, { recursive: true, force: true });
+    }
+    measured.push(m);
+  }
   return { measured, skipped };
 }
 
@@ -193,6 +212,7 @@ export function startupTables({ measured, skipped }) {
       }),
       `| total | ${fmt(m.ourPhases.reduce((a, b) => a + b, 0))} | ${fmt(m.floorPhases.reduce((a, b) => a + b, 0))} | +${fmt(m.ourPhases.reduce((a, b) => a + b, 0) - m.floorPhases.reduce((a, b) => a + b, 0))} |`,
       '',
+      ...(m.stateUrl === undefined ? [] : stateUrlTables(m.stateUrl, m.version)),
     );
   }
   if (skipped.length > 0) out.push(`Skipped: ${skipped.join('; ')}.`, '');
@@ -207,6 +227,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     rounds: Number(option('--rounds', '31')),
     phaseRuns: Number(option('--phase-runs', '9')),
     install: argv.includes('--install-nodes'),
+    stateUrl: !argv.includes('--no-state-url'),
   });
   const text = startupTables(result).join('\n');
   console.log(text);
