@@ -3,6 +3,7 @@
 // nothing else), interleaved round by round, as CPU time (user + system, cpu-time.mjs) and wall time; then
 // where the CPU beyond the floor goes, from runs watched by phase-marks.cjs.
 //   node bench/startup.mjs [--rounds n] [--install-nodes] [--no-state-url] [--write] [--bin path/to/bin/energy.js]
+//                          [--before path/to/another/build/bin/energy.js [--before-label text]]
 // With the state URL's rows (state-url.mjs) on each line too, unless --no-state-url.
 // Node lines: this process's Node, and those in BENCH_NODES (paths of other `node` binaries, space-separated),
 // or with --install-nodes the `node@22`, `node@24` and `node@26` npm packages installed into a temporary
@@ -113,7 +114,7 @@ function phases(node, args, env, runs, file) {
 }
 
 /** One Node line: the table of ratios and where the time goes. */
-async function measureLine({ node, version }, { bin, rounds, phaseRuns }) {
+async function measureLine({ node, version }, { bin, rounds, phaseRuns, before }) {
   const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-startup-'));
   const base = { PATH: process.env.PATH, HOME: work, LANG: 'C.UTF-8' };
   const sandbox = await startSandbox(bin, { ...base, ENERGY_CONFIG_DIR: join(work, 'sandbox-config') });
@@ -137,13 +138,19 @@ async function measureLine({ node, version }, { bin, rounds, phaseRuns }) {
     };
     const cases = [
       { name: 'floor: bare signed GET, CommonJS', command: node, args: [here('./bare-balance.cjs')], env: floorEnv },
-      ...[['balance', '--json'], ['time', '--json'], ['balance'], ['time']].map((words) => ({
-        name: `energy ${words.join(' ')}${words.length === 1 ? ' (table)' : ''}, from a profile`,
-        aim: words.length === 1 ? AIM.table : AIM.json,
-        command: node,
-        args: [bin, ...words],
-        env: profileEnv,
-      })),
+      ...[['balance', '--json'], ['time', '--json'], ['balance'], ['time']].flatMap((words) => [
+        {
+          name: `energy ${words.join(' ')}${words.length === 1 ? ' (table)' : ''}, from a profile`,
+          aim: words.length === 1 ? AIM.table : AIM.json,
+          command: node,
+          args: [bin, ...words],
+          env: profileEnv,
+        },
+        // --before: another build's bin/energy.js in the same rounds (a change's effect, pair by pair).
+        ...(before === undefined
+          ? []
+          : [{ name: `the same, ${before.label}`, command: node, args: [before.bin, ...words], env: profileEnv }]),
+      ]),
     ];
     const load = os.loadavg()[0];
     const results = interleaved(cases, rounds);
@@ -167,11 +174,12 @@ export async function measureStartup({
   install = false,
   onlyThisNode = false,
   stateUrl = false,
+  before = undefined,
 } = {}) {
   const { lines, skipped } = nodeLines({ install, onlyThisNode });
   const measured = [];
   for (const line of lines) {
-    const m = await measureLine(line, { bin, rounds, phaseRuns });
+    const m = await measureLine(line, { bin, rounds, phaseRuns, before });
     // The state URL's cost (state-url.mjs) on the same line: undefined where PostgreSQL is not installed.
     if (stateUrl) {
       const home = mkdtempSync(join(os.tmpdir(), 'energy-bench-state-home-'));
@@ -197,7 +205,9 @@ export function startupTables({ measured, skipped }) {
       '| --- | ---: | ---: | ---: | ---: | :---: |',
       ...m.cases.map((c, i) => {
         const r = m.results[i];
-        if (c.aim === undefined) return `| ${c.name} | ${fmt(r.cpuMs)} | 1.00x | 1.00x | | |`;
+        if (i === 0) return `| ${c.name} | ${fmt(r.cpuMs)} | 1.00x | 1.00x | | |`;
+        if (c.aim === undefined)
+          return `| ${c.name} | ${fmt(r.cpuMs)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | | |`;
         return `| ${c.name} | ${fmt(r.cpuMs)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ≤ ${c.aim}x | ${r.cpuRatio <= c.aim ? 'yes' : 'no'} |`;
       }),
       '',
@@ -228,6 +238,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     phaseRuns: Number(option('--phase-runs', '9')),
     install: argv.includes('--install-nodes'),
     stateUrl: !argv.includes('--no-state-url'),
+    before: argv.includes('--before')
+      ? { bin: option('--before', ''), label: option('--before-label', 'the build before') }
+      : undefined,
   });
   const text = startupTables(result).join('\n');
   console.log(text);
