@@ -149,7 +149,16 @@ async function measureLine({ node, version }, { bin, rounds, phaseRuns, before }
         // --before: another build's bin/energy.js in the same rounds (a change's effect, pair by pair).
         ...(before === undefined
           ? []
-          : [{ name: `the same, ${before.label}`, command: node, args: [before.bin, ...words], env: profileEnv }]),
+          : [
+              {
+                name: `the same, ${before.label}`,
+                command: node,
+                args: [before.bin, ...words],
+                // A cache folder of its own: a build before issue 48 removed every other cache of a bundle of
+                // the same name, and two builds taking turns would each compile from scratch.
+                env: { ...profileEnv, XDG_CACHE_HOME: join(work, 'before-cache') },
+              },
+            ]),
       ]),
     ];
     const load = os.loadavg()[0];

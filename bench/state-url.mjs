@@ -98,7 +98,7 @@ export function stateUrlTables(measured, nodeVersion) {
         : `| ${r.name} | ${fmt(r.cpuMs)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ${r.aim === undefined ? '' : `≤ ${r.aim}x`} | ${r.aim === undefined ? '' : r.cpuRatio <= r.aim ? 'yes' : 'no'} |`,
     ),
     '',
-    `The scram login costs ${fmt(measured.scram.beyondTrustCpuMs)} ms of CPU beyond the trust socket's run: the PBKDF2 of the server's verifier (4,096 rounds of HMAC-SHA-256 by PostgreSQL's default scram_iterations), which a scram client must compute, ${fmt(measured.scram.pbkdf2CpuMs)} ms timed on its own; the server chose it, and trust or peer authentication over a unix socket, or a pooler in front, does without it. One run sends ${measured.statements} statements.${measured.bouncer ? '' : ' (PgBouncer is not installed: its row is missing.)'}`,
+    `The scram login costs ${fmt(measured.scram.beyondTrustCpuMs)} ms of CPU beyond the trust socket's run: the PBKDF2 of the server's verifier (4,096 rounds of HMAC-SHA-256 by PostgreSQL's default scram_iterations, the server's choice), which a scram client must compute, ${fmt(measured.scram.pbkdf2CpuMs)} ms of it timed on its own; the rest is the driver's side of the SCRAM exchange (its messages, two more round trips, the proofs). Trust or peer authentication over a unix socket does without it. One run sends ${measured.statements} statements.${measured.bouncer ? '' : ' (PgBouncer is not installed: its row is missing.)'}`,
     '',
   ];
 }

@@ -113,7 +113,7 @@ function loadThroughScript(
   const path = process.getBuiltinModule('node:path');
   const vm = process.getBuiltinModule('node:vm');
   const bundle = fs.statSync(file, { bigint: true });
-  const cacheFile = path.join(cacheDir, cacheFileName(path.basename(file), bundle));
+  const cacheFile = path.join(cacheDir, cacheFileName(file, bundle));
   const source = fs.readFileSync(file, 'utf8');
   const cachedData = readCache(fs, cacheFile);
   const script = new vm.Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
@@ -175,10 +175,21 @@ function siblingsCached(
   return Object.assign(require, bundleRequire) as NodeJS.Require;
 }
 
-/** `main.cjs` → `main.cjs.<inode>-<size>-<mtime>-<ctime>.<node version>-<arch>.v8`: a new bundle, a new name. */
-export function cacheFileName(bundleName: string, stat: import('node:fs').BigIntStats): string {
+/** `…/main.cjs` → `main.cjs.<folder>.<inode>-<size>-<mtime>-<ctime>.<node version>-<arch>.v8`: a new bundle, a new name. */
+export function cacheFileName(file: string, stat: import('node:fs').BigIntStats): string {
+  const path = process.getBuiltinModule('node:path');
   const identity = [stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].map((n) => n.toString(36)).join('-');
-  return `${bundleName}.${identity}.${process.version}-${process.arch}.v8`;
+  return `${path.basename(file)}.${folderTag(path.dirname(file))}.${identity}.${process.version}-${process.arch}.v8`;
+}
+
+/**
+ * The bundle's folder as a short tag (FNV-1a): two installs of energy (a global one, a project's) share the
+ * cache folder, and each replaces only its own caches, not the other's at every run.
+ */
+function folderTag(folder: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < folder.length; i += 1) hash = Math.imul(hash ^ folder.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(36);
 }
 
 /** The cache file's bytes, or undefined when it is missing, too large, not a regular file, or not ours alone. */
@@ -230,7 +241,7 @@ export function writeCache(fs: Fs, cacheFile: string, data: () => Buffer): void 
   }
   // Caches of earlier builds of the same bundle, for this Node, are of no use any more (another Node's are:
   // a machine with two Node versions must not have each remove the other's at every run).
-  const prefix = `${path.basename(cacheFile).split('.').slice(0, 2).join('.')}.`;
+  const prefix = `${path.basename(cacheFile).split('.').slice(0, 3).join('.')}.`;
   const suffix = `.${process.version}-${process.arch}.v8`;
   try {
     for (const name of fs.readdirSync(dir)) {

@@ -92,6 +92,18 @@ describe('requireCached (compiled through vm.Script, on every Node line)', () =>
     expect(cacheFiles()[0]).not.toBe(old);
   });
 
+  it("another install's cache of a bundle of the same name stays (each install replaces only its own)", () => {
+    load();
+    const mine = cacheFiles()[0]!;
+    const parts = mine.split('.');
+    const other = [...parts.slice(0, 2), 'otherplace', ...parts.slice(3)].join('.');
+    fs.writeFileSync(join(cacheDir, other), 'another install');
+    writeBundle('\nmodule.exports.answer = 45;');
+    expect(load().writes).toBe(1);
+    expect(cacheFiles()).toContain(other);
+    expect(cacheFiles()).not.toContain(mine);
+  });
+
   it("another Node version's cache of the bundle stays: two Node lines on one machine do not remove each other's", () => {
     load();
     const mine = cacheFiles()[0]!;
