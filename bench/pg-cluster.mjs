@@ -1,4 +1,4 @@
-// A private PostgreSQL cluster for the benches (fleet.mjs, state-url.mjs): initdb into a temporary folder, a
+// A private PostgreSQL cluster for the benches (fleet.mjs, state-url.mjs), and a PgBouncer in front of one: initdb into a temporary folder, a
 // unix socket there and no TCP, trust authentication (only this machine's processes reach the socket folder,
 // 0700) or, given a password, scram as a real server asks; every statement logged with its duration (the
 // benches read the log). The same steps as test/helpers/pg-cluster.ts, without vitest's hooks; as root the
@@ -71,6 +71,7 @@ export function startCluster(bin, { password } = {}) {
     );
   return {
     url: `postgresql://postgres@/postgres?host=${encodeURIComponent(root)}`,
+    socketDir: root,
     sql,
     /** As sql(), without blocking this process (the sandbox answers meanwhile). */
     sqlLater,
@@ -100,6 +101,69 @@ export function startCluster(bin, { password } = {}) {
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/** The pgbouncer program, on PATH or where Debian installs it; undefined where it is not installed. */
+export function pgbouncerBin() {
+  const onPath = spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
+  return [onPath, '/usr/sbin/pgbouncer'].find((path) => path !== '' && existsSync(path));
+}
+
+/**
+ * PgBouncer in transaction mode in front of a trust cluster, as fleets run it (test/helpers/pgbouncer.ts,
+ * without vitest): a unix socket only, trust from its clients (the folder is private). Returns its URL and
+ * stop(). Waits (blocking, a bench's set-up) until its socket is there.
+ */
+export function startBouncer(bin, cluster) {
+  const dir = mkdtempSync(join(reachableTmp(), 'energy-bench-bouncer-'));
+  const port = 6432;
+  const config = join(dir, 'pgbouncer.ini');
+  writeFileSync(join(dir, 'userlist.txt'), '"postgres" ""\n', { mode: 0o600 });
+  writeFileSync(
+    config,
+    [
+      '[databases]',
+      `postgres = host=${cluster.socketDir} dbname=postgres`,
+      '[pgbouncer]',
+      'listen_addr =',
+      `listen_port = ${port}`,
+      `unix_socket_dir = ${dir}`,
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      'pool_mode = transaction',
+      'default_pool_size = 4',
+      `logfile = ${join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  if (AS_ROOT) {
+    const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+    for (const path of [dir, config, join(dir, 'userlist.txt')]) chownSync(path, id('-u'), id('-g'));
+  }
+  chmodSync(dir, 0o700);
+  const command = AS_ROOT ? ['runuser', '-u', 'postgres', '--', bin, '-d', config] : [bin, '-d', config];
+  execFileSync(command[0], command.slice(1), { stdio: 'ignore' });
+  const socket = join(dir, `.s.PGSQL.${port}`);
+  for (let waited = 0; !existsSync(socket); waited += 50) {
+    if (waited > 15_000)
+      throw new Error(`pgbouncer did not start: ${readFileSync(join(dir, 'pgbouncer.log'), 'utf8')}`);
+    spawnSync('sleep', ['0.05']);
+  }
+  return {
+    url: `postgresql://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
+    stop() {
+      try {
+        process.kill(Number(readFileSync(join(dir, 'pgbouncer.pid'), 'utf8').trim()), 'SIGINT');
+      } catch {
+        // Already gone.
+      }
+      for (let waited = 0; existsSync(join(dir, 'pgbouncer.pid')) && waited < 5000; waited += 50)
+        spawnSync('sleep', ['0.05']);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // npm run bench: start-up, request and streaming costs of `energy`, each as a ratio against a baseline timed
 // in the same run, rounds interleaved so that a noisy shared machine slows both sides alike.
-//   node bench/run.mjs [--smoke] [--write] [--no-list] [--startup] [--node /path/to/node] [--bin /path/to/bin/energy.js]
-// --startup: the start-up figures only (--version, --help, the read commands), a minute or two.
+//   node bench/run.mjs [--smoke] [--write] [--no-list] [--startup] [--install-nodes] [--node /path/to/node] [--bin /path/to/bin/energy.js]
+// --startup: the start-up figures only (--version, --help, the read commands), a few minutes.
+// balance and time are timed on every Node line CI tests (startup.mjs): this Node, those in BENCH_NODES, or
+// with --install-nodes the node@22/24/26 packages; a line it cannot have is skipped and said.
 // --smoke: one round over 1,000 orders, to prove the harness works (CI); --write: record bench/RESULTS.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { fleetRows, measureFleet } from './fleet.mjs';
 import { ledgerRows, measureLedger } from './ledger.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
-import { measureStateUrl } from './state-url.mjs';
+import { measureStartup, startupTables } from './startup.mjs';
 
 const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
@@ -143,7 +145,7 @@ try {
   rows.push(['energy --help', help, 'node -e ""', bare, 1.25]);
 
   const [bareGet, balance] = measure(
-    [{ args: [here('./bare-balance.mjs')] }, { args: [bin, 'balance', '--json'] }],
+    [{ args: [here('./bare-balance.cjs')] }, { args: [bin, 'balance', '--json'] }],
     rounds,
   );
   rows.push(['energy balance --json (settings from the environment)', balance, 'node:http signed GET', bareGet, 1.3]);
@@ -182,31 +184,18 @@ try {
   const orderId = JSON.parse(
     spawnSync(node, [bin, 'order', 'list', '--limit', '1', '--json'], { env, encoding: 'utf8' }).stdout,
   ).items[0].id;
+  // balance and time: on every Node line, as CPU against the CommonJS floor (startup.mjs, below).
   const reads = [
-    ['time'],
-    ['balance'],
     ['options'],
     ['quote', 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY', '--energy', '65000', '--hours', '1'],
     ['order', 'get', orderId],
     ['order', 'list'],
   ];
-  // balance and time are the lightest reads: within 10 % (JSON) and 15 % (table) of the bare GET (issue 34).
-  const light = (command) => ['balance', 'time'].includes(command[0]);
   const profileCases = reads.flatMap((command) => [
-    {
-      name: `${command.slice(0, 2).join(' ')} --json`,
-      args: [bin, ...command, '--json'],
-      env: profileEnv,
-      goal: light(command) ? 1.1 : 1.3,
-    },
-    {
-      name: `${command.slice(0, 2).join(' ')} (table)`,
-      args: [bin, ...command],
-      env: profileEnv,
-      goal: light(command) ? 1.15 : 1.4,
-    },
+    { name: `${command.slice(0, 2).join(' ')} --json`, args: [bin, ...command, '--json'], env: profileEnv, goal: 1.3 },
+    { name: `${command.slice(0, 2).join(' ')} (table)`, args: [bin, ...command], env: profileEnv, goal: 1.4 },
   ]);
-  const [bareGet2, ...profileTimes] = measure([{ args: [here('./bare-balance.mjs')] }, ...profileCases], rounds);
+  const [bareGet2, ...profileTimes] = measure([{ args: [here('./bare-balance.cjs')] }, ...profileCases], rounds);
   profileCases.forEach((c, index) => {
     rows.push([
       `energy ${c.name.replace(/^quote \S+/, 'quote')}, from a profile`,
@@ -219,22 +208,22 @@ try {
 
   // Memory at start-up: a code cache must not cost it (issue 34).
   const balanceRss = peakRssMb([bin, 'balance', '--json'], profileEnv);
-  const bareRss = peakRssMb([here('./bare-balance.mjs')]);
+  const bareRss = peakRssMb([here('./bare-balance.cjs')]);
   rssRows.push(
     `| peak RSS of balance --json, from a profile | ${balanceRss.toFixed(1)} MB | node:http signed GET | ${bareRss.toFixed(1)} MB | | | |`,
   );
-  // A stateful command with a shared state URL (a private PostgreSQL on a unix socket) against the folder.
-  const stateUrl = await measureStateUrl({ node, bin, env, rounds });
-  if (stateUrl !== undefined) {
-    rows.push([
-      'energy order pending --json with ENERGY_STATE_URL (PostgreSQL, unix socket, scram)',
-      stateUrl.withMs,
-      'the same without it (state folder)',
-      stateUrl.withoutMs,
-      1.25,
-    ]);
-    var stateUrlParts = `Where the shared state's time goes: loading the driver and reading the URL ${stateUrl.driverLoadMs.toFixed(1)} ms (a run whose socket has no server), the session (connect, scram) and its ${stateUrl.statements} statements ${stateUrl.sessionMs.toFixed(1)} ms.`;
-  }
+  // balance and time from a profile on every Node line, against the CommonJS floor, and a stateful command
+  // with a state URL against the state folder (issue 48): startup.mjs and state-url.mjs.
+  var startupText = startupTables(
+    await measureStartup({
+      bin,
+      rounds: smoke ? 1 : 31,
+      phaseRuns: smoke ? 1 : 9,
+      install: argv.includes('--install-nodes'),
+      onlyThisNode: smoke,
+      stateUrl: true,
+    }),
+  ).join('\n');
   if (startupOnly) throw new StartupOnly();
   if (!skipList) {
     // `--all` as users type it: no --limit, so the CLI's own page size (1,000, stepping down to the 100 the
@@ -379,7 +368,7 @@ if (!startupOnly)
           ...ledgerRows(ledger),
         ]),
   );
-if (typeof stateUrlParts === 'string') lines.push('', stateUrlParts);
+if (typeof startupText === 'string') lines.push('', startupText);
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const header = `Node ${nodeVersion}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; medians of ${rounds} interleaved runs (${listRounds} for the listing)${smoke ? ' — SMOKE run, numbers not meaningful' : ''}`;
 console.log(`\n${header}\n\n${lines.join('\n')}\n`);

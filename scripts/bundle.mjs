@@ -108,19 +108,32 @@ await build({
   outdir: 'dist/bin',
   plugins: [builtTopics, layout],
 });
-// light.cjs: the program for `balance` and `time` alone (src/app/light-run.ts decides when): program.ts's
-// imports of the other commands are empty modules, whose factories it never calls for those two.
-const OTHER_COMMANDS =
-  /^\.\.\/commands\/(address|api|completion|config|doctor|ensure|estimate|exit-codes|options|order|quote|sandbox|spend)\.js$/;
+// light.cjs: `balance` and `time` alone, without commander (src/app/light-run.ts decides when; light-main.ts
+// runs them). Their command files import commander for their Command, which the light program never builds:
+// an empty module in its place, so that not a byte of commander is read. Anything that did use it would fail
+// every light run, and the e2e tests of balance and time run them.
 const lightOnly = {
   name: 'energy-light',
   setup(b) {
-    b.onResolve({ filter: OTHER_COMMANDS }, (args) =>
-      args.importer.endsWith('src/app/program.ts') ? { path: args.path, namespace: 'unused' } : undefined,
-    );
+    b.onResolve({ filter: /^commander$/ }, () => ({ path: 'commander', namespace: 'unused' }));
+    // The state store, the journal and the TRON node: imported by the context only when a command asks for
+    // them, which balance and time never do. A module that says so in their place, never evaluated.
+    b.onResolve({ filter: /^\.\.\/(state\/open-store|tron\/tron-node|journal\/record)\.js$/ }, (args) => ({
+      path: args.path,
+      namespace: 'not-light',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'not-light' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the light bundle`)});`,
+      loader: 'js',
+    }));
   },
 };
-await build({ ...common, entryPoints: { light: 'src/app/main.ts' }, outdir: 'dist/bin', plugins: [lightOnly, layout] });
+await build({
+  ...common,
+  entryPoints: { light: 'src/app/light-main.ts' },
+  outdir: 'dist/bin',
+  plugins: [lightOnly, layout],
+});
 for (const [name, file] of Object.entries(VENDOR)) {
   // The package's default export as module.exports, and as its own .default, so that both `import X from`
   // and `const { default: X } = await import()` (each through esbuild's interop) find it.
@@ -135,3 +148,10 @@ for (const [name, file] of Object.entries(VENDOR)) {
   });
 }
 writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(meta));
+// ASCII only (esbuild escapes strings, not regular expressions): one character beyond it and V8 holds the
+// whole source as two-byte text, twice the memory, which cost `balance` a young-generation collection (issue 48).
+for (const file of Object.keys(meta.outputs).filter((name) => name.endsWith('.cjs'))) {
+  const at = readFileSync(file).findIndex((byte) => byte > 0x7f);
+  if (at !== -1 && process.env.BUNDLE_PLAIN !== '1')
+    throw new Error(`${file}: a byte beyond ASCII at ${at} (write it as a \\u escape in the source)`);
+}

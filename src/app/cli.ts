@@ -10,7 +10,7 @@ import { lightCommand } from './light-run.js';
 
 /** The program's bundle beside this entry (scripts/bundle.mjs defines it; unbundled, main.js is imported). */
 declare const ENERGY_MAIN_BUNDLE: string | undefined;
-/** The same program without the commands other than balance and time (light-run.ts). */
+/** balance and time alone, without commander (light-run.ts, light-main.ts). */
 declare const ENERGY_LIGHT_BUNDLE: string | undefined;
 
 const args = process.argv.slice(2);

@@ -1,20 +1,22 @@
 /**
- * Loads the bundled program (dist/bin/main.cjs) with V8's compiled code kept between runs, so that a start
- * does not compile ~265 kB of JavaScript again (about a fifth of `energy balance`'s time on Node 20):
- * - Node 22.1+: `module.enableCompileCache(folder)`, Node's own cache, in our folder;
- * - Node 20: the bundle is compiled as a `vm.Script` with the `cachedData` of an earlier run, and a run
- *   that had none (or had it refused) writes what it compiled once it has run.
+ * Loads the bundled program (dist/bin/main.cjs, light.cjs) with V8's compiled code kept between runs, so
+ * that a start does not compile the bundle again: it is compiled as a `vm.Script` with the `cachedData` of an
+ * earlier run, and a run that had none (or had it refused) writes what it compiled once it has run, so the
+ * cache holds every function the run used. On every Node line: Node 22.1+'s own compile cache
+ * (`module.enableCompileCache`) writes its cache as the module is compiled, before it runs, so each run
+ * compiled every function again (and parsed every regular expression in them): `balance --json` cost ~10 %
+ * more instructions with it on Node 22, `options --json` ~38 % (issue 48, measured with callgrind).
  * The folder is `$XDG_CACHE_HOME/energy` (else `~/.cache/energy`), used only when it is a real folder of
  * this user that nobody else can write, and a cache file only when it is a regular file of this user that
  * nobody else can write: compiled code is run as it is, so it must come from this user alone. A cache file
- * is named after the bundle's inode, size and times, so a rebuilt bundle never meets an old cache. It
- * starts with the SHA-256 of the rest: V8 (a release build) does not check its data's checksum, and a
- * damaged cache would crash the process, so a file whose digest does not match is ignored. V8 refuses one
- * made by another V8 version or flags; an ignored or refused cache is written again (a temporary file
+ * is named after the bundle's inode, size and times and the Node version, so a rebuilt bundle never meets an
+ * old cache. It starts with the SHA-256 of the rest: V8 (a release build) does not check its data's checksum,
+ * and a damaged cache would crash the process, so a file whose digest does not match is ignored. V8 refuses
+ * one made by another V8 version or flags; an ignored or refused cache is written again (a temporary file
  * renamed into place, so that a reader never sees half of one).
  * Nothing here may fail or hang a run: any error means the bundle is loaded as usual, and anything in the
  * cache that is not a regular file (a FIFO, whose open() would block for ever, deaf to SIGTERM; a socket, a
- * link) is never opened: ours is opened with O_NONBLOCK, and Node's is cleared of them before it is enabled.
+ * link) is never opened: ours is opened with O_NONBLOCK.
  */
 import type { Stats } from 'node:fs';
 
@@ -78,73 +80,40 @@ function isOurs(stat: Stats, uid: number): boolean {
 
 /** Tests' handles on requireCached. */
 export interface CacheOptions {
-  /** The vm.Script path even where Node has its own compile cache. */
-  script?: boolean;
   /** Runs the cache's write when the process exits (default: process 'exit'). */
   atExit?: (write: () => void) => void;
+  /** Told when the file had no cache it could use (its own is written at exit). */
+  uncached?: () => void;
 }
 
-/**
- * `require(file)` of the bundle, with its compiled code cached in `cacheDir` (undefined: no cache). Node
- * 22.1+ uses its own compile cache; Node 20 the vm.Script path below.
- */
+/** `require(file)` of the bundle, with its compiled code cached in `cacheDir` (undefined: no cache). */
 export function requireCached(file: string, cacheDir: string | undefined, how: CacheOptions = {}): unknown {
-  // enableCompileCache: Node 22.1+ (not in Node 20's types).
-  const nodeModule = process.getBuiltinModule('node:module') as typeof import('node:module') & {
-    enableCompileCache?: (directory: string) => unknown;
-  };
   // The built bundle's own require (its vendor files resolve beside it): a file of the build, not a source import.
-  const bundleRequire = nodeModule.createRequire(file);
+  const bundleRequire = process.getBuiltinModule('node:module').createRequire(file);
   if (cacheDir === undefined) return bundleRequire(file);
-  if (how.script !== true && typeof nodeModule.enableCompileCache === 'function') {
-    const nodeDir = process.getBuiltinModule('node:path').join(cacheDir, 'node');
-    try {
-      removeNonFiles(process.getBuiltinModule('node:fs'), nodeDir);
-      nodeModule.enableCompileCache(nodeDir);
-    } catch {
-      // Only an optimisation (and never enabled over a FIFO that could not be removed).
-    }
-    return bundleRequire(file);
-  }
   let loaded: { exports: unknown } | undefined;
   try {
-    loaded = loadThroughScript(file, cacheDir, bundleRequire, how.atExit ?? ((write) => process.once('exit', write)));
+    const atExit = how.atExit ?? ((write: () => void) => process.once('exit', write));
+    loaded = loadThroughScript(file, cacheDir, bundleRequire, atExit, how.uncached);
   } catch {
     loaded = undefined;
   }
   return loaded === undefined ? bundleRequire(file) : loaded.exports;
 }
 
-/**
- * Node's compile cache (`<folder>/<Node version…>/<hash>`) opens its files without O_NONBLOCK: a FIFO there
- * would block the start in open(). Anything in it that is neither a regular file nor a folder is removed
- * first (Node writes a new cache in its place); throws when one cannot be. The types come from readdir (no
- * stat per file): two small folders, a few entries each.
- */
-function removeNonFiles(fs: Fs, nodeDir: string): void {
-  const path = process.getBuiltinModule('node:path');
-  if (!fs.existsSync(nodeDir)) return;
-  for (const version of fs.readdirSync(nodeDir, { withFileTypes: true })) {
-    if (!version.isDirectory()) continue; // Node's mkdir and open under it fail at once (ENOTDIR): harmless.
-    const folder = path.join(nodeDir, version.name);
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      if (!entry.isFile() && !entry.isDirectory()) fs.unlinkSync(path.join(folder, entry.name));
-    }
-  }
-}
-
-/** Node 20: compile with the cached data when there is some; undefined when the bundle cannot be read. */
+/** Compiles with the cached data when there is some; undefined when the bundle cannot be read. */
 function loadThroughScript(
   file: string,
   cacheDir: string,
   bundleRequire: NodeJS.Require,
   atExit: (write: () => void) => void,
+  uncached: (() => void) | undefined,
 ): { exports: unknown } | undefined {
   const fs = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
   const vm = process.getBuiltinModule('node:vm');
   const bundle = fs.statSync(file, { bigint: true });
-  const cacheFile = path.join(cacheDir, cacheFileName(path.basename(file), bundle));
+  const cacheFile = path.join(cacheDir, cacheFileName(file, bundle));
   const source = fs.readFileSync(file, 'utf8');
   const cachedData = readCache(fs, cacheFile);
   const script = new vm.Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
@@ -152,6 +121,14 @@ function loadThroughScript(
     ...(cachedData !== undefined && { cachedData }),
   });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  // Written once the run is over, so that it holds the functions this run compiled too, those that came from
+  // the cache included: a rewrite adds to what the cache held.
+  let writing = false;
+  const writeAtExit = () => {
+    if (writing) return;
+    writing = true;
+    atExit(() => writeCache(fs, cacheFile, () => script.createCachedData()));
+  };
   // A module as require() makes it, and in require's cache, so that the bundle is one instance whichever way.
   const { Module } = process.getBuiltinModule('node:module') as unknown as {
     Module: new (id: string) => NodeJS.Module;
@@ -160,23 +137,59 @@ function loadThroughScript(
   module.filename = file;
   bundleRequire.cache[file] = module;
   try {
-    wrapper.call(module.exports, module.exports, bundleRequire, module, file, path.dirname(file));
+    // A run that needs a file of the build that no run before it needed (a state URL's pg, say) takes code
+    // paths the cache lacks: this bundle's cache is written again, with them.
+    const require = siblingsCached(bundleRequire, path.dirname(file), cacheDir, { atExit, uncached: writeAtExit });
+    wrapper.call(module.exports, module.exports, require, module, file, path.dirname(file));
   } catch (error) {
     delete bundleRequire.cache[file];
     throw error;
   }
   module.loaded = true;
   if (cachedData === undefined || script.cachedDataRejected === true) {
-    // Written once the run is over, so that it holds the functions this run compiled too.
-    atExit(() => writeCache(fs, cacheFile, () => script.createCachedData()));
+    writeAtExit();
+    uncached?.();
   }
   return module;
 }
 
-/** `main.cjs` → `main.cjs.<inode>-<size>-<mtime>-<ctime>.<node version>-<arch>.v8`: a new bundle, a new name. */
-export function cacheFileName(bundleName: string, stat: import('node:fs').BigIntStats): string {
+/**
+ * The bundle's require, but the files of the build beside it (`./vendor/pg.cjs`, `./sandbox.cjs`…) come
+ * through the cache too: pg's 85 kB compiled again at every run was most of what a state URL cost (issue 48).
+ * Once loaded, a file is require's (its cache), as it would be.
+ */
+function siblingsCached(
+  bundleRequire: NodeJS.Require,
+  dir: string,
+  cacheDir: string,
+  how: CacheOptions,
+): NodeJS.Require {
+  const path = process.getBuiltinModule('node:path');
+  const require = (id: string): unknown => {
+    if (!id.startsWith('./') || !id.endsWith('.cjs')) return bundleRequire(id);
+    const sibling = path.join(dir, id);
+    const known = bundleRequire.cache[sibling];
+    if (known !== undefined) return known.exports;
+    return requireCached(sibling, cacheDir, how);
+  };
+  return Object.assign(require, bundleRequire) as NodeJS.Require;
+}
+
+/** `…/main.cjs` → `main.cjs.<folder>.<inode>-<size>-<mtime>-<ctime>.<node version>-<arch>.v8`: a new bundle, a new name. */
+export function cacheFileName(file: string, stat: import('node:fs').BigIntStats): string {
+  const path = process.getBuiltinModule('node:path');
   const identity = [stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].map((n) => n.toString(36)).join('-');
-  return `${bundleName}.${identity}.${process.version}-${process.arch}.v8`;
+  return `${path.basename(file)}.${folderTag(path.dirname(file))}.${identity}.${process.version}-${process.arch}.v8`;
+}
+
+/**
+ * The bundle's folder as a short tag (FNV-1a): two installs of energy (a global one, a project's) share the
+ * cache folder, and each replaces only its own caches, not the other's at every run.
+ */
+function folderTag(folder: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < folder.length; i += 1) hash = Math.imul(hash ^ folder.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(36);
 }
 
 /** The cache file's bytes, or undefined when it is missing, too large, not a regular file, or not ours alone. */
@@ -226,11 +239,13 @@ export function writeCache(fs: Fs, cacheFile: string, data: () => Buffer): void 
     }
     return;
   }
-  // Caches of earlier builds of the same bundle are of no use any more.
-  const prefix = `${path.basename(cacheFile).split('.').slice(0, 2).join('.')}.`;
+  // Caches of earlier builds of the same bundle, for this Node, are of no use any more (another Node's are:
+  // a machine with two Node versions must not have each remove the other's at every run).
+  const prefix = `${path.basename(cacheFile).split('.').slice(0, 3).join('.')}.`;
+  const suffix = `.${process.version}-${process.arch}.v8`;
   try {
     for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith(prefix) && name.endsWith('.v8') && name !== path.basename(cacheFile))
+      if (name.startsWith(prefix) && name.endsWith(suffix) && name !== path.basename(cacheFile))
         fs.unlinkSync(path.join(dir, name));
     }
   } catch {

@@ -16,9 +16,10 @@ export function utf8Locale(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = p
 }
 
 const STAND_INS: Readonly<Record<string, string>> = { '…': '...', '→': '->', '≥': '>=', '’': "'" };
-const OURS = /[…→≥’]/g;
+// Escaped (… → ≥ ’): one character beyond ASCII in a bundle makes V8 hold its whole source as two-byte text.
+const OURS = /[\u2026\u2192\u2265\u2019]/g;
 /** The same, to test for: a test is ~4x cheaper than a replace that finds nothing (800,000 table cells). */
-const ANY_OF_OURS = /[…→≥’]/;
+const ANY_OF_OURS = /[\u2026\u2192\u2265\u2019]/;
 
 /** `text` with our typographic characters replaced by ASCII when the locale cannot show them. */
 export function inCharset(text: string, utf8: boolean): string {

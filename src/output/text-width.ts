@@ -14,15 +14,24 @@ const VS15 = 0xfe0e;
 const VS16 = 0xfe0f;
 /** Signs written before the digits they span (ARABIC NUMBER SIGN …): visible, and joined to what follows. */
 const PREPENDED = /^[\u0600-\u0605\u06dd\u0890\u0891\u08e2\u{110bd}\u{110cd}]$/u;
-const ZERO_WIDTH = /^[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u;
-const SPACING_MARK = /^\p{Mc}$/u;
-const EMOJI = /^\p{Emoji_Presentation}$/u;
-const EMOJI_ANY = /^\p{Emoji}$/u;
-const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
-const MODIFIER_BASE = /^\p{Emoji_Modifier_Base}$/u;
+/**
+ * A Unicode property class, made at its first test: V8 builds each from ICU's tables when it parses the
+ * pattern (about 1 ms for these, a literal paying it whenever its module is compiled), and ASCII text, the
+ * fast path, never tests one. So `balance --json` does not pay for what only a table of wide text needs.
+ */
+function propertyClass(source: string): { test(text: string): boolean } {
+  let made: RegExp | undefined;
+  return { test: (text) => (made ??= new RegExp(source, 'u')).test(text) };
+}
+const ZERO_WIDTH = propertyClass('^[\\p{Default_Ignorable_Code_Point}\\p{Mn}\\p{Me}\\p{Cf}\\p{Cc}]$');
+const SPACING_MARK = propertyClass('^\\p{Mc}$');
+const EMOJI = propertyClass('^\\p{Emoji_Presentation}$');
+const EMOJI_ANY = propertyClass('^\\p{Emoji}$');
+const PICTOGRAPHIC = propertyClass('^\\p{Extended_Pictographic}$');
+const MODIFIER_BASE = propertyClass('^\\p{Emoji_Modifier_Base}$');
 /** The Indic viramas that join two consonants into one conjunct (Unicode's InCB=Linker). */
 const VIRAMA = /^[\u094d\u09cd\u0acd\u0b4d\u0c4d\u0d4d]$/u;
-const LETTER = /^\p{L}$/u;
+const LETTER = propertyClass('^\\p{L}$');
 
 /** East Asian Wide (W) and Fullwidth (F) code points not already emoji, as [first, last] (Unicode 17). */
 const WIDE: readonly (readonly [number, number])[] = [
@@ -62,7 +71,7 @@ function isWide(code: number): boolean {
 }
 
 /** Where a glyph always ends (Unicode's Control): controls, line separators, format characters but ZWNJ, ZWJ and tags. */
-const CONTROL = /^[\p{Cc}\p{Zl}\p{Zp}\p{Cf}]$/u;
+const CONTROL = propertyClass('^[\\p{Cc}\\p{Zl}\\p{Zp}\\p{Cf}]$');
 const isControl = (char: string, code: number) =>
   CONTROL.test(char) &&
   code !== 0x200c &&

@@ -1,7 +1,7 @@
 /**
  * The built CLI keeps V8's compiled code of its bundle in the user's private cache folder
- * ($XDG_CACHE_HOME/energy): Node 20 through its own cache file, Node 22.1+ through Node's compile cache
- * there (not in the shared temporary folder). A damaged cache changes nothing of a run but its speed, and
+ * ($XDG_CACHE_HOME/energy) through its own cache file, on every Node line (not Node's compile cache, nor the
+ * shared temporary folder). A damaged cache changes nothing of a run but its speed, and
  * a folder others can write is left alone.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,11 +21,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { baseEnv, runCli, spawnCli } from '../helpers/cli.js';
-
-/** Node 22.1+ has its own compile cache, which the CLI points at its folder. */
-const NODE_CACHE =
-  typeof (process.getBuiltinModule('node:module') as { enableCompileCache?: unknown }).enableCompileCache ===
-  'function';
 
 let home: string;
 let folder: string;
@@ -66,9 +61,10 @@ function fifoInPlaceOf(file: string): void {
   expect(lstatSync(file).isFIFO()).toBe(true);
 }
 
-const v8Files = () => readdirSync(folder).filter((name) => name.endsWith('.v8'));
+/** The program's cache files (the files it requires beside it, such as topics.cjs, have their own). */
+const v8Files = () => readdirSync(folder).filter((name) => name.startsWith('main.cjs.') && name.endsWith('.v8'));
 
-describe.skipIf(NODE_CACHE)('the code cache on Node 20', () => {
+describe('the code cache', () => {
   it('is written once into a private folder, then used as it is', async () => {
     const output = await exitCodes();
     expect(JSON.parse(output).exit_codes[0]).toEqual({ code: 0, meaning: 'success' });
@@ -94,25 +90,7 @@ describe.skipIf(NODE_CACHE)('the code cache on Node 20', () => {
   });
 });
 
-describe.skipIf(!NODE_CACHE)("Node's compile cache on Node 22.1+", () => {
-  it('is kept in the private folder', async () => {
-    await exitCodes();
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    expect(readdirSync(join(folder, 'node')).length).toBeGreaterThan(0);
-  });
-
-  it('a FIFO in place of one of its files neither blocks nor fails a run, and a regular file comes back', async () => {
-    const output = await exitCodes();
-    const versions = readdirSync(join(folder, 'node')).map((name) => join(folder, 'node', name));
-    const files = versions.flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)));
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) fifoInPlaceOf(file);
-    expect(await exitCodesUnblocked()).toBe(output);
-    for (const file of files) expect(lstatSync(file, { throwIfNoEntry: false })?.isFIFO() ?? false).toBe(false);
-  }, 30_000);
-});
-
-describe.skipIf(NODE_CACHE)('the code cache on Node 20, a FIFO in its place', () => {
+describe('the code cache, a FIFO in its place', () => {
   it('neither blocks nor fails a run, and the cache is written again as a regular file', async () => {
     const output = await exitCodes();
     const file = join(folder, v8Files()[0]!);

@@ -3,7 +3,6 @@
  * this user's alone; a damaged, stale or foreign cache is ignored (never run), and written again atomically.
  * The bundle here is a small CommonJS file of the test's own, loaded through the vm.Script path on any Node.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,17 +19,17 @@ beforeEach(() => {
   fs.mkdirSync(cacheDir, { mode: 0o700 });
   fs.mkdirSync(join(root, 'bin'));
   bundle = join(root, 'bin', 'main.cjs');
-  fs.writeFileSync(join(root, 'bin', 'dep.cjs'), 'module.exports = 40;\n');
+  fs.writeFileSync(join(root, 'bin', 'dep.js'), 'module.exports = 40;\n');
   writeBundle('');
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** A bundle with enough functions for V8 to cache, which requires a file beside it. */
+/** A bundle with enough functions for V8 to cache, which requires a file beside it (not a .cjs: see below). */
 function writeBundle(extra: string): void {
   const functions = Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`).join('\n');
   fs.writeFileSync(
     bundle,
-    `${functions}\nmodule.exports = { answer: f2(require('./dep.cjs')), dir: __dirname };${extra}\n`,
+    `${functions}\nmodule.exports = { answer: f2(require('./dep.js')), dir: __dirname };${extra}\n`,
   );
 }
 
@@ -38,7 +37,6 @@ function writeBundle(extra: string): void {
 function load(): { exports: { answer: number; dir: string }; writes: number } {
   let writes = 0;
   const exports = requireCached(bundle, cacheDir, {
-    script: true,
     atExit: (write) => {
       writes += 1;
       write();
@@ -50,7 +48,7 @@ function load(): { exports: { answer: number; dir: string }; writes: number } {
 const cacheFiles = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith('.v8'));
 const cachePath = () => join(cacheDir, cacheFiles()[0]!);
 
-describe('requireCached (the vm.Script path of Node 20)', () => {
+describe('requireCached (compiled through vm.Script, on every Node line)', () => {
   it('runs the bundle as require would, writes a private cache once, and the next run uses it', () => {
     const first = load();
     expect(first.exports).toEqual({ answer: 42, dir: join(root, 'bin') });
@@ -94,6 +92,65 @@ describe('requireCached (the vm.Script path of Node 20)', () => {
     expect(cacheFiles()[0]).not.toBe(old);
   });
 
+  it("another install's cache of a bundle of the same name stays (each install replaces only its own)", () => {
+    load();
+    const mine = cacheFiles()[0]!;
+    const parts = mine.split('.');
+    const other = [...parts.slice(0, 2), 'otherplace', ...parts.slice(3)].join('.');
+    fs.writeFileSync(join(cacheDir, other), 'another install');
+    writeBundle('\nmodule.exports.answer = 45;');
+    expect(load().writes).toBe(1);
+    expect(cacheFiles()).toContain(other);
+    expect(cacheFiles()).not.toContain(mine);
+  });
+
+  it("another Node version's cache of the bundle stays: two Node lines on one machine do not remove each other's", () => {
+    load();
+    const mine = cacheFiles()[0]!;
+    const other = mine.replace(`.${process.version}-${process.arch}.v8`, '.v99.0.0-x64.v8');
+    expect(other).not.toBe(mine);
+    fs.writeFileSync(join(cacheDir, other), 'another V8');
+    writeBundle('\nmodule.exports.answer = 44;');
+    expect(load().writes).toBe(1);
+    expect(cacheFiles()).toContain(other);
+    expect(cacheFiles()).not.toContain(mine);
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('a file of the build beside it (./x.cjs, as the vendor files) comes through the cache too, once', () => {
+    const vendor = join(root, 'bin', 'vendor.cjs');
+    fs.writeFileSync(
+      vendor,
+      `${Array.from({ length: 50 }, (_, i) => `function g${i}(x) { return x * ${i}; }`).join('\n')}\nmodule.exports = g2(21);\n`,
+    );
+    writeBundle("\nmodule.exports.vendor = require('./vendor.cjs'); module.exports.again = require('./vendor.cjs');");
+    const first = load();
+    expect(first.exports).toMatchObject({ answer: 42, vendor: 42, again: 42 });
+    expect(first.writes).toBe(2);
+    expect(cacheFiles().filter((name) => name.startsWith('vendor.cjs.'))).toHaveLength(1);
+    expect(load().writes).toBe(0);
+  });
+
+  it('a run that is the first to need a file of the build beside it writes the cache of the bundle again', () => {
+    const vendor = join(root, 'bin', 'vendor.cjs');
+    fs.writeFileSync(vendor, 'module.exports = 42;\n');
+    writeBundle("\nmodule.exports.later = () => require('./vendor.cjs');");
+    expect(load().writes).toBe(1);
+    let writes = 0;
+    const exports = requireCached(bundle, cacheDir, {
+      atExit: (write) => {
+        writes += 1;
+        write();
+      },
+    }) as { later: () => number };
+    expect(writes).toBe(0);
+    // Its code paths (here the function that requires it) were not in the bundle's cache: written again.
+    expect(exports.later()).toBe(42);
+    expect(writes).toBe(2);
+    expect(exports.later()).toBe(42);
+    expect(writes).toBe(2);
+  });
+
   it('a cache file others can write is not used', () => {
     load();
     fs.chmodSync(cachePath(), 0o666);
@@ -114,7 +171,7 @@ describe('requireCached (the vm.Script path of Node 20)', () => {
   });
 
   it('no cache folder: the bundle is required as it is', () => {
-    expect((requireCached(bundle, undefined, { script: true }) as { answer: number }).answer).toBe(42);
+    expect((requireCached(bundle, undefined) as { answer: number }).answer).toBe(42);
     expect(cacheFiles()).toEqual([]);
   });
 });
@@ -164,43 +221,5 @@ describe('privateCacheDir', () => {
     fs.mkdirSync(linked);
     fs.symlinkSync(cacheDir, join(linked, 'energy'));
     expect(privateCacheDir({ XDG_CACHE_HOME: linked })).toBeUndefined();
-  });
-});
-
-describe("requireCached, Node's own compile cache (22.1+): what it opens without O_NONBLOCK", () => {
-  /**
-   * Node's module.enableCompileCache, stood in for (Node 20 has none; on 22+ the real one is put back): the
-   * folder it is given, so the test sees what requireCached did before enabling it. Node opens the cache's
-   * files without O_NONBLOCK, so a FIFO left there would block the start (e2e code-cache.test.ts, Node 22+).
-   */
-  function withCompileCache(run: (enabled: string[]) => void): void {
-    const nodeModule = process.getBuiltinModule('node:module') as { enableCompileCache?: (dir: string) => unknown };
-    const real = Object.getOwnPropertyDescriptor(nodeModule, 'enableCompileCache');
-    const enabled: string[] = [];
-    Object.defineProperty(nodeModule, 'enableCompileCache', {
-      configurable: true,
-      writable: true,
-      value: (dir: string) => enabled.push(dir),
-    });
-    try {
-      run(enabled);
-    } finally {
-      if (real === undefined) delete nodeModule.enableCompileCache;
-      else Object.defineProperty(nodeModule, 'enableCompileCache', real);
-    }
-  }
-
-  it('removes a FIFO from the cache folder before enabling it, keeps regular files and folders', () => {
-    const version = join(cacheDir, 'node', 'v22.23.3-x64-abc');
-    fs.mkdirSync(version, { recursive: true });
-    fs.writeFileSync(join(version, 'kept'), 'data');
-    fs.mkdirSync(join(version, 'folder'));
-    execFileSync('mkfifo', [join(version, 'fifo')]);
-    withCompileCache((enabled) => {
-      const exports = requireCached(bundle, cacheDir) as { answer: number };
-      expect(exports.answer).toBe(42);
-      expect(enabled).toEqual([join(cacheDir, 'node')]);
-    });
-    expect(fs.readdirSync(version).sort()).toEqual(['folder', 'kept']);
   });
 });
