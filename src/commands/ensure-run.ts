@@ -14,6 +14,8 @@ export interface EnsureCommandOptions extends CommandServices {
   run: EnsureOptions;
   /** --every: milliseconds between cycles; undefined for one run. */
   everyMs: number | undefined;
+  /** --file: more addresses from this file (`-`: standard input), read again each cycle of a service. */
+  addressFile?: string | undefined;
   /** --metrics, --min-balance, --on-event: only with --every. */
   watch: WatchOptions;
   tronNode: () => Promise<TronNode>;
@@ -22,12 +24,14 @@ export interface EnsureCommandOptions extends CommandServices {
 export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The file's lines checked before anything else is opened (a bad line is exit 2, nothing read).
+  const run = opts.addressFile === undefined ? opts.run : await withAddressFile(opts, opts.addressFile, note);
   // The store is checked first (a state folder others can read, a database that cannot be reached).
   const claims = await (await opts.state()).claims({ note, everyMs: opts.everyMs });
   const node = await opts.tronNode();
   const { runOrServe } = await import('../service/run-or-serve.js');
   // The table's columns from the options alone: the same every cycle.
-  const shape = { wait: opts.run.waitSeconds !== undefined };
+  const shape = { wait: run.waitSeconds !== undefined };
   const spendCeiling = await ceilingFor(opts);
   await runOrServe({
     deps: {
@@ -39,7 +43,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
           id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
-      claim: (addresses) => claims(async () => (await opts.journal()).scope, addresses),
+      claim: (addresses, slice) => claims(async () => (await opts.journal()).scope, addresses, slice),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,
@@ -49,7 +53,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       progress: printer.jsonMode && !opts.verbose ? undefined : note,
       trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
     },
-    run: opts.run,
+    run,
     everyMs: opts.everyMs,
     watch: opts.watch,
     print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),
@@ -59,6 +63,34 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       if (!cycle.error) await printer.table(ensureTable(cycle.items, shape));
     },
   });
+}
+
+/**
+ * The run's addresses with those of --file after the command line's, each once; a service's list read again at
+ * each cycle (service-cycle.ts) from a file, not from standard input (read once).
+ */
+async function withAddressFile(
+  opts: EnsureCommandOptions,
+  path: string,
+  note: (line: string) => void,
+): Promise<EnsureCommandOptions['run']> {
+  const { readAddressFile } = await import('../ensure/address-file.js');
+  const read = async () => [...new Set([...opts.run.addresses, ...(await readAddressFile(path, opts.terminal.stdin))])];
+  const addresses = await read();
+  if (opts.everyMs === undefined || path === '-') return { ...opts.run, addresses };
+  return {
+    ...opts.run,
+    addresses,
+    rereadAddresses: async (last) => {
+      try {
+        return await read();
+      } catch (error) {
+        // A file caught half-written, or a bad line: the service keeps supplying the list it had.
+        note(`energy: ${(error as Error).message}; keeping the ${last.length} address(es) read before`);
+        return last;
+      }
+    },
+  };
 }
 
 /**

@@ -134,6 +134,10 @@ const MIGRATIONS: readonly string[] = [
    INSERT INTO energy.origins (key_id, origin)
      SELECT DISTINCT key_id, origin FROM energy.journal
      UNION SELECT DISTINCT key_id, origin FROM energy.journal_merged;`,
+  // (hosts and runs with an end) A process that ends says so: `energy state status` tells a live service from
+  // a stopped one and from a one-shot run that is over (issue 44 item 5). Written to apply after the spend
+  // ledger's migration as well as before it: it touches energy.hosts alone, and only if not done.
+  `ALTER TABLE energy.hosts ADD COLUMN IF NOT EXISTS ended_at timestamptz;`,
 ];
 
 /** The schema version this program writes. */
