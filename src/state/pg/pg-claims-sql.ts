@@ -8,7 +8,7 @@ const MS = "* interval '1 millisecond'";
 /** A host new to the fleet (its first cycle, or back after an outage) claims at most this share of its list at once. */
 const SLICES = 8;
 /** ...but never fewer than this many addresses (a short list is claimed whole). */
-const MIN_SLICE = 25;
+const MIN_SLICE = 10;
 
 /** A service's row that last claimed longer ago than this is gone (a host that stopped answering). */
 const HOSTS_KEPT_DAYS = 7;
@@ -51,7 +51,8 @@ room AS (
     ELSE (SELECT n FROM share) - $12 END) AS n
 ),
 stepped AS (
-  UPDATE energy.claims c SET claimed_at = now(), lease_until = least(c.lease_until, now() + $5 ${MS})
+  UPDATE energy.claims c SET claimed_at = now(),
+    lease_until = CASE WHEN c.lease_until IS NOT NULL THEN least(c.lease_until, now() + $5 ${MS}) END
   FROM (SELECT address FROM energy.claims WHERE key_id = $1 AND address = ANY($2::text[]) AND claimed_at > now()
         AND (SELECT ok FROM ok) FOR UPDATE SKIP LOCKED) s
   WHERE c.key_id = $1 AND c.address = s.address
