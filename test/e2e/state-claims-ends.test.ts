@@ -128,7 +128,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and host
     const quotes = world.sandbox.requestCount('/v1/energy/quotes');
     const service = host().spawn(['ensure', ...rentalArgs(x, '--yes', '--json', '--every', '4s')]);
     await until('the service asked for its quote', () => world.sandbox.requestCount('/v1/energy/quotes') > quotes);
-    const [token, leaseEnd] = sql(`SELECT token || '|' || lease_until FROM energy.claims WHERE address = '${x}'`).split('|');
+    const [token, leaseEnd] = sql(`SELECT token || '|' || lease_until FROM energy.claims WHERE address = '${x}'`).split(
+      '|',
+    );
     expect(leaseEnd).toBeDefined();
     cluster.current.stop();
     let restarted = false;
@@ -185,7 +187,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and host
     expect(stateOf(killed)).toMatchObject({ state: 'silent', ended_at: null });
     // The one-shot runs are no hosts: counted by host, each said it ended.
     expect(seen.hosts.every((h) => h.every_ms > 0)).toBe(true);
-    expect(seen.runs.by_host).toEqual([{ host: hostname(), runs: seen.runs.total, not_ended: 0, last_at: expect.any(String) }]);
+    expect(seen.runs.by_host).toEqual([
+      { host: hostname(), runs: seen.runs.total, not_ended: 0, last_at: expect.any(String) },
+    ]);
     expect(seen.runs.total).toBeGreaterThanOrEqual(1);
     const text = await host().run(['state', 'status']);
     expect(text.stdout).toMatch(/Services\s+\d+ live, \d+ silent, \d+ ended/);
@@ -222,8 +226,10 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and host
     expect(sql(`SELECT string_agg(host, ',' ORDER BY host) FROM energy.hosts WHERE pid = 7`)).toBe(
       'kept-ended,kept-run,kept-silent',
     );
-    expect(sql(`SELECT string_agg(holder || ':' || address, ',' ORDER BY address) FROM energy.claims
-                WHERE address IN ('${a}', '${b}', '${c}')`)).toBe([`old:${b}`, `old:${c}`].sort().join(','));
+    expect(
+      sql(`SELECT string_agg(holder || ':' || address, ',' ORDER BY address) FROM energy.claims
+                WHERE address IN ('${a}', '${b}', '${c}')`),
+    ).toBe([`old:${b}`, `old:${c}`].sort().join(','));
   }, 60_000);
 
   it('state status counts held leases and pending records only: an expired lease and a settled record are not', async () => {
@@ -266,7 +272,11 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and host
       expect(entriesOf(later)).toBe(0);
       expect(moved.sandbox.requestCount('/v1/time') - times).toBe(1);
       // No API configured: the database's clock (this machine's here, so the order is still in its window).
-      const fallback = await stamp({ ENERGY_BASE_URL: undefined, ENERGY_API_KEY: undefined, ENERGY_API_SECRET: undefined });
+      const fallback = await stamp({
+        ENERGY_BASE_URL: undefined,
+        ENERGY_API_KEY: undefined,
+        ENERGY_API_SECRET: undefined,
+      });
       expect(fallback.clock.source).toBe('database');
       expect(entriesOf(fallback)).toBe(1);
     }, 60_000);

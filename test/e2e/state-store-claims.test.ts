@@ -241,6 +241,26 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     await first.release();
   });
 
+  it('services with one list in another order share it: each counts the other (issue 50 CM12)', async () => {
+    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000cc';
+    const list = Array.from({ length: 40 }, (_, i) => freshAddress(39_800 + i)).sort();
+    const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    // This process's service registers with the list in order; its row is then copied as another service's.
+    await (await claims(scope, list)).release();
+    sql(
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
+       SELECT 'another-host', pid, key_id, every_ms, address_list, program, now(), 0, 0 FROM energy.hosts
+       WHERE key_id = '${key}'`,
+    );
+    // The same 40 addresses, reversed: two services share them, ceil(1.25 × 40 / 2) = 25 of the 30 never decided.
+    const reversed = await claims(scope, [...list].reverse());
+    expect(reversed.mine).toHaveLength(25);
+    await reversed.release();
+  });
+
   describe('short rentals', () => {
     // Orders deliver after 100 ms and an "hour" lasts 1 s: a need comes back every second or so.
     const fast = worldForSuite({ rateLimit: false, deliverAfterMs: 100, hourMs: 1_000 });
