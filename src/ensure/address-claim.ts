@@ -30,10 +30,10 @@ export interface AddressClaim {
    */
   decide<T>(addresses: readonly string[], work: (held: readonly string[]) => Promise<T>): Promise<T>;
   /**
-   * A service's claim in slices (a host new to the fleet): true when this was a full slice of a share not yet
-   * reached, so that the cycle claims again (with `taken`) once it has decided these.
+   * A service's claim in slices (a host new to the fleet): set when this was a full slice of a share not yet
+   * reached, so that the cycle claims again with it once it has decided these.
    */
-  readonly more?: boolean;
+  readonly more?: ClaimSlice;
   /**
    * Lets the addresses go (another short statement): those of `decided` (default: all of `mine`) are next due
    * an interval on, for a service; the others (a dry run, a refusal, an error before their decision) are left
@@ -42,11 +42,17 @@ export interface AddressClaim {
   release(decided?: readonly string[]): Promise<void>;
 }
 
+/** Where a cycle claiming in slices stands: the addresses it took so far, and its share at its first claim. */
+export interface ClaimSlice {
+  taken: number;
+  share: number;
+}
+
 /**
  * Claims `addresses` (given in order, each once) for one run or one cycle; `slice` when this is a later claim
- * of one cycle (its first claim said `more`): how many addresses the cycle took before.
+ * of one cycle: the `more` of the claim before.
  */
-export type ClaimAddresses = (addresses: readonly string[], slice?: { taken: number }) => Promise<AddressClaim>;
+export type ClaimAddresses = (addresses: readonly string[], slice?: ClaimSlice) => Promise<AddressClaim>;
 
 /** Every address this run's: what a store without claims (the folder) and a test give. */
 export function everyAddress(

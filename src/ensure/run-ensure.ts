@@ -17,13 +17,12 @@ import { readItems } from './targets.js';
 export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promise<EnsureItem[]> {
   const items = new Map<string, EnsureItem>();
   const plans: Plan[] = [];
-  let taken = 0;
   // A service new to its fleet claims in slices (address-claim.ts `more`): each decided before the next.
-  for (let claim = await deps.claim(options.addresses); ; claim = await deps.claim(options.addresses, { taken })) {
+  for (let claim = await deps.claim(options.addresses); ;) {
     const plan = await decideClaimed(deps, options, claim, items);
     if (plan !== undefined) plans.push(plan);
-    taken += claim.mine.length;
-    if (claim.more !== true) break;
+    if (claim.more === undefined) break;
+    claim = await deps.claim(options.addresses, claim.more);
   }
   if (options.waitSeconds !== undefined)
     for (const plan of plans) await confirmPurchases(deps, await deps.api(), options, plan);

@@ -12,7 +12,7 @@ export function gateOrdering(claim: EnsureDeps['claim'], stopped: () => boolean)
     return {
       mine: claimed.mine,
       elsewhere: claimed.elsewhere,
-      more: claimed.more === true && !stopped(),
+      ...(claimed.more !== undefined && !stopped() && { more: claimed.more }),
       release: (decided) => claimed.release(decided),
       decide: (wanted, work) => {
         if (stopped()) throw new StoppedBeforeOrderingError();

@@ -3,7 +3,7 @@
  * claims on the addresses it decides. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
-import type { AddressClaim } from '../ensure/address-claim.js';
+import type { AddressClaim, ClaimSlice } from '../ensure/address-claim.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
@@ -22,7 +22,7 @@ export interface ClaimOptions {
 export type Claims = (
   scope: () => Promise<JournalScope>,
   addresses: readonly string[],
-  slice?: { taken: number },
+  slice?: ClaimSlice,
 ) => Promise<AddressClaim>;
 
 /**

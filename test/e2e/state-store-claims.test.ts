@@ -219,13 +219,16 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
          seen('h4', key, digest(fresh)),
          seen('h5', 'sha256:another-account', digest(addresses)),
          seen('h6', key, digest(addresses), '1 hour'),
+         // This process's service itself, seen last interval: no longer new to the fleet, so not claiming in slices.
+         `('${hostname()}', ${process.pid}, '${key}', 60000, 'an earlier list', 'p', now() - interval '50 s', 0, 0)`,
        ].join(', ')}`,
     );
     const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
     const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
     const service = await claims(scope, addresses);
-    // ceil(1.25 × 40 / 4) = 13: the ten decided longest ago among them.
+    // ceil(1.25 × 40 / 4) = 13: the ten decided longest ago among them; all of its share at once.
     expect(service.mine).toHaveLength(13);
+    expect(service.more).toBeUndefined();
     expect(addresses.slice(30).every((address) => service.mine.includes(address))).toBe(true);
     expect(service.elsewhere.size).toBe(27);
     await service.release();

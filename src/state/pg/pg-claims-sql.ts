@@ -18,15 +18,17 @@ const ENDED_KEPT_HOURS = 24;
 /*
  * $1 key id, $2 addresses, $3 host, $4 token, $5 lease (ms), $6 due (ms), $7 SCHEMA_VERSION, $8 pid, $9 --every
  * (ms; 0 for one run), $10 the address list's digest, $11 a later slice of this cycle, $12 addresses this host
- * took earlier in this cycle.
+ * took earlier in this cycle, $13 its share at the cycle's first claim (null at that claim).
  *
  * A service takes its share of what is due, the most overdue first (pg-boss's batch): the addresses over the
  * services of this account with this very list that claimed within two intervals (a live one claims every
  * interval), a quarter more for slack. Services with other lists are not counted: each takes what is due of
  * its own. A service new to the fleet (no claim of its own within two intervals: it starts, or the database
  * was away) cannot know the others yet: it claims in slices of an eighth of its list, deciding each before
- * the next, and its share is read again at each slice, by then counting the hosts that registered meanwhile
- * (issue 47 item 2: a fleet's first cycle divides, rather than its first host taking everything).
+ * the next, and its share is read again at each slice, by then counting the hosts that registered meanwhile,
+ * never above the cycle's first (issue 47 item 2: a fleet's first cycle divides, rather than its first host
+ * taking everything). One back after an outage counts the services that were live when it last claimed:
+ * they come back too. A later slice does not move the host's last claim (the cycle's is its first).
  *
  * A `claimed_at` ahead of the database's clock (it stepped back) is honoured for one lease at most: such a
  * row is brought back to now, its lease cut to one (issue 44 item 6). It is never one `picked` reads (those
@@ -35,15 +37,16 @@ const ENDED_KEPT_HOURS = 24;
 export const CLAIM = `
 WITH v AS (SELECT max(version) AS version FROM energy.schema_version),
 ok AS (SELECT (SELECT version FROM v) <= $7 AS ok),
+me AS (SELECT last_claim_at FROM energy.hosts WHERE host = $3 AND pid = $8 AND ended_at IS NULL),
 share AS (
-  SELECT CASE WHEN $9 = 0 THEN cardinality($2::text[]) ELSE ceil(1.25 * cardinality($2::text[]) / (1 + (
+  SELECT CASE WHEN $9 = 0 THEN cardinality($2::text[]) ELSE least(coalesce($13, 2147483647), ceil(1.25 * cardinality($2::text[]) / (1 + (
     SELECT count(*) FROM energy.hosts WHERE key_id = $1 AND address_list = $10 AND every_ms > 0
-      AND ended_at IS NULL AND NOT (host = $3 AND pid = $8) AND last_claim_at > now() - 2 * $9 ${MS})))::int END AS n
+      AND ended_at IS NULL AND NOT (host = $3 AND pid = $8)
+      AND last_claim_at > CASE WHEN (SELECT last_claim_at FROM me) < now() - 2 * $9 ${MS}
+        THEN (SELECT last_claim_at FROM me) - 2 * $9 ${MS} ELSE now() - 2 * $9 ${MS} END)))::int) END AS n
 ),
 sliced AS (
-  SELECT $9 > 0 AND ($11 OR NOT EXISTS (
-    SELECT 1 FROM energy.hosts WHERE host = $3 AND pid = $8 AND ended_at IS NULL
-      AND last_claim_at > now() - 2 * $9 ${MS})) AS sliced
+  SELECT $9 > 0 AND ($11 OR coalesce((SELECT last_claim_at FROM me) <= now() - 2 * $9 ${MS}, true)) AS sliced
 ),
 room AS (
   SELECT greatest(0, CASE WHEN (SELECT sliced FROM sliced)
@@ -60,6 +63,8 @@ stepped AS (
 fresh AS (
   INSERT INTO energy.claims (key_id, address, holder, token, claimed_at, lease_until)
   SELECT $1, a, $3, $4, now(), now() + $5 ${MS} FROM unnest($2::text[]) AS a WHERE (SELECT ok FROM ok)
+    -- Rows there already are not counted against the limit (they are picked below, when due).
+    AND NOT EXISTS (SELECT 1 FROM energy.claims e WHERE e.key_id = $1 AND e.address = a)
   LIMIT (SELECT n FROM room)
   ON CONFLICT (key_id, address) DO NOTHING
   RETURNING address, NULL::text AS prev
@@ -86,7 +91,9 @@ seen AS (
   WHERE (SELECT ok FROM ok)
   ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
     address_list = EXCLUDED.address_list,
-    program = EXCLUDED.program, last_claim_at = EXCLUDED.last_claim_at, last_claimed = EXCLUDED.last_claimed,
+    program = EXCLUDED.program,
+    last_claim_at = CASE WHEN $11 THEN energy.hosts.last_claim_at ELSE EXCLUDED.last_claim_at END,
+    last_claimed = EXCLUDED.last_claimed,
     last_skipped = EXCLUDED.last_skipped, ended_at = NULL
 ),
 gone AS (

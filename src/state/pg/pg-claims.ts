@@ -13,7 +13,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { AddressClaim, ClaimHolder } from '../../ensure/address-claim.js';
+import type { AddressClaim, ClaimHolder, ClaimSlice } from '../../ensure/address-claim.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope } from '../../journal/order-journal.js';
 import { stateStoreFailure } from './pg-connect.js';
@@ -59,7 +59,7 @@ export async function claimAddresses(
   options: PgClaimsOptions,
   scope: JournalScope,
   addresses: readonly string[],
-  slice?: { taken: number },
+  slice?: ClaimSlice,
 ): Promise<AddressClaim> {
   const { pool, url, host, everyMs, upkeep } = options;
   const token = randomUUID();
@@ -87,6 +87,7 @@ export async function claimAddresses(
     listDigest(addresses),
     slice !== undefined,
     slice?.taken ?? 0,
+    slice?.share ?? null,
   ]);
   if (row === undefined || row.version > SCHEMA_VERSION) throw newerSchema(row?.version ?? SCHEMA_VERSION + 1);
   if (upkeep.pruneDue()) await pool.query(PRUNE_CLAIMS).catch(() => undefined);
@@ -117,7 +118,10 @@ export async function claimAddresses(
     mine,
     elsewhere,
     // A full slice of a share not yet reached: the cycle claims again once it has decided these.
-    more: row.sliced && mine.length > 0 && mine.length >= row.room && taken < row.share,
+    ...(row.sliced &&
+      mine.length > 0 &&
+      mine.length >= row.room &&
+      taken < row.share && { more: { taken, share: row.share } }),
     decide: async (wanted, work) => {
       const still = new Set(await renew(wanted));
       const lost = new Set(wanted.filter((address) => !still.has(address)));
