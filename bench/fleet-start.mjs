@@ -59,9 +59,15 @@ export async function measureFleetStart({ node = process.execPath, bin, smoke = 
       );
       let out = '';
       child.stdout.on('data', (chunk) => (out += chunk));
-      child.stderr.resume();
+      let err = '';
+      child.stderr.on('data', (chunk) => (err = (err + chunk).slice(-4000)));
       const exited = new Promise((done) => child.on('exit', done));
-      return { child, exited, firstCycle: () => out.split('\n').find((line) => line.startsWith('{"cycle":1')) };
+      return {
+        child,
+        exited,
+        stderr: () => err,
+        firstCycle: () => out.split('\n').find((line) => line.startsWith('{"cycle":1')),
+      };
     });
     let doneMs;
     while (hosts.some((host) => host.firstCycle() === undefined)) {
@@ -74,7 +80,10 @@ export async function measureFleetStart({ node = process.execPath, bin, smoke = 
     await Promise.all(hosts.map((host) => host.exited));
     const byHost = hosts.map((host) => {
       const line = host.firstCycle();
-      return line === undefined ? 0 : JSON.parse(line).items.filter((item) => item.reason === 'bought').length;
+      const cycle = line === undefined ? undefined : JSON.parse(line);
+      if (cycle?.error !== undefined) say(`${name} host: first cycle failed: ${cycle.error.message}`);
+      if (process.env.ENERGY_BENCH_DEBUG) say(host.stderr());
+      return cycle === undefined ? 0 : cycle.items.filter((item) => item.reason === 'bought').length;
     });
     return { byHost, seconds: doneMs === undefined ? undefined : doneMs / 1000, bought: bought(), wanted: wanted.size };
   };

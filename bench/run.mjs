@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { fleetRows, measureFleet } from './fleet.mjs';
+import { fleetStartRows, measureFleetStart } from './fleet-start.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
 import { measureStateUrl } from './state-url.mjs';
@@ -282,6 +283,7 @@ try {
   var [ensureScale] = await measureEnsureScale({ node, bins: [bin], rounds: smoke ? 1 : 5 });
   // A fleet on PostgreSQL (issue 39): hosts as processes, claims with leases; skipped where PostgreSQL is missing.
   var fleet = await measureFleet({ node, bin, smoke });
+  var fleetStart = await measureFleetStart({ node, bin, smoke });
   var batch = await measureBatch({
     node,
     bin,
@@ -366,6 +368,7 @@ if (!startupOnly)
           '| a fleet on PostgreSQL (this build) | measured | goal | met |',
           '| --- | ---: | ---: | :---: |',
           ...fleetRows(fleet),
+          ...(fleetStart === undefined ? [] : fleetStartRows(fleetStart)),
         ]),
   );
 if (typeof stateUrlParts === 'string') lines.push('', stateUrlParts);

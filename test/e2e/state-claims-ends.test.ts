@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CliResult, RunningCli } from '../helpers/cli.js';
-import { freshAddress, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -157,6 +157,35 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and host
     service.child.kill('SIGTERM');
     expect((await service.result).code).toBe(0);
   }, 90_000);
+
+  it("a service exports an address's series while it decides it: once another host holds it, they are gone", async () => {
+    const [x, y] = [freshAddress(44_571), freshAddress(44_572)];
+    world.sandbox.seedTronAccount(x, { energy: 70_000 });
+    world.sandbox.seedTronAccount(y, { energy: 70_000 });
+    const service = host().spawn([
+      'ensure',
+      ...rentalArgs([x, y], '--json', '--every', '1s', '--metrics', '127.0.0.1:0'),
+    ]);
+    const url = await metricsUrl(service);
+    const series = async () =>
+      (await httpGet(`${url}/metrics`)).body
+        .split('\n')
+        .filter((line) => line.startsWith('energy_address_available_energy'));
+    await until('both addresses exported', async () => (await series()).length === 2);
+    // Another host takes Y (its lease a minute long, as its claim statement writes it).
+    sql(
+      `UPDATE energy.claims SET holder = 'host-b', token = 'token-b', claimed_at = now(),
+         lease_until = now() + interval '1 minute' WHERE address = '${y}'`,
+    );
+    const cycles = cyclesOf(service).length;
+    await until('a cycle ended since', () => cyclesOf(service).length > cycles + 1);
+    expect(await series()).toEqual([`energy_address_available_energy{address="${x}"} 70000`]);
+    // Y left to this host again: its series back.
+    sql(`UPDATE energy.claims SET lease_until = NULL, claimed_at = now() - interval '1 minute' WHERE address = '${y}'`);
+    await until('Y exported again', async () => (await series()).length === 2);
+    service.child.kill('SIGTERM');
+    expect((await service.result).code).toBe(0);
+  }, 60_000);
 
   it('state status: live, silent and ended services apart, runs by host; a clean stop and a finished run say they ended', async () => {
     const [w, y, z, r] = [freshAddress(44_531), freshAddress(44_532), freshAddress(44_533), freshAddress(44_534)];

@@ -238,9 +238,11 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     await once.release();
     // Another list, never seen: h4 has it too, so the share is ceil(1.25 × 40 / 2) = 25; the rest are each said.
     const first = await claims(scope, fresh);
-    expect(first.mine).toEqual(fresh.slice(0, 25));
-    expect([...first.elsewhere.keys()]).toEqual(fresh.slice(25));
-    expect(first.elsewhere.get(fresh[25]!)).toBeUndefined();
+    // (Which 25: in an order of the claim's own, so that hosts claiming at once mostly take different ones.)
+    expect(first.mine).toHaveLength(25);
+    expect(first.mine).toEqual(fresh.filter((address) => first.mine.includes(address)));
+    expect([...first.elsewhere.keys()]).toEqual(fresh.filter((address) => !first.mine.includes(address)));
+    expect([...first.elsewhere.values()]).toEqual(Array.from({ length: 15 }, () => undefined));
     await first.release();
   });
 

@@ -65,6 +65,9 @@ fresh AS (
   SELECT $1, a, $3, $4, now(), now() + $5 ${MS} FROM unnest($2::text[]) AS a WHERE (SELECT ok FROM ok)
     -- Rows there already are not counted against the limit (they are picked below, when due).
     AND NOT EXISTS (SELECT 1 FROM energy.claims e WHERE e.key_id = $1 AND e.address = a)
+  -- In an order of this claim's own: hosts inserting at the same instant mostly take different addresses
+  -- (a row another one is inserting is waited for, then skipped).
+  ORDER BY md5(a || $4)
   LIMIT (SELECT n FROM room)
   ON CONFLICT (key_id, address) DO NOTHING
   RETURNING address, NULL::text AS prev
@@ -102,7 +105,7 @@ gone AS (
     OR ((ended_at IS NOT NULL OR every_ms = 0) AND last_claim_at < now() - interval '${ENDED_KEPT_HOURS} hours'))
 )
 SELECT (SELECT version FROM v) AS version, m.addresses, m.prevs, (SELECT n FROM share) AS share,
-  (SELECT n FROM room) AS room, (SELECT sliced FROM sliced) AS sliced
+  (SELECT sliced FROM sliced) AS sliced
 FROM (SELECT coalesce(array_agg(address ORDER BY address), '{}') AS addresses,
              coalesce(array_agg(prev ORDER BY address), '{}') AS prevs FROM mine) m`;
 

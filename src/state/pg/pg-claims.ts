@@ -117,11 +117,8 @@ export async function claimAddresses(
   return {
     mine,
     elsewhere,
-    // A full slice of a share not yet reached: the cycle claims again once it has decided these.
-    ...(row.sliced &&
-      mine.length > 0 &&
-      mine.length >= row.room &&
-      taken < row.share && { more: { taken, share: row.share } }),
+    // A slice of a share not yet reached: the cycle claims again once it has decided these (until one finds none).
+    ...(row.sliced && mine.length > 0 && taken < row.share && { more: { taken, share: row.share } }),
     decide: async (wanted, work) => {
       const still = new Set(await renew(wanted));
       const lost = new Set(wanted.filter((address) => !still.has(address)));
@@ -144,9 +141,8 @@ interface ClaimRow {
   /** The addresses claimed, and each one's claimed_at before (its text; null where the row is new). */
   addresses: string[];
   prevs: (string | null)[];
-  /** This host's share of the list this cycle, what this claim could take, and whether it was a slice. */
+  /** This host's share of the list this cycle, and whether this claim was a slice of it. */
   share: number;
-  room: number;
   sliced: boolean;
 }
 
