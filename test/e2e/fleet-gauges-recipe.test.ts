@@ -15,7 +15,7 @@ import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 function manualRules(): string {
   const manual = readFileSync(fileURLToPath(new URL('../../docs/fleet.md', import.meta.url)), 'utf8');
   const section = manual.slice(manual.indexOf('## Gauges across a fleet'));
-  const block = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+  const block = /```yml\n([\s\S]*?)```/.exec(section)![1]!;
   const indented = block
     .split('\n')
     .map((line) => (line === '' ? '' : `      ${line}`))
