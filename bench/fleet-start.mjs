@@ -82,7 +82,7 @@ export async function measureFleetStart({ node = process.execPath, bin, smoke = 
       const line = host.firstCycle();
       const cycle = line === undefined ? undefined : JSON.parse(line);
       if (cycle?.error !== undefined) say(`${name} host: first cycle failed: ${cycle.error.message}`);
-      if (process.env.ENERGY_BENCH_DEBUG) say(host.stderr());
+      if (cycle === undefined) say(`${name} host: no first cycle: ${host.stderr()}`);
       return cycle === undefined ? 0 : cycle.items.filter((item) => item.reason === 'bought').length;
     });
     return { byHost, seconds: doneMs === undefined ? undefined : doneMs / 1000, bought: bought(), wanted: wanted.size };

@@ -266,6 +266,30 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     await reversed.release();
   });
 
+  it('a service back from an outage counts the services live at its own last claim, and claims in slices', async () => {
+    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000dd';
+    const list = Array.from({ length: 200 }, (_, i) => freshAddress(39_900 + i));
+    const digest = createHash('sha256')
+      .update([...list].sort().join('\n'))
+      .digest('hex')
+      .slice(0, 32);
+    // This service and three others of its list last claimed 3 minutes ago (3 intervals: the database was away).
+    const row = (host: string, pid: number) =>
+      `('${host}', ${pid}, '${key}', 60000, '${digest}', 'p', now() - interval '3 minutes', 50, 150)`;
+    sql(
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
+       VALUES ${[row(hostname(), process.pid), row('b', 1), row('c', 1), row('d', 1)].join(', ')}`,
+    );
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    const back = await claims(async () => ({ origin: 'https://api.energy.test', keyId: key }), list);
+    // A slice of an eighth (25); its share for the cycle ceil(1.25 × 200 / 4) = 63, not the whole list.
+    expect(back.mine).toHaveLength(25);
+    expect(back.more).toEqual({ taken: 25, share: 63 });
+    await back.release();
+  });
+
   describe('short rentals', () => {
     // Orders deliver after 100 ms and an "hour" lasts 1 s: a need comes back every second or so.
     const fast = worldForSuite({ rateLimit: false, deliverAfterMs: 100, hourMs: 1_000 });
