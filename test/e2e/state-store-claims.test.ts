@@ -280,7 +280,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
       `('${host}', ${pid}, '${key}', 60000, '${digest}', 'p', now() - interval '3 minutes', 50, 150)`;
     sql(
       `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
-       VALUES ${[row(hostname(), process.pid), row('b', 1), row('c', 1), row('d', 1)].join(', ')}`,
+       VALUES ${[row(hostname(), process.pid), row('b', 1), row('c', 1), row('d', 1)].join(', ')}
+       ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
+         address_list = EXCLUDED.address_list, last_claim_at = EXCLUDED.last_claim_at, ended_at = NULL`,
     );
     const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
     const back = await claims(async () => ({ origin: 'https://api.energy.test', keyId: key }), list);
