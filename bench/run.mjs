@@ -15,6 +15,7 @@ import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { fleetRows, measureFleet } from './fleet.mjs';
 import { ledgerRows, measureLedger } from './ledger.mjs';
+import { fleetStartRows, measureFleetStart } from './fleet-start.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
 import { measureStartup, startupTables } from './startup.mjs';
@@ -274,6 +275,7 @@ try {
   var fleet = await measureFleet({ node, bin, smoke });
   // The --max-spend ledger in PostgreSQL at 0 / 100k / 300k orders in its window (issue 47).
   var ledger = await measureLedger({ node, bin, smoke });
+  var fleetStart = await measureFleetStart({ node, bin, smoke });
   var batch = await measureBatch({
     node,
     bin,
@@ -358,6 +360,7 @@ if (!startupOnly)
           '| a fleet on PostgreSQL (this build) | measured | goal | met |',
           '| --- | ---: | ---: | :---: |',
           ...fleetRows(fleet),
+          ...(fleetStart === undefined ? [] : fleetStartRows(fleetStart)),
         ]),
     ...(ledger === undefined
       ? []

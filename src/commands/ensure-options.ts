@@ -26,6 +26,7 @@ export interface Parsed {
   metrics?: WatchOptions['metrics'];
   minBalance?: string;
   onEvent?: string;
+  file?: string;
 }
 
 export function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {

@@ -16,6 +16,8 @@ export interface EnsureCommandOptions extends CommandServices {
   run: EnsureOptions;
   /** --every: milliseconds between cycles; undefined for one run. */
   everyMs: number | undefined;
+  /** --file: more addresses from this file (`-`: standard input), read again each cycle of a service. */
+  addressFile?: string | undefined;
   /** --metrics, --min-balance, --on-event: only with --every. */
   watch: WatchOptions;
   tronNode: () => Promise<TronNode>;
@@ -24,12 +26,19 @@ export interface EnsureCommandOptions extends CommandServices {
 export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
   const { printer } = opts;
   const note = (line: string) => printer.note(line);
+  // The file's lines checked before anything else is opened (a bad line is exit 2, nothing read).
+  const run =
+    opts.addressFile === undefined
+      ? opts.run
+      : await (
+          await import('../ensure/address-file.js')
+        ).withAddressFile(opts.run, opts.addressFile, opts.terminal.stdin, opts.everyMs, note);
   // The store is checked first (a state folder others can read, a database that cannot be reached).
   const claims = await claimsOf(opts, note);
   const node = await opts.tronNode();
   const { runOrServe } = await import('../service/run-or-serve.js');
   // The table's columns from the options alone: the same every cycle.
-  const shape = { wait: opts.run.waitSeconds !== undefined };
+  const shape = { wait: run.waitSeconds !== undefined };
   const spendCeiling = await ceilingFor(opts);
   await runOrServe({
     deps: {
@@ -41,7 +50,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
           id === undefined ? opts.invocation('order', 'recover') : opts.invocation('order', 'recover', id),
         waitCommand: (id) => opts.invocation('order', 'wait', id),
       }),
-      claim: async (addresses) => (await claims())(async () => (await opts.journal()).scope, addresses),
+      claim: async (addresses, slice) => (await claims())(async () => (await opts.journal()).scope, addresses, slice),
       knownAccounts: knownAccountsOf(opts),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
@@ -52,7 +61,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       progress: printer.jsonMode && !opts.verbose ? undefined : note,
       trace: opts.verbose ? (line) => printer.verbose(line) : undefined,
     },
-    run: opts.run,
+    run,
     everyMs: opts.everyMs,
     watch: opts.watch,
     print: (items) => (printer.jsonMode ? printer.json({ items }) : printer.table(ensureTable(items, shape))),

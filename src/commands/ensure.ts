@@ -11,6 +11,7 @@ import { DEFAULT_TOLERANCE_BP } from '../ensure/shortfall.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import { positiveInteger, tronAddress, trxAmount, wholeHours } from './arguments.js';
 import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
+import { UsageError } from '../domain/errors.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
 import { budgetName, listenAddress, maxSpend, spendLimit, watchOptions, type Parsed } from './ensure-options.js';
@@ -26,7 +27,11 @@ export function ensureCommand(
     .description(
       'buy only the shortfall so that each address has at least --energy energy, or enough for --transfers token transfers: reads the chain (TRON node), counts orders not yet delivered, rounds up to whole portions',
     )
-    .addArgument(new Argument('<address...>', 'TRON addresses to keep supplied'))
+    .addArgument(new Argument('[address...]', 'TRON addresses to keep supplied (or --file)'))
+    .option(
+      '--file <path>',
+      'the addresses from a file, one a line (# comments, blank lines), or - for stdin; a service reads it again each cycle',
+    )
     .addOption(
       new Option('--energy <n>', 'energy each address should have available')
         .argParser(positiveInteger)
@@ -99,6 +104,8 @@ export function ensureCommand(
     )
     .option('--on-event <command>', 'with --every: run the command with each event as JSON on its stdin')
     .action(async (addressArgs: string[], parsed: Parsed, command: Command) => {
+      if (addressArgs.length === 0 && parsed.file === undefined)
+        throw new UsageError('give the addresses to keep supplied: as arguments, or --file <path>');
       const addresses = uniqueAddresses(addressArgs);
       const target = ensureTarget(parsed, (name) => command.getOptionValueSource(name) === 'cli');
       await run({
@@ -114,6 +121,7 @@ export function ensureCommand(
           placeWhatFits: parsed.placeWhatFits === true,
           waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
         },
+        addressFile: parsed.file,
         everyMs: parsed.every,
         watch: { ...watchOptions(parsed), version: command.parent?.version() },
         tronNode: () => ctx.tronNode(),

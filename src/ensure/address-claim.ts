@@ -29,12 +29,30 @@ export interface AddressClaim {
    * frozen is dropped), or, in the folder, alone among this machine's runs. No transaction is held meanwhile.
    */
   decide<T>(addresses: readonly string[], work: (held: readonly string[]) => Promise<T>): Promise<T>;
-  /** Lets the addresses go (another short statement); for a service, each is next due an interval on. */
-  release(): Promise<void>;
+  /**
+   * A service's claim in slices (a host new to the fleet): set when this was a full slice of a share not yet
+   * reached, so that the cycle claims again with it once it has decided these.
+   */
+  readonly more?: ClaimSlice;
+  /**
+   * Lets the addresses go (another short statement): those of `decided` (default: all of `mine`) are next due
+   * an interval on, for a service; the others (a dry run, a refusal, an error before their decision) are left
+   * as due as they were. A let-go the store cannot take now is tried again once it answers.
+   */
+  release(decided?: readonly string[]): Promise<void>;
 }
 
-/** Claims `addresses` (given in order, each once) for one run or one cycle. */
-export type ClaimAddresses = (addresses: readonly string[]) => Promise<AddressClaim>;
+/** Where a cycle claiming in slices stands: the addresses it took so far, and its share at its first claim. */
+export interface ClaimSlice {
+  taken: number;
+  share: number;
+}
+
+/**
+ * Claims `addresses` (given in order, each once) for one run or one cycle; `slice` when this is a later claim
+ * of one cycle: the `more` of the claim before.
+ */
+export type ClaimAddresses = (addresses: readonly string[], slice?: ClaimSlice) => Promise<AddressClaim>;
 
 /** Every address this run's: what a store without claims (the folder) and a test give. */
 export function everyAddress(

@@ -74,6 +74,8 @@ export interface TransfersTarget {
 
 export interface EnsureOptions {
   addresses: readonly string[];
+  /** A service's list read again at each cycle (`--file`), given the list it had; undefined: `addresses` always. */
+  rereadAddresses?: ((last: readonly string[]) => Promise<readonly string[]>) | undefined;
   /** --energy: the same target for every address; undefined with --transfers. */
   energy: number | undefined;
   transfers?: TransfersTarget | undefined;

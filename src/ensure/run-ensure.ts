@@ -4,7 +4,7 @@
  * for the ones still held; let the claims go; then, with --wait, confirm on chain. No database transaction is
  * open while the node or the API is asked anything.
  */
-import type { ClaimHolder } from './address-claim.js';
+import type { AddressClaim, ClaimHolder } from './address-claim.js';
 import { buyPurchases } from './buy-ensure.js';
 import { confirmPurchases } from './confirm-arrival.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
@@ -15,14 +15,40 @@ import { readItems } from './targets.js';
 
 /** One item per address, in the order given; `error` set on those that failed. */
 export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promise<EnsureItem[]> {
-  const claim = await deps.claim(options.addresses);
-  let plan: Plan | undefined;
   const items = new Map<string, EnsureItem>();
+  const plans: Plan[] = [];
+  // A service new to its fleet claims in slices (address-claim.ts `more`): each decided before the next.
+  for (let claim = await deps.claim(options.addresses); ;) {
+    const plan = await decideClaimed(deps, options, claim, items);
+    if (plan !== undefined) plans.push(plan);
+    if (claim.more === undefined) break;
+    claim = await deps.claim(options.addresses, claim.more);
+  }
+  if (options.waitSeconds !== undefined)
+    for (const plan of plans) await confirmPurchases(deps, await deps.api(), options, plan);
+  return options.addresses.map((address) => items.get(address)!);
+}
+
+/**
+ * The addresses of one claim: read, and where short, counted, quoted and bought; then let go, saying which were
+ * decided. A dry run decides nothing, nor does a run stopped before its decision (consent, --max-total, an
+ * error): those addresses are left as due as they were, for this host's next cycle or another host's.
+ */
+async function decideClaimed(
+  deps: EnsureDeps,
+  options: EnsureOptions,
+  claim: AddressClaim,
+  items: Map<string, EnsureItem>,
+): Promise<Plan | undefined> {
+  let decided: string[] = [];
   try {
-    for (const [address, holder] of claim.elsewhere) items.set(address, claimedElsewhere(address, options, holder));
+    // Decided in an earlier slice of this cycle (so not due now): its item stands.
+    for (const [address, holder] of claim.elsewhere)
+      if (!items.has(address)) items.set(address, claimedElsewhere(address, options, holder));
     const read = await readItems(deps, { ...options, addresses: claim.mine });
     for (const item of read.items) items.set(item.address, item);
     const short = await receivers(deps, read.short, read.chain);
+    let plan: Plan | undefined;
     if (short.length > 0) {
       const api = await deps.api();
       plan = await claim.decide(
@@ -40,12 +66,16 @@ export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promi
         },
       );
     }
+    if (!options.dryRun) decided = claim.mine.filter((address) => standsDecided(items.get(address)));
+    return plan;
   } finally {
-    await claim.release();
+    await claim.release(decided);
   }
-  if (plan !== undefined && options.waitSeconds !== undefined)
-    await confirmPurchases(deps, await deps.api(), options, plan);
-  return options.addresses.map((address) => items.get(address)!);
+}
+
+/** Read and settled for this interval: enough, on its way or bought, not failed nor left to another host. */
+function standsDecided(item: EnsureItem | undefined): boolean {
+  return item !== undefined && item.error === null && item.reason !== 'claimed_elsewhere';
 }
 
 /** An address another host holds: skipped, nothing read or bought, and not a failure. */

@@ -7,12 +7,13 @@ import { StoppedBeforeOrderingError } from '../domain/cli-errors.js';
 import type { EnsureDeps } from '../ensure/ensure-types.js';
 
 export function gateOrdering(claim: EnsureDeps['claim'], stopped: () => boolean): EnsureDeps['claim'] {
-  return async (addresses) => {
-    const claimed = await claim(addresses);
+  return async (addresses, slice) => {
+    const claimed = await claim(addresses, slice);
     return {
       mine: claimed.mine,
       elsewhere: claimed.elsewhere,
-      release: () => claimed.release(),
+      ...(claimed.more !== undefined && !stopped() && { more: claimed.more }),
+      release: (decided) => claimed.release(decided),
       decide: (wanted, work) => {
         if (stopped()) throw new StoppedBeforeOrderingError();
         return claimed.decide(wanted, work);

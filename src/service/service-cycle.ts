@@ -17,11 +17,14 @@ export function serviceCycle(
   const placed = new PlacedOrders(ceiling);
   const cycleDeps: EnsureDeps = { ...deps, holdBack: (address) => placed.holdBack(address) };
   let cycle = 0;
+  let addresses = run.addresses;
   return async () => {
     cycle += 1;
     placed.begin(cycle);
     if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client));
-    const items = await runEnsure(cycleDeps, run);
+    // --file: read again each cycle, so that an address added or removed takes effect without a restart.
+    if (run.rereadAddresses !== undefined) addresses = await run.rereadAddresses(addresses);
+    const items = await runEnsure(cycleDeps, { ...run, addresses });
     placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
     if (ceiling !== undefined) {
       observer.spendChecked(await ceiling.leftNow((deps.nowMs ?? Date.now)()), items, ceiling.limit);

@@ -18,6 +18,8 @@ const BALANCE = 'energy_balance_available_trx';
 const MIN_BALANCE = 'energy_balance_min_trx';
 const SPEND_LEFT = 'energy_ensure_spend_left_trx';
 const SPEND_REACHED = 'energy_ensure_spend_limit_reached';
+/** The series of one address: exported by the host that decided it in its last cycle, and by no other. */
+const PER_ADDRESS = [AVAILABLE, TARGET, IN_FLIGHT];
 
 /**
  * ok: it ran to its end and every address stands; spend_limit: it ran to its end and the only items that
@@ -30,6 +32,8 @@ export function cycleResult(items: readonly EnsureItem[], failed: boolean): Cycl
 
 export class ServiceMetrics {
   readonly registry = new Metrics();
+  /** The addresses whose series this host exports: those it decided in its last cycle that ran. */
+  #decided = new Set<string>();
 
   /** `startedAtMs`: the last success reads the service's start until a first one (alert rules count from it). */
   constructor(startedAtMs?: number) {
@@ -72,6 +76,7 @@ export class ServiceMetrics {
     const result = cycleResult(items, failed);
     m.add(CYCLES, { result });
     if (result !== 'failed') m.set(LAST_SUCCESS, {}, (endedAtMs / 1000).toFixed(3));
+    this.#keepSeriesOf(items);
     for (const item of items) {
       // Another host decided it: its gauges are that host's to say.
       if (item.available === null) continue;
@@ -89,6 +94,21 @@ export class ServiceMetrics {
         m.add(ORDERS, { result: 'failed' });
       }
     }
+  }
+
+  /**
+   * Drops the series of the addresses this cycle did not decide (another host did, or they left the list), as
+   * Prometheus expects of a target that no longer owns a series: a fleet's hosts never export two values for
+   * one address, and none a frozen one. A cycle that failed before reading anything (no items) keeps them.
+   */
+  #keepSeriesOf(items: readonly EnsureItem[]): void {
+    if (items.length === 0) return;
+    const decided = new Set(items.filter((item) => item.available !== null).map((item) => item.address));
+    for (const address of this.#decided) {
+      if (decided.has(address)) continue;
+      for (const name of PER_ADDRESS) this.registry.drop(name, { address });
+    }
+    this.#decided = decided;
   }
 
   /** An order of this service's final: spent when delivered; counted delivery_failed when refunded. */

@@ -74,18 +74,21 @@ export class LocalStore implements StateStore {
   }
 
   /** The folder: this machine alone; its one lease is `ensure.lock` while a run holds it (no expiry: a holder alive here is waited for). */
-  async status(): Promise<StoreStatus> {
-    const [{ readHolder }, { listJson }, { folderLedgers }, { bookOf, ledgerTotals }] = await Promise.all([
-      import('../storage/lock-holder.js'),
-      import('../journal/read-records.js'),
-      import('../journal/folder-ledgers.js'),
-      import('../journal/spend-totals.js'),
-    ]);
+  async status(serverNowMs?: number): Promise<StoreStatus> {
+    const [{ holderState, lockSystem, readHolder }, { listJson }, { folderLedgers }, { bookOf, ledgerTotals }] =
+      await Promise.all([
+        import('../storage/lock-holder.js'),
+        import('../journal/read-records.js'),
+        import('../journal/folder-ledgers.js'),
+        import('../journal/spend-totals.js'),
+      ]);
     const folder = journalDir(this.stateDir);
     const { records, unreadable } = existsSync(folder)
       ? pendingRecordsIn(this.stateDir)
       : { records: [], unreadable: [] };
     const holder = readHolder(join(folder, 'ensure.lock'));
+    // The server's clock, as the ledger's entries are stamped; without one, this host's.
+    const nowMs = serverNowMs ?? Date.now();
     return {
       store: 'folder',
       where: this.where,
@@ -99,7 +102,12 @@ export class LocalStore implements StateStore {
                 host: printable(holder.host, 64),
                 pid: holder.pid,
                 program: null,
+                // A holder of this machine checked alive (pid and start time); one left by a killed run is silent.
+                state:
+                  holderState(holder, lockSystem(), new Set()) === 'dead' ? ('silent' as const) : ('live' as const),
+                every_ms: null,
                 last_claim_at: new Date(holder.since).toISOString(),
+                ended_at: null,
                 last_claimed: 0,
                 last_skipped: 0,
                 leases_held: 1,
@@ -108,10 +116,11 @@ export class LocalStore implements StateStore {
             ],
       leases: { held: holder === undefined ? 0 : 1, soonest_expiry: null, latest_expiry: null },
       pending: { records: records.length, oldest: records[0]?.journaled_at ?? null, unreadable: unreadable.length },
+      // The folder keeps no rows of its runs: the one running now holds the lock.
+      runs: { total: 0, not_ended: 0, last_at: null, by_host: [] },
       merged_records: listJson(join(folder, 'merged')).length,
-      ledgers: (await folderLedgers(folder)).map(({ ledger, events }) =>
-        ledgerTotals(ledger, bookOf(events), Date.now()),
-      ),
+      clock: { source: serverNowMs === undefined ? 'host' : 'server', now: new Date(nowMs).toISOString() },
+      ledgers: (await folderLedgers(folder)).map(({ ledger, events }) => ledgerTotals(ledger, bookOf(events), nowMs)),
     };
   }
 

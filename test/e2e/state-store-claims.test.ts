@@ -219,13 +219,16 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
          seen('h4', key, digest(fresh)),
          seen('h5', 'sha256:another-account', digest(addresses)),
          seen('h6', key, digest(addresses), '1 hour'),
+         // This process's service itself, seen last interval: no longer new to the fleet, so not claiming in slices.
+         `('${hostname()}', ${process.pid}, '${key}', 60000, 'an earlier list', 'p', now() - interval '50 s', 0, 0)`,
        ].join(', ')}`,
     );
     const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
     const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
     const service = await claims(scope, addresses);
-    // ceil(1.25 × 40 / 4) = 13: the ten decided longest ago among them.
+    // ceil(1.25 × 40 / 4) = 13: the ten decided longest ago among them; all of its share at once.
     expect(service.mine).toHaveLength(13);
+    expect(service.more).toBeUndefined();
     expect(addresses.slice(30).every((address) => service.mine.includes(address))).toBe(true);
     expect(service.elsewhere.size).toBe(27);
     await service.release();
@@ -235,10 +238,58 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     await once.release();
     // Another list, never seen: h4 has it too, so the share is ceil(1.25 × 40 / 2) = 25; the rest are each said.
     const first = await claims(scope, fresh);
-    expect(first.mine).toEqual(fresh.slice(0, 25));
-    expect([...first.elsewhere.keys()]).toEqual(fresh.slice(25));
-    expect(first.elsewhere.get(fresh[25]!)).toBeUndefined();
+    // (Which 25: in an order of the claim's own, so that hosts claiming at once mostly take different ones.)
+    expect(first.mine).toHaveLength(25);
+    expect(first.mine).toEqual(fresh.filter((address) => first.mine.includes(address)));
+    expect([...first.elsewhere.keys()]).toEqual(fresh.filter((address) => !first.mine.includes(address)));
+    expect([...first.elsewhere.values()]).toEqual(Array.from({ length: 15 }, () => undefined));
     await first.release();
+  });
+
+  it('services with one list in another order share it: each counts the other (issue 50 CM12)', async () => {
+    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000cc';
+    const list = Array.from({ length: 40 }, (_, i) => freshAddress(39_800 + i)).sort();
+    const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    // This process's service registers with the list in order; its row is then copied as another service's.
+    await (await claims(scope, list)).release();
+    sql(
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
+       SELECT 'another-host', pid, key_id, every_ms, address_list, program, now(), 0, 0 FROM energy.hosts
+       WHERE key_id = '${key}'`,
+    );
+    // The same 40 addresses, reversed: two services share them, ceil(1.25 × 40 / 2) = 25 of the 30 never decided.
+    const reversed = await claims(scope, [...list].reverse());
+    expect(reversed.mine).toHaveLength(25);
+    await reversed.release();
+  });
+
+  it('a service back from an outage counts the services live at its own last claim, and claims in slices', async () => {
+    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000dd';
+    const list = Array.from({ length: 200 }, (_, i) => freshAddress(39_900 + i));
+    const digest = createHash('sha256')
+      .update([...list].sort().join('\n'))
+      .digest('hex')
+      .slice(0, 32);
+    // This service and three others of its list last claimed 3 minutes ago (3 intervals: the database was away).
+    const row = (host: string, pid: number) =>
+      `('${host}', ${pid}, '${key}', 60000, '${digest}', 'p', now() - interval '3 minutes', 50, 150)`;
+    sql(
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
+       VALUES ${[row(hostname(), process.pid), row('b', 1), row('c', 1), row('d', 1)].join(', ')}
+       ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
+         address_list = EXCLUDED.address_list, last_claim_at = EXCLUDED.last_claim_at, ended_at = NULL`,
+    );
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    const back = await claims(async () => ({ origin: 'https://api.energy.test', keyId: key }), list);
+    // A slice of an eighth (25); its share for the cycle ceil(1.25 × 200 / 4) = 63, not the whole list.
+    expect(back.mine).toHaveLength(25);
+    expect(back.more).toEqual({ taken: 25, share: 63 });
+    await back.release();
   });
 
   describe('short rentals', () => {

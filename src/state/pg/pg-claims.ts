@@ -13,10 +13,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { AddressClaim, ClaimHolder } from '../../ensure/address-claim.js';
+import type { AddressClaim, ClaimHolder, ClaimSlice } from '../../ensure/address-claim.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope } from '../../journal/order-journal.js';
 import { stateStoreFailure } from './pg-connect.js';
+import { CLAIM, HOLDERS, PRUNE_CLAIMS, RELEASE, RENEW } from './pg-claims-sql.js';
+import type { ClaimsUpkeep } from './pg-claims-upkeep.js';
 import { newerSchema, SCHEMA_VERSION } from './pg-schema.js';
 
 /** A lease lasts this many intervals of a service (a few missed cycles), within the bounds below. */
@@ -39,6 +41,8 @@ export interface PgClaimsOptions {
   host: string;
   /** --every in ms; undefined for one run. */
   everyMs: number | undefined;
+  /** The process's let-gos to retry and its pruning (pg-claims-upkeep.ts). */
+  upkeep: ClaimsUpkeep;
 }
 
 /** The lease of a claim: a few intervals of a service, bounded; a fixed one for one run. */
@@ -47,78 +51,17 @@ export function leaseMs(everyMs: number | undefined): number {
   return Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, LEASE_INTERVALS * everyMs));
 }
 
-const MS = "* interval '1 millisecond'";
-
-/*
- * $1 key id, $2 addresses, $3 host, $4 token, $5 lease (ms), $6 due (ms), $7 SCHEMA_VERSION, $8 pid, $9 --every
- * (ms; 0 for one run), $10 the address list's digest. A service takes its share of what is due, the most
- * overdue first (pg-boss's batch): the addresses over the services of this account with this very list that
- * claimed within two intervals (a live one claims every interval), a quarter more for slack. Services with
- * other lists are not counted: each takes what is due of its own.
+/**
+ * Claims `addresses` for the account `scope` names: one statement, no transaction left open. `slice` when this
+ * is a later slice of a service's cycle (see CLAIM): how many addresses it took earlier in the cycle.
  */
-const CLAIM = `
-WITH v AS (SELECT max(version) AS version FROM energy.schema_version),
-ok AS (SELECT (SELECT version FROM v) <= $7 AS ok),
-share AS (
-  SELECT CASE WHEN $9 = 0 THEN cardinality($2::text[]) ELSE ceil(1.25 * cardinality($2::text[]) / (1 + (
-    SELECT count(*) FROM energy.hosts WHERE key_id = $1 AND address_list = $10 AND every_ms > 0
-      AND NOT (host = $3 AND pid = $8) AND last_claim_at > now() - 2 * $9 ${MS})))::int END AS n
-),
-fresh AS (
-  INSERT INTO energy.claims (key_id, address, holder, token, claimed_at, lease_until)
-  SELECT $1, a, $3, $4, now(), now() + $5 ${MS} FROM unnest($2::text[]) AS a WHERE (SELECT ok FROM ok)
-  LIMIT (SELECT n FROM share)
-  ON CONFLICT (key_id, address) DO NOTHING
-  RETURNING address
-),
-picked AS (
-  SELECT address FROM energy.claims
-  WHERE key_id = $1 AND address = ANY($2::text[]) AND (SELECT ok FROM ok)
-    AND (lease_until IS NULL OR lease_until <= now()) AND claimed_at <= now() - $6 ${MS}
-  ORDER BY claimed_at
-  LIMIT greatest(0, (SELECT n FROM share) - (SELECT count(*) FROM fresh))
-  FOR UPDATE SKIP LOCKED
-),
-taken AS (
-  UPDATE energy.claims c SET holder = $3, token = $4, claimed_at = now(), lease_until = now() + $5 ${MS}
-  FROM picked p WHERE c.key_id = $1 AND c.address = p.address
-  RETURNING c.address
-),
-mine AS (SELECT address FROM fresh UNION ALL SELECT address FROM taken),
-seen AS (
-  INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed,
-    last_skipped)
-  SELECT $3, $8, $1, $9, $10, current_setting('application_name'), now(), (SELECT count(*) FROM mine),
-         cardinality($2::text[]) - (SELECT count(*) FROM mine)
-  WHERE (SELECT ok FROM ok)
-  ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
-    address_list = EXCLUDED.address_list,
-    program = EXCLUDED.program, last_claim_at = EXCLUDED.last_claim_at, last_claimed = EXCLUDED.last_claimed,
-    last_skipped = EXCLUDED.last_skipped
-),
-gone AS (DELETE FROM energy.hosts WHERE last_claim_at < now() - interval '7 days' AND (SELECT ok FROM ok))
-SELECT (SELECT version FROM v) AS version, ARRAY(SELECT address FROM mine) AS mine`;
-
-/** Who holds each skipped address, and until when: its lease, its next due time, or now (left to the others). */
-const HOLDERS = `
-SELECT address, holder, greatest(lease_until, claimed_at + $3 ${MS}, now()) AS until FROM energy.claims
-WHERE key_id = $1 AND address = ANY($2::text[])`;
-
-const RENEW = `
-UPDATE energy.claims SET lease_until = now() + $4 ${MS}
-WHERE key_id = $1 AND token = $2 AND address = ANY($3::text[]) RETURNING address`;
-
-const RELEASE = `
-UPDATE energy.claims SET lease_until = NULL, decided_at = now()
-WHERE key_id = $1 AND token = $2 AND address = ANY($3::text[])`;
-
-/** Claims `addresses` for the account `scope` names: one statement, no transaction left open. */
 export async function claimAddresses(
   options: PgClaimsOptions,
   scope: JournalScope,
   addresses: readonly string[],
+  slice?: ClaimSlice,
 ): Promise<AddressClaim> {
-  const { pool, url, host, everyMs } = options;
+  const { pool, url, host, everyMs, upkeep } = options;
   const token = randomUUID();
   const lease = leaseMs(everyMs);
   const due = everyMs === undefined ? 0 : Math.floor(DUE_SHARE * everyMs);
@@ -129,7 +72,9 @@ export async function claimAddresses(
       throw stateStoreFailure(error, url, `to ${doing} (nothing was bought)`);
     }
   };
-  const [row] = await query<{ version: number; mine: string[] }>('claim the addresses', CLAIM, [
+  // What an earlier cycle could not let go (the database was away) first: the addresses are then as due as they are.
+  await upkeep.retry();
+  const [row] = await query<ClaimRow>('claim the addresses', CLAIM, [
     scope.keyId,
     addresses,
     host,
@@ -140,11 +85,15 @@ export async function claimAddresses(
     process.pid,
     everyMs ?? 0,
     listDigest(addresses),
+    slice !== undefined,
+    slice?.taken ?? 0,
+    slice?.share ?? null,
   ]);
   if (row === undefined || row.version > SCHEMA_VERSION) throw newerSchema(row?.version ?? SCHEMA_VERSION + 1);
-  const taken = new Set(row.mine);
-  const mine = addresses.filter((address) => taken.has(address));
-  const others = addresses.filter((address) => !taken.has(address));
+  if (upkeep.pruneDue()) await pool.query(PRUNE_CLAIMS).catch(() => undefined);
+  const before = new Map(row.addresses.map((address, i) => [address, row.prevs[i] ?? null]));
+  const mine = addresses.filter((address) => before.has(address));
+  const others = addresses.filter((address) => !before.has(address));
   const elsewhere = new Map<string, ClaimHolder | undefined>(others.map((address) => [address, undefined]));
   if (others.length > 0) {
     const rows = await query<{ address: string; holder: string; until: Date | null }>('read the claims', HOLDERS, [
@@ -164,22 +113,37 @@ export async function claimAddresses(
   const heartbeat =
     mine.length === 0 ? undefined : setInterval(() => void renew(held).catch(() => undefined), Math.floor(lease / 3));
   heartbeat?.unref();
+  const taken = (slice?.taken ?? 0) + mine.length;
   return {
     mine,
     elsewhere,
+    // A slice of a share not yet reached: the cycle claims again once it has decided these (until one finds none).
+    ...(row.sliced && mine.length > 0 && taken < row.share && { more: { taken, share: row.share } }),
     decide: async (wanted, work) => {
       const still = new Set(await renew(wanted));
       const lost = new Set(wanted.filter((address) => !still.has(address)));
       held = held.filter((address) => !lost.has(address));
       return work(wanted.filter((address) => still.has(address)));
     },
-    release: async () => {
+    release: async (decided = mine) => {
       clearInterval(heartbeat);
       if (mine.length === 0) return;
-      // Expired by itself when this fails: let go is only sooner.
-      await pool.query(RELEASE, [scope.keyId, token, mine]).catch(() => undefined);
+      const sure = new Set(decided);
+      const params = [scope.keyId, token, mine, mine.map((a) => before.get(a) ?? null), mine.map((a) => sure.has(a))];
+      // Kept to try again when the database does not answer: the leases would only run out, a lease later.
+      await upkeep.letGo(() => pool.query(RELEASE, params));
     },
   };
+}
+
+interface ClaimRow {
+  version: number;
+  /** The addresses claimed, and each one's claimed_at before (its text; null where the row is new). */
+  addresses: string[];
+  prevs: (string | null)[];
+  /** This host's share of the list this cycle, and whether this claim was a slice of it. */
+  share: number;
+  sliced: boolean;
 }
 
 /** The same list of addresses, in any order, gives the same digest: the services that share its work. */

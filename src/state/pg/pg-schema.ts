@@ -137,6 +137,10 @@ const MIGRATIONS: readonly string[] = [
      UNION SELECT DISTINCT key_id, origin FROM energy.journal_merged;`,
   // 5: the --max-spend ledger summed by the database (pg-schema-spend.ts).
   SPEND_SUMMED,
+  // 6: hosts and runs with an end. A process that ends says so: `energy state status` tells a live service from
+  // a stopped one and from a one-shot run that is over. Idempotent: it touches energy.hosts alone, and only
+  // if not done (it was written beside migration 5, in either order).
+  `ALTER TABLE energy.hosts ADD COLUMN IF NOT EXISTS ended_at timestamptz;`,
 ];
 
 /** The schema version this program writes. */

@@ -16,6 +16,8 @@ import type { FolderLedger } from '../../journal/folder-ledgers.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
 import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
 import { claimAddresses } from './pg-claims.js';
+import { ENDED } from './pg-claims-sql.js';
+import { ClaimsUpkeep } from './pg-claims-upkeep.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
@@ -28,6 +30,10 @@ export class PgStore implements StateStore {
   readonly where: string;
   readonly host = hostname();
   readonly #spellings = new Set<string>();
+  /** The let-goes this process retries, and its pruning of claims (pg-claims-upkeep.ts). */
+  readonly #upkeep = new ClaimsUpkeep();
+  /** Whether this process claimed (so has a row in energy.hosts, marked ended as it closes). */
+  #claiming = false;
   /** Asked before anything is ordered: refuses while this host has not moved in (state/moving-in.ts). */
   #beforeOrdering: () => Promise<void> = async () => undefined;
 
@@ -75,17 +81,16 @@ export class PgStore implements StateStore {
   }
 
   async claims({ everyMs }: ClaimOptions): Promise<Claims> {
-    const options = { pool: this.pool, url: this.url, host: this.host, everyMs };
-    return async (scope, addresses) => {
-      const claim = await claimAddresses(options, await scope(), addresses);
+    const options = { pool: this.pool, url: this.url, host: this.host, everyMs, upkeep: this.#upkeep };
+    this.#claiming = true;
+    return async (scope, addresses, slice) => {
+      const claim = await claimAddresses(options, await scope(), addresses, slice);
       return {
-        mine: claim.mine,
-        elsewhere: claim.elsewhere,
+        ...claim,
         decide: async (wanted, work) => {
           await this.#beforeOrdering();
           return claim.decide(wanted, work);
         },
-        release: () => claim.release(),
       };
     };
   }
@@ -114,13 +119,15 @@ export class PgStore implements StateStore {
     return counts;
   }
 
-  async status(): Promise<StoreStatus> {
+  async status(serverNowMs?: number): Promise<StoreStatus> {
     try {
-      const status = await storeStatus(this.pool, this.where);
+      const { status, databaseNowMs } = await storeStatus(this.pool, this.where);
       const { rows } = await this.pool.query<{ ledger: string }>(
         'SELECT ledger FROM energy.spend_ledger ORDER BY ledger',
       );
-      const nowMs = Date.now();
+      // The server's clock, as every ledger entry is stamped; else the database's, one for every host.
+      const nowMs = serverNowMs ?? databaseNowMs;
+      if (serverNowMs !== undefined) status.clock = { source: 'server', now: new Date(serverNowMs).toISOString() };
       for (const { ledger } of rows) status.ledgers.push(await (await this.spendLedger(ledger)).totals(nowMs));
       return status;
     } catch (error) {
@@ -148,6 +155,11 @@ export class PgStore implements StateStore {
   }
 
   async close(): Promise<void> {
+    if (this.#claiming) {
+      // A let-go still waiting, tried once more; then this process's row says it ended (not a host gone silent).
+      await this.#upkeep.retry();
+      await this.pool.query(ENDED, [this.host, process.pid]).catch(() => undefined);
+    }
     await this.pool.end().catch(() => undefined);
   }
 

@@ -114,4 +114,28 @@ describe('ServiceMetrics', () => {
     metrics.spendLeft('8.000000', false);
     expect(lines(metrics)).toContain('energy_ensure_spend_limit_reached 0');
   });
+  it('exports the series of the addresses its last cycle decided only: one another host decided, or one left the list, is dropped', () => {
+    const metrics = new ServiceMetrics();
+    const C = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL';
+    const elsewhere: EnsureItem = { ...newItem(B, 65_000, 0), available: null, reason: 'claimed_elsewhere' };
+    const seriesOf = () =>
+      lines(metrics)
+        .filter((line) => line.startsWith('energy_address_'))
+        .map((line) => line.replace(/ .*$/, ''));
+    metrics.cycleEnded([newItem(A, 65_000, 70_000), newItem(B, 65_000, 70_000), newItem(C, 65_000, 0)], false, T0);
+    expect(seriesOf()).toHaveLength(9);
+    // B decided by another host this cycle, C no longer listed: their series go, A's stay.
+    metrics.cycleEnded([newItem(A, 65_000, 70_000), elsewhere], false, T0 + 60_000);
+    expect(seriesOf()).toEqual([
+      `energy_address_available_energy{address="${A}"}`,
+      `energy_address_target_energy{address="${A}"}`,
+      `energy_address_in_flight_energy{address="${A}"}`,
+    ]);
+    // A cycle that failed before reading anything keeps what the last one said.
+    metrics.cycleEnded([], true, T0 + 120_000);
+    expect(seriesOf()).toHaveLength(3);
+    // B back to this host: its series again.
+    metrics.cycleEnded([newItem(A, 65_000, 70_000), newItem(B, 65_000, 1_000)], false, T0 + 180_000);
+    expect(lines(metrics)).toContain(`energy_address_available_energy{address="${B}"} 1000`);
+  });
 });

@@ -1,0 +1,109 @@
+/**
+ * A fleet's first cycle divides (issue 47 item 2), on a real PostgreSQL: services that start together on the
+ * same short addresses, and services back from a database outage, each take about their share of what is due
+ * (a host new to the fleet claims in slices, its share read again at each one), not the first host all of it.
+ * Orders are counted at the sandbox, by the host whose first cycle placed them.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it, onTestFinished } from 'vitest';
+import type { RunningCli } from '../helpers/cli.js';
+import { freshAddress, until } from '../helpers/e2e.js';
+import { describeWhere } from '../helpers/machine-needs.js';
+import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
+import { rentalArgs } from '../helpers/rental.js';
+import { worldForSuite } from '../helpers/suite-world.js';
+
+const bin = postgresBin();
+const HOSTS = 4;
+
+interface Cycle {
+  cycle: number;
+  items: { address: string; reason: string }[];
+}
+const cyclesOf = (service: RunningCli): Cycle[] =>
+  service
+    .output()
+    .stdout.split('\n')
+    .filter((line) => line.startsWith('{"cycle":'))
+    .map((line) => JSON.parse(line) as Cycle);
+const boughtIn = (cycle: Cycle | undefined) => cycle?.items.filter((item) => item.reason === 'bought').length ?? 0;
+
+describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first cycle", () => {
+  // Orders stay on their way: an address bought for is not short again during the test.
+  const world = worldForSuite({ rateLimit: false, deliverAfterMs: 3_600_000 });
+  const cluster = clusterForSuite(bin);
+
+  function services(addresses: readonly string[], every: string): RunningCli[] {
+    return Array.from({ length: HOSTS }, () => {
+      const service = world.spawn(['ensure', ...rentalArgs(addresses, '--yes', '--json', '--every', every)], {
+        env: {
+          ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-host-')),
+          ENERGY_TRON_NODE: world.sandbox.url,
+          ...cluster.current.env,
+        },
+      });
+      onTestFinished(() => void service.child.kill('SIGKILL'));
+      return service;
+    });
+  }
+  async function stop(running: RunningCli[]): Promise<void> {
+    for (const service of running) service.child.kill('SIGTERM');
+    for (const result of await Promise.all(running.map((service) => service.result)))
+      expect(result.code, result.stderr).toBe(0);
+  }
+
+  it('4 services start together on the same 100 short addresses: none places over 1.5× its share, each address once', async () => {
+    const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_200 + i));
+    // Quotes slowed for the first slices: the hosts' starts (a second or two apart here) fall within them.
+    world.sandbox.inject({ kind: 'delay', ms: 700, times: 24, match: { path: '/v1/energy/quotes' } });
+    const running = services(addresses, '1m');
+    await until('every host ended its first cycle', () => running.every((s) => cyclesOf(s).length > 0), 60_000);
+    const byHost = running.map((service) => boughtIn(cyclesOf(service)[0]));
+    // A share is 25: no host over 37; together every address, each once.
+    expect(Math.max(...byHost), `orders by host: ${byHost.join(' / ')}`).toBeLessThanOrEqual(37);
+    expect(byHost.reduce((sum, n) => sum + n, 0)).toBe(100);
+    const orders = world.sandbox.orders().filter((order) => addresses.includes(order.address));
+    expect(new Set(orders.map((order) => order.address)).size).toBe(100);
+    expect(orders).toHaveLength(100);
+    await stop(running);
+  }, 120_000);
+
+  it('after a database outage of three intervals, the hosts back share what is due again', async () => {
+    const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_400 + i));
+    const running = services(addresses, '2s');
+    await until(
+      'every address bought',
+      () => world.sandbox.orders().filter((order) => addresses.includes(order.address)).length === 100,
+      60_000,
+    );
+    cluster.current.stop();
+    const during = running.map((service) => cyclesOf(service).length);
+    try {
+      // Three failed cycles each: more than two intervals without a claim, so every host is back as new.
+      await until(
+        'each host failed cycles',
+        () => running.every((s, i) => cyclesOf(s).length > during[i]! + 2),
+        30_000,
+      );
+    } finally {
+      cluster.current.start();
+    }
+    // Every address is due again (decided before the outage, longer ago than an interval).
+    const back = running.map((service) => cyclesOf(service).length);
+    const firstBack = (service: RunningCli, i: number) =>
+      cyclesOf(service)
+        .slice(back[i])
+        .find((c) => c.items.length > 0);
+    await until('each host ended a cycle since', () => running.every((s, i) => firstBack(s, i) !== undefined), 60_000);
+    // Of each host's first cycle back: the addresses it read (not left to others), at most 1.5 × 25.
+    const decidedBy = running.map(
+      (service, i) => firstBack(service, i)!.items.filter((item) => item.reason !== 'claimed_elsewhere').length,
+    );
+    expect(Math.max(...decidedBy), `addresses decided by host: ${decidedBy.join(' / ')}`).toBeLessThanOrEqual(37);
+    // Nothing bought twice: each address's order still on its way.
+    expect(world.sandbox.orders().filter((order) => addresses.includes(order.address))).toHaveLength(100);
+    await stop(running);
+  }, 150_000);
+});
