@@ -14,6 +14,7 @@ import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
 import { budgetName, listenAddress, maxSpend, spendLimit, watchOptions, type Parsed } from './ensure-options.js';
+import { renewBeforeDuration, renewBeforeMs } from './ensure-options.js';
 
 export type { EnsureCommandOptions } from './ensure-run.js';
 
@@ -97,6 +98,12 @@ export function ensureCommand(
         'with --every: raise a low_balance event when the balance is below this',
       ).argParser(trxAmount),
     )
+    .addOption(
+      new Option(
+        '--renew-before <duration>',
+        'buy before a rental ends within this (server time), so that the next lands first; 0: once it has ended (default: with --every, its interval + 1m, at least 2m; else 0)',
+      ).argParser(renewBeforeDuration),
+    )
     .option('--on-event <command>', 'with --every: run the command with each event as JSON on its stdin')
     .action(async (addressArgs: string[], parsed: Parsed, command: Command) => {
       const addresses = uniqueAddresses(addressArgs);
@@ -113,6 +120,7 @@ export function ensureCommand(
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,
           waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
+          renewBeforeMs: renewBeforeMs(parsed),
         },
         everyMs: parsed.every,
         watch: { ...watchOptions(parsed), version: command.parent?.version() },
