@@ -16,6 +16,14 @@ export interface Page {
   nextSeq: number | null;
 }
 
+/** A rental as the chain holds it: from its delivery for its term (sandbox time), for the node's traffic. */
+export interface RentalSpan {
+  id: string;
+  energy: number;
+  startMs: number;
+  endMs: number;
+}
+
 export class OrderBook {
   /** Created orders; the one with sequence number `seq` is at index `seq - seeded.count`. */
   private readonly records: OrderRecord[] = [];
@@ -90,6 +98,17 @@ export class OrderBook {
         total += record.energy;
     }
     return total;
+  }
+
+  /** The address's rentals that deliver (none of the failing ones), whatever their stage. */
+  rentalSpans(address: string): RentalSpan[] {
+    const { deliverAfterMs, hourMs } = this.timing;
+    return this.records
+      .filter((record) => record.address === address && !record.fails && record.fixed === undefined)
+      .map((record) => {
+        const startMs = record.createdMs + deliverAfterMs;
+        return { id: record.id, energy: record.energy, startMs, endMs: startMs + record.durationHours * hourMs };
+      });
   }
 
   findById(id: string): OrderRecord | undefined {
