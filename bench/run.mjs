@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { fleetRows, measureFleet } from './fleet.mjs';
+import { measureSupplyDay, supplyRows } from './supply-day.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
 import { measureStateUrl } from './state-url.mjs';
@@ -282,6 +283,8 @@ try {
   var [ensureScale] = await measureEnsureScale({ node, bins: [bin], rounds: smoke ? 1 : 5 });
   // A fleet on PostgreSQL (issue 39): hosts as processes, claims with leases; skipped where PostgreSQL is missing.
   var fleet = await measureFleet({ node, bin, smoke });
+  // A day of supply (issue 45) on a sandbox at 240×, renewed ahead and at the end: an hour with --smoke.
+  var supply = await measureSupplyDay({ node, scale: 240, hours: smoke ? 1 : 24 });
   var batch = await measureBatch({
     node,
     bin,
@@ -367,6 +370,10 @@ if (!startupOnly)
           '| --- | ---: | ---: | :---: |',
           ...fleetRows(fleet),
         ]),
+    '',
+    'A day of supply (this build): 30 USDT transfers an hour from one address, 1-hour rentals, `--every` a minute, a sandbox at 240×:',
+    '',
+    ...supplyRows(supply),
   );
 if (typeof stateUrlParts === 'string') lines.push('', stateUrlParts);
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();

@@ -1,9 +1,11 @@
 /**
  * Which addresses that stand are looked at for a renewal (--renew-before): all of them when the API is read
- * anyway (some address is short), else only those with a rental of this machine's journal ending near now,
- * so that a service whose addresses stand reads the order list only around its own rentals' ends, not every
- * cycle. The journal's times are this host's own, compared with this host's clock alone; the decision itself
- * is on the server's clock (renewal.ts), from the list and the orders followed by id.
+ * anyway (some address is short), else only those with a rental of this machine's journal whose term may still
+ * run, so that a service whose addresses stand on energy of their own never reads the order list. Whether one
+ * ends within the lead is not told from the journal: its times are this host's, and a host's clock may run
+ * off the server's (or, against `energy sandbox --time-scale`, at another rate); it is decided on the
+ * server's clock from the list and the orders followed by id (renewal.ts). The cost: while such a rental
+ * runs, each cycle reads the order list once.
  */
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
 import { recordedOrder, orderIdOf } from '../journal/record.js';
@@ -33,7 +35,7 @@ export async function renewalCandidates(
     if (orderIdOf(record) === undefined) continue;
     const order = recordedOrder(record);
     const end = Date.parse(record.journaled_at) + order.duration_hours * 3_600_000;
-    if (end >= nowMs - MARGIN_MS && end <= nowMs + leadMs + MARGIN_MS) near.add(order.address);
+    if (end >= nowMs - MARGIN_MS) near.add(order.address);
   }
   return standing.filter((item) => near.has(item.address));
 }
