@@ -134,6 +134,8 @@ export interface EnsureDeps {
   env: NodeJS.ProcessEnv;
   interrupt?: AbortSignal | undefined;
   note: (line: string) => void;
+  /** A note about one address under `key`: a service writes it once per change (once-notes.ts); else `note`. */
+  addressNote?: ((key: string, line: string) => void) | undefined;
   /** Progress lines (stderr), or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;
   /** `--verbose` lines (stderr), or undefined. */

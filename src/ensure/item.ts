@@ -1,7 +1,7 @@
 /** One address's line of an `ensure` run: made once, and failed the one way, whatever failed it. */
 import { CliError } from '../domain/errors.js';
 import { isInterruption } from '../domain/cli-errors.js';
-import type { EnsureItem, EnsureReason } from './ensure-types.js';
+import type { EnsureDeps, EnsureItem, EnsureReason } from './ensure-types.js';
 
 /** A fresh item: the address's target and what it has, nothing bought yet. */
 export function newItem(address: string, target: number, available: number): EnsureItem {
@@ -34,4 +34,10 @@ export async function failingItemOn(item: EnsureItem, work: () => Promise<void>)
     if (!(error instanceof CliError) || isInterruption(error)) throw error;
     failItem(item, error);
   }
+}
+
+/** A note about one address: through the service's once-per-change rule where there is one, else as is. */
+export function noteAbout(deps: Pick<EnsureDeps, 'note' | 'addressNote'>, key: string, line: string): void {
+  if (deps.addressNote === undefined) deps.note(line);
+  else deps.addressNote(key, line);
 }

@@ -16,7 +16,7 @@ import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
-import { failItem } from './item.js';
+import { failItem, noteAbout } from './item.js';
 import { notOnChain } from './not-on-chain.js';
 import { availableAfter, endingWithin } from './renewal.js';
 
@@ -75,7 +75,9 @@ export async function planShortfalls(
   for (const entry of short) {
     const { unknownRequests, failure } = inFlight.get(entry.address)!;
     if (unknownRequests > 0 && failure === undefined)
-      deps.note(
+      noteAbout(
+        deps,
+        `unknown ${entry.address}`,
         `energy: ${entry.address} has ${unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
       );
   }

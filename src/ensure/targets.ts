@@ -12,7 +12,7 @@ import type { AccountResource } from '../tron/tron-types.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions, TransfersTarget } from './ensure-types.js';
 import { mapLimit } from '../domain/pool.js';
 import { CHAIN_CONCURRENCY } from './read-chain.js';
-import { failItem, newItem } from './item.js';
+import { failItem, newItem, noteAbout } from './item.js';
 import { isShort } from './shortfall.js';
 
 /** A fresh random address: it holds none of any token, so a transfer to it takes a new storage slot. */
@@ -55,7 +55,9 @@ async function transfersItem(
   const covered = transactionsCovered(resource);
   if (covered < transfers.count) {
     entry.bandwidth_short = true;
-    deps.note(
+    noteAbout(
+      deps,
+      `bandwidth ${address}`,
       `energy: ${address}: its bandwidth pays for ${covered} of ${transfers.count} transfers (about ${TRC20_TRANSFER_BYTES} bytes each); each of the others burns about 0.35 TRX for bandwidth (rented energy does not cover bandwidth)`,
     );
   }
