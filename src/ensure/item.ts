@@ -19,6 +19,27 @@ export function newItem(address: string, target: number, available: number): Ens
   };
 }
 
+/** Items failed for a reason of their address's own (see isLocalFailure). */
+const localFailures = new WeakSet<EnsureItem>();
+
+/**
+ * Marks the item failed for a reason of its address's own (its transfer reverts: no token, no account on
+ * chain; a contract): a service's cycle still stands while the other addresses do.
+ */
+export function failLocally(item: EnsureItem, error: CliError): EnsureItem {
+  localFailures.add(item);
+  return failItem(item, error);
+}
+
+/**
+ * The address's own trouble, not the run's: failed locally, or not_on_chain (the node does not show its
+ * delivery), or delivery_failed (its deliveries fail, and the service backs off). The API, the node, the
+ * store and the balance fail every address alike, and the cycle with them.
+ */
+export function isLocalFailure(item: EnsureItem): boolean {
+  return item.reason === 'not_on_chain' || item.reason === 'delivery_failed' || localFailures.has(item);
+}
+
 /** Marks the item failed with the error's exit code and message (the rest of the run goes on). */
 export function failItem(item: EnsureItem, error: CliError, reason: EnsureReason = 'failed'): EnsureItem {
   item.reason = reason;

@@ -9,19 +9,12 @@ import { SANDBOX_CANCELLED_ADDRESS, SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERAB
 import type { ForeignRecordFields } from './foreign-orders.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
 import { SeededOrders } from './seeded-orders.js';
+import type { RentalSpan } from './traffic.js';
 
 export interface Page {
   records: OrderRecord[];
   /** Sequence number where the next page starts, or null on the last page. */
   nextSeq: number | null;
-}
-
-/** A rental as the chain holds it: from its delivery for its term (sandbox time), for the node's traffic. */
-export interface RentalSpan {
-  id: string;
-  energy: number;
-  startMs: number;
-  endMs: number;
 }
 
 export class OrderBook {

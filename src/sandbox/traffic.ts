@@ -6,7 +6,13 @@
  * function of sandbox time, played forward in order (transfers and rentals' ends) when the node is read or
  * the traffic is reported: no timers.
  */
-import type { RentalSpan } from './order-book.js';
+/** A rental as the chain holds it: from its delivery for its term (sandbox time). */
+export interface RentalSpan {
+  id: string;
+  energy: number;
+  startMs: number;
+  endMs: number;
+}
 
 /** java-tron's energy window: usage recovers linearly over 24 hours (ResourceProcessor's windowSize). */
 const WINDOW_MS = 86_400_000;

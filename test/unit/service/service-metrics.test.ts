@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { newItem } from '../../../src/ensure/item.js';
-import { ServiceMetrics } from '../../../src/service/service-metrics.js';
+import { ServiceMetrics, cycleResult } from '../../../src/service/service-metrics.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
@@ -64,6 +64,8 @@ describe('ServiceMetrics', () => {
       `energy_address_target_energy{address="${B}"} 65000`,
       `energy_address_in_flight_energy{address="${A}"} 0`,
       `energy_address_in_flight_energy{address="${B}"} 0`,
+      `energy_address_failing{address="${A}"} 0`,
+      `energy_address_failing{address="${B}"} 1`,
       '',
     ]);
   });
@@ -113,5 +115,25 @@ describe('ServiceMetrics', () => {
     expect(lines(metrics)).toContain('energy_ensure_cycles_total{result="failed"} 1');
     metrics.spendLeft('8.000000', false);
     expect(lines(metrics)).toContain('energy_ensure_spend_limit_reached 0');
+  });
+});
+
+describe('cycleResult: failures that stay local (issue 45)', () => {
+  const stands = newItem(A, 65_000, 65_000);
+  const own = (reason: EnsureItem['reason']): EnsureItem => ({
+    ...newItem(B, 65_000, 0),
+    reason,
+    error: { exit_code: 8, message: 'its own' },
+  });
+
+  it('an address failing for a reason of its own beside one that stands: ok', () => {
+    expect(cycleResult([stands, own('not_on_chain')], false)).toBe('ok');
+    expect(cycleResult([stands, own('delivery_failed')], false)).toBe('ok');
+  });
+
+  it('every address failing for its own reasons (nothing supplied), or a failure not its own: failed', () => {
+    expect(cycleResult([own('not_on_chain')], false)).toBe('failed');
+    expect(cycleResult([stands, own('failed')], false)).toBe('failed');
+    expect(cycleResult([stands], true)).toBe('failed');
   });
 });
