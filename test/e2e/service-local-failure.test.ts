@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
 import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 import { repoRoot } from '../helpers/manual.js';
