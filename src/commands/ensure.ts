@@ -61,7 +61,10 @@ export function ensureCommand(
       new Option('--hours <h>', 'rental duration of what is bought').argParser(wholeHours).makeOptionMandatory(),
     )
     .addOption(
-      new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
+      new Option(
+        '--max-total <trx>',
+        'refuse all (exit 5) when the sum of the quotes is above this; with --place-what-fits, buy what fits under it in the order given',
+      ).argParser(trxAmount),
     )
     .addOption(
       new Option(
@@ -77,7 +80,10 @@ export function ensureCommand(
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
-    .option('--place-what-fits', 'when the balance cannot pay the sum, buy for the addresses it covers (the rest fail)')
+    .option(
+      '--place-what-fits',
+      'when the balance (or --max-total) cannot pay the sum, buy for the addresses it covers, in the order given (the rest fail)',
+    )
     .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
     .addOption(waitTimeoutOption())
     .addOption(
