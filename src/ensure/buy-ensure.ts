@@ -15,6 +15,7 @@ import { failItem, failingItemOn } from './item.js';
 import { placeNeed } from './place-need.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { fitInOrder } from '../ordering/what-fits.js';
+import { dryRunCeiling } from './dry-run-ceiling.js';
 
 export async function buyPurchases(
   deps: EnsureDeps,
@@ -23,7 +24,7 @@ export async function buyPurchases(
   plan: Plan,
 ): Promise<void> {
   if (plan.purchases.length === 0) return;
-  if (options.dryRun) return showDryRun(deps, api, options, plan.purchases);
+  if (options.dryRun) return showDryRun(deps, api, options, await dryRunCeiling(deps, plan.purchases));
   const fitting = options.placeWhatFits === true ? await whatFits(api, plan.purchases, options) : plan.purchases;
   // Held in the --max-spend ledger before anything is asked or sent; what is never sent is given back.
   const reservation = await deps.spendCeiling?.reserve(fitting, plan.clock, api.client);
