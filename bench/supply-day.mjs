@@ -2,7 +2,7 @@
 // 30 USDT transfers an hour, and `ensure --every` (a minute of sandbox time) keeping 65,000 energy on it with
 // 1-hour rentals, once with the default --renew-before and once with 0 (renewed once a rental has ended).
 // Counted at the sandbox: transfers, those covered by energy, TRX burnt, TRX rented, orders.
-//   node bench/supply-day.mjs [--scale 120] [--hours 24]
+//   node bench/supply-day.mjs [--scale 120] [--hours 24] [--energy 130000]
 // 120×: a day in 12 minutes. At 240× (6 minutes) a cycle's own time (the order list read back through its
 // window, up to 10 pages) is a sandbox minute on a loaded 2-core machine, and the run that reads the list each
 // cycle (the renewal's) is slowed more than the other: its transfers burnt 37 TRX against 0.7.
@@ -113,6 +113,10 @@ export function supplyRows(results) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
   const value = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
-  const results = await measureSupplyDay({ scale: value('--scale', 120), hours: value('--hours', 24) });
+  const results = await measureSupplyDay({
+    scale: value('--scale', 120),
+    hours: value('--hours', 24),
+    energy: value('--energy', 130_000),
+  });
   console.log(supplyRows(results).join('\n'));
 }
