@@ -16,6 +16,7 @@ import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { fleetRows, measureFleet } from './fleet.mjs';
 import { ledgerRows, measureLedger } from './ledger.mjs';
 import { fleetStartRows, measureFleetStart } from './fleet-start.mjs';
+import { measureSupplyDay, supplyRows } from './supply-day.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
 import { measureStartup, startupTables } from './startup.mjs';
@@ -276,6 +277,8 @@ try {
   // The --max-spend ledger in PostgreSQL at 0 / 100k / 300k orders in its window (issue 47).
   var ledger = await measureLedger({ node, bin, smoke });
   var fleetStart = await measureFleetStart({ node, bin, smoke });
+  // A day of supply (issue 45) on a sandbox at 120× (12 min), renewed ahead and at the end: an hour with --smoke.
+  var supply = await measureSupplyDay({ node, scale: 120, hours: smoke ? 1 : 24 });
   var batch = await measureBatch({
     node,
     bin,
@@ -370,6 +373,10 @@ if (!startupOnly)
           '| --- | ---: | ---: | :---: |',
           ...ledgerRows(ledger),
         ]),
+    '',
+    'A day of supply (this build): 30 USDT transfers an hour from one address, 1-hour rentals, `--every` a minute, a sandbox at 120×:',
+    '',
+    ...supplyRows(supply),
   );
 if (typeof startupText === 'string') lines.push('', startupText);
 const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();

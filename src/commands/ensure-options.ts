@@ -6,6 +6,7 @@ import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import { trxAmount } from './arguments.js';
 import { parseDuration } from './duration-arguments.js';
+import { defaultRenewBeforeMs } from '../ensure/renewal.js';
 
 export interface Parsed {
   energy?: number;
@@ -27,6 +28,7 @@ export interface Parsed {
   minBalance?: string;
   onEvent?: string;
   file?: string;
+  renewBefore?: number;
 }
 
 export function listenAddress(text: string): NonNullable<WatchOptions['metrics']> {
@@ -89,4 +91,23 @@ export function watchOptions(parsed: Parsed): WatchOptions {
     throw new UsageError(`${flag} goes with --every: it watches a running service`);
   }
   return watch;
+}
+
+/** `--renew-before 2m`: a duration up to a day, or 0 (renew once a rental has ended, as before). */
+export function renewBeforeDuration(text: string): number {
+  if (/^0+(?:\.0+)?(?:ms|s|m|h|d)?$/.test(text.trim())) return 0;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms > 86_400_000)
+    throw new InvalidArgumentError('must be a duration such as 2m or 10m, at most 1d (0: renew once a rental ends)');
+  return ms;
+}
+
+/** --renew-before, or its default (renewal.ts); shorter than the rental, or every cycle would renew. */
+export function renewBeforeMs(parsed: Parsed): number {
+  const ms = parsed.renewBefore ?? defaultRenewBeforeMs(parsed.every, parsed.hours);
+  if (ms >= parsed.hours * 3_600_000)
+    throw new UsageError(`--renew-before must be shorter than the rental (--hours ${parsed.hours})`, {
+      hint: 'a few minutes is usual: the interval of --every and the time a delivery takes',
+    });
+  return ms;
 }

@@ -15,6 +15,7 @@ import { UsageError } from '../domain/errors.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
 import { budgetName, listenAddress, maxSpend, spendLimit, watchOptions, type Parsed } from './ensure-options.js';
+import { renewBeforeDuration, renewBeforeMs } from './ensure-options.js';
 
 export type { EnsureCommandOptions } from './ensure-run.js';
 
@@ -65,7 +66,10 @@ export function ensureCommand(
       new Option('--hours <h>', 'rental duration of what is bought').argParser(wholeHours).makeOptionMandatory(),
     )
     .addOption(
-      new Option('--max-total <trx>', 'refuse (exit 5) when the sum of the quotes is above this').argParser(trxAmount),
+      new Option(
+        '--max-total <trx>',
+        'refuse all (exit 5) when the sum of the quotes is above this; with --place-what-fits, buy what fits under it in the order given',
+      ).argParser(trxAmount),
     )
     .addOption(
       new Option(
@@ -81,7 +85,10 @@ export function ensureCommand(
     )
     .option('-y, --yes', 'consent to the quoted prices without a prompt')
     .option('--dry-run', 'show what would be bought and its price; buy nothing')
-    .option('--place-what-fits', 'when the balance cannot pay the sum, buy for the addresses it covers (the rest fail)')
+    .option(
+      '--place-what-fits',
+      'when the balance (or --max-total) cannot pay the sum, buy for the addresses it covers, in the order given (the rest fail)',
+    )
     .option('--wait', 'follow each order until final, then confirm the energy on chain (exit 8 if not)')
     .addOption(waitTimeoutOption())
     .addOption(
@@ -102,6 +109,12 @@ export function ensureCommand(
         'with --every: raise a low_balance event when the balance is below this',
       ).argParser(trxAmount),
     )
+    .addOption(
+      new Option(
+        '--renew-before <duration>',
+        'buy before a rental ends within this (server time), so that the next lands first; 0: once it has ended (default: with --every, its interval + 1m, at least 2m; else 0)',
+      ).argParser(renewBeforeDuration),
+    )
     .option('--on-event <command>', 'with --every: run the command with each event as JSON on its stdin')
     .action(async (addressArgs: string[], parsed: Parsed, command: Command) => {
       if (addressArgs.length === 0 && parsed.file === undefined)
@@ -120,6 +133,7 @@ export function ensureCommand(
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,
           waitSeconds: parsed.wait === true ? parsed.waitTimeout : undefined,
+          renewBeforeMs: renewBeforeMs(parsed),
         },
         addressFile: parsed.file,
         everyMs: parsed.every,

@@ -5,6 +5,8 @@ import { maskSecret } from '../client/redact.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { UsageError } from '../domain/errors.js';
 import type { TronAccountSeed } from '../sandbox/types.js';
+import type { TrafficReport } from '../sandbox/traffic.js';
+import { trafficTable } from '../output/traffic-views.js';
 import { parseSeedAddress } from '../sandbox/tron-seed.js';
 import { nonNegativeInteger, portNumber, positiveInteger, signedInteger, trxAmount } from './arguments.js';
 import type { Context } from './context.js';
@@ -19,6 +21,7 @@ interface SandboxCommandOptions {
   rateLimit: boolean;
   balance?: string;
   seedAddress: Record<string, TronAccountSeed>;
+  timeScale?: number;
 }
 
 /** Repeatable `--seed-address`: read here, so that a typo is exit 2 before the server starts. */
@@ -40,12 +43,18 @@ export function sandboxCommand(ctx: Context): Command {
     .addOption(new Option('--seed-orders <n>', 'start with this many old orders').argParser(positiveInteger))
     .addOption(new Option('--deliver-after-ms <ms>', 'time from order to delivery').argParser(nonNegativeInteger))
     .addOption(new Option('--clock-offset <seconds>', "skew the server's clock").argParser(signedInteger))
+    .addOption(
+      new Option(
+        '--time-scale <n>',
+        'its clock runs n times as fast: a day of deliveries, ends and traffic in minutes',
+      ).argParser(positiveInteger),
+    )
     .option('--no-rate-limit', 'never answer 429 (benchmarks)')
     .addOption(new Option('--balance <trx>', 'starting balance (default 1000)').argParser(trxAmount))
     .addOption(
       new Option(
         '--seed-address <spec>',
-        "a TRON account on the sandbox's node (repeatable): ADDRESS[:energy=N,…] with energy, used, bandwidth-used, usdt (units), inactive",
+        "a TRON account on the sandbox's node (repeatable): ADDRESS[:energy=N,…] with energy, used, bandwidth-used, usdt (units), transfers-per-hour (its node sends them), inactive",
       )
         .argParser(collectSeed)
         .default({}, 'none'),
@@ -69,6 +78,7 @@ export function sandboxCommand(ctx: Context): Command {
         ...(options.seedOrders !== undefined && { seedOrders: options.seedOrders }),
         ...(options.deliverAfterMs !== undefined && { deliverAfterMs: options.deliverAfterMs }),
         ...(options.clockOffset !== undefined && { clockOffsetSeconds: options.clockOffset }),
+        ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
         ...(!options.rateLimit && { rateLimit: false as const }),
         ...(options.balance !== undefined && { startingBalance: options.balance }),
         tronAccounts: options.seedAddress,
@@ -109,8 +119,16 @@ export function sandboxCommand(ctx: Context): Command {
         );
       }
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+      const traffic = sandbox.traffic();
       await sandbox.close();
+      if (traffic.length > 0) await printTraffic(ctx, traffic);
     });
+}
+
+/** What the seeded addresses' transfers met: one JSON line on stdout with --json, else a table. */
+async function printTraffic(ctx: Context, traffic: readonly TrafficReport[]): Promise<void> {
+  if (ctx.printer.jsonMode) return ctx.printer.write(`${JSON.stringify({ traffic })}\n`);
+  await ctx.printer.table(trafficTable(traffic));
 }
 
 /** A port in use or not ours to take is the user's to change, not a bug. */

@@ -1,8 +1,8 @@
 /**
  * Buying for `ensure`: one consent and one --max-total for the sum, then each order through the journal
- * (place-need.ts). Orders the balance cannot pay are refused before consent, all of them; with
- * --place-what-fits, those it covers are placed one after another in the order given, and the others
- * never sent.
+ * (place-need.ts). Orders the balance cannot pay, or a sum above --max-total, are refused before consent, all
+ * of them; with --place-what-fits, those the balance and --max-total cover are placed one after another in the
+ * order given, and the others never sent.
  */
 import { ConflictError } from '../domain/cli-errors.js';
 import { compareAmounts, sumAmounts } from '../domain/money.js';
@@ -15,6 +15,7 @@ import { failItem, failingItemOn } from './item.js';
 import { placeNeed } from './place-need.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { fitInOrder } from '../ordering/what-fits.js';
+import { dryRunCeiling } from './dry-run-ceiling.js';
 
 export async function buyPurchases(
   deps: EnsureDeps,
@@ -23,8 +24,8 @@ export async function buyPurchases(
   plan: Plan,
 ): Promise<void> {
   if (plan.purchases.length === 0) return;
-  if (options.dryRun) return showDryRun(deps, api, options, plan.purchases);
-  const fitting = options.placeWhatFits === true ? await whatFits(api, plan.purchases) : plan.purchases;
+  if (options.dryRun) return showDryRun(deps, api, options, await dryRunCeiling(deps, plan.purchases));
+  const fitting = options.placeWhatFits === true ? await whatFits(api, plan.purchases, options) : plan.purchases;
   // Held in the --max-spend ledger before anything is asked or sent; what is never sent is given back.
   const reservation = await deps.spendCeiling?.reserve(fitting, plan.clock, api.client);
   try {
@@ -45,6 +46,7 @@ async function buyHeld(
 ): Promise<void> {
   if (purchases.length === 0) return;
   const sum = sumAmounts(purchases.map((p) => p.quote.total_trx));
+  // With --place-what-fits the purchases are already those that fit under --max-total (whatFits).
   await refuseAboveMax(sum, options.maxTotal, 'the sum of the quotes');
   if (options.placeWhatFits !== true) {
     await refuseUnaffordable(api.client, {
@@ -86,7 +88,7 @@ async function showDryRun(
   for (const { item } of purchases) item.reason = 'would_buy';
   const totals = purchases.map((p) => p.quote.total_trx);
   const sum = sumAmounts(totals);
-  if (options.maxTotal !== undefined && compareAmounts(sum, options.maxTotal) > 0) {
+  if (options.maxTotal !== undefined && compareAmounts(sum, options.maxTotal) > 0 && options.placeWhatFits !== true) {
     deps.note(
       `energy: the sum of the quotes ${sum} TRX is above --max-total ${options.maxTotal}: a real run would buy nothing (exit 5)`,
     );
@@ -94,10 +96,12 @@ async function showDryRun(
   // The balance read once, as order batch --dry-run does: a dry run says what the real run would do with it.
   const { available_trx: available } = await api.client.balance();
   if (options.placeWhatFits === true) {
-    const placed = fitInOrder(totals, available).fits.filter(Boolean).length;
+    const capped = options.maxTotal !== undefined && compareAmounts(options.maxTotal, available) < 0;
+    const placed = fitInOrder(totals, capped ? options.maxTotal! : available).fits.filter(Boolean).length;
     if (placed < totals.length) {
+      const by = capped ? `--max-total ${options.maxTotal}` : `the balance (${available} TRX available)`;
       deps.note(
-        `energy: the balance (${available} TRX available) covers ${placed} of these ${totals.length} orders: a real run would place those, in the order given, and fail the others`,
+        `energy: ${by} covers ${placed} of these ${totals.length} orders: a real run would place those, in the order given, and fail the others`,
       );
     }
   } else if (compareAmounts(sum, available) > 0 || purchases.some(({ quote }) => !quote.can_afford)) {
@@ -107,21 +111,26 @@ async function showDryRun(
   }
 }
 
-/** The purchases the available balance pays for, in order; each of the others fails without a request. */
-async function whatFits(api: EnsureApi, purchases: readonly Purchase[]): Promise<Purchase[]> {
+/**
+ * The purchases the available balance pays for, in order, within --max-total when given (a service's
+ * per-cycle cap: what fits under it is bought, as under --max-spend); each of the others fails without a
+ * request.
+ */
+async function whatFits(api: EnsureApi, purchases: readonly Purchase[], options: EnsureOptions): Promise<Purchase[]> {
   const { available_trx: available } = await api.client.balance();
+  const { maxTotal } = options;
+  const capped = maxTotal !== undefined && compareAmounts(maxTotal, available) < 0;
+  const budget = capped ? maxTotal : available;
   const { fits } = fitInOrder(
     purchases.map((p) => p.quote.total_trx),
-    available,
+    budget,
   );
   return purchases.filter(({ item, quote }, index) => {
     if (fits[index]) return true;
-    failItem(
-      item,
-      new ConflictError(
-        `${quote.total_trx} TRX is more than the balance has left after the addresses listed before it (${available} TRX available): not ordered`,
-      ),
-    );
+    const what = capped
+      ? `--max-total ${maxTotal} has left after the addresses listed before it`
+      : `the balance has left after the addresses listed before it (${available} TRX available)`;
+    failItem(item, new ConflictError(`${quote.total_trx} TRX is more than ${what}: not ordered`));
     return false;
   });
 }

@@ -62,6 +62,8 @@ export interface EnsureItem {
   bandwidth_short?: boolean;
   /** claimed_elsewhere: the host that holds the address, and until when. */
   claimed_by?: ClaimHolder;
+  /** Bought (or would be) before it was short: a rental it counts ends at `ends_at` (--renew-before, renewal.ts). */
+  early?: { reason: 'renewal'; ends_at: string };
 }
 
 /** `--transfers n [--to] [--token]`: the target is n times one simulated transfer from each address. */
@@ -91,6 +93,8 @@ export interface EnsureOptions {
   waitSeconds?: number | undefined;
   /** --max-spend: a rolling ceiling over what ensure orders, in its ledger (see spend-ceiling.ts). */
   maxSpend?: MaxSpend | undefined;
+  /** --renew-before in ms (server clock): buy now for a rental that ends within it (renewal.ts); 0: at the end. */
+  renewBeforeMs?: number | undefined;
 }
 
 /** What `ensure` asks of the API: reads, quotes and orders (narrow, so that tests can give a fake). */
@@ -141,6 +145,8 @@ export interface EnsureDeps {
   env: NodeJS.ProcessEnv;
   interrupt?: AbortSignal | undefined;
   note: (line: string) => void;
+  /** A note about one address under `key`: a service writes it once per change (once-notes.ts); else `note`. */
+  addressNote?: ((key: string, line: string) => void) | undefined;
   /** Progress lines (stderr), or undefined to stay quiet. */
   progress: ((line: string) => void) | undefined;
   /** `--verbose` lines (stderr), or undefined. */

@@ -26,6 +26,7 @@ import type { EnsureClient, EnsureJournal } from './ensure-types.js';
 import { isNeedId, needId, PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import { deliveredAndLasting } from './not-on-chain.js';
+import { isHeldRental } from './renewal.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 
 export interface InFlight extends Need {
@@ -43,6 +44,8 @@ export interface InFlight extends Need {
   failure?: CliError | undefined;
   /** Journal records for the address whose outcome is unknown (counted in `energy`). */
   unknownRequests: number;
+  /** Rentals delivered and held now, listed or followed by id: what --renew-before looks at (renewal.ts). */
+  rentals: Order[];
 }
 
 export interface InFlightInput {
@@ -77,6 +80,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
         delivered: [],
         stampedAheadEnergy: 0,
         unknownRequests: 0,
+        rentals: [],
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
         listedSinceMs: undefined,
@@ -99,6 +103,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       if (order.delivery_final) entry.deliveredEnergy += onItsWay;
       if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
       if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
+      if (isHeldRental(order, nowMs)) entry.rentals.push(order);
       // The newest order to the address within its window is its anchor (the first met, in a newest-first list).
       const created = timestampMs(order.created_at);
       if (created >= entry.windowStartMs && created > (anchoredAt.get(order.address) ?? -Infinity)) {
@@ -154,6 +159,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       return;
     }
     const energy = energyOnItsWay(order, clock.nowMs());
+    if (isHeldRental(order, clock.nowMs())) entry.rentals.push(order);
     // A delivery that lasts is followed on until it expires: the node should show it meanwhile.
     if (deliveredAndLasting(order, clock.nowMs())) entry.delivered.push(order);
     else if (energy === 0) knownFinal.add(order.id);

@@ -16,8 +16,9 @@ import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
 import { isShort, shortfall } from './shortfall.js';
-import { failItem } from './item.js';
+import { failItem, noteAbout } from './item.js';
 import { notOnChain } from './not-on-chain.js';
+import { availableAfter, endingWithin } from './renewal.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -67,14 +68,16 @@ export async function planShortfalls(
   });
   const chain = new Map(firstReading);
   const sizing = (entry: EnsureItem) =>
-    size(entry, inFlight.get(entry.address)!, chain.get(entry.address)!, offer, options);
+    size(entry, inFlight.get(entry.address)!, chain.get(entry.address)!, offer, options, clock.nowMs());
   // Sized on the first reading: an address whose shortfall is on its way costs no second read. The others are
   // read again (after the order list): one delivered in between then shows on chain instead of being missed.
   const again = short.filter((entry) => sizing(entry) > 0);
   for (const entry of short) {
     const { unknownRequests, failure } = inFlight.get(entry.address)!;
     if (unknownRequests > 0 && failure === undefined)
-      deps.note(
+      noteAbout(
+        deps,
+        `unknown ${entry.address}`,
         `energy: ${entry.address} has ${unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
       );
   }
@@ -124,6 +127,7 @@ function size(
   onChain: AddressState,
   offer: OptionsResponse,
   options: EnsureOptions,
+  serverNowMs: number,
 ): number {
   if (flight.failure !== undefined) {
     failItem(entry, flight.failure);
@@ -141,14 +145,16 @@ function size(
       }
     : flight;
   entry.in_flight = countedInFlight(entry.target, entry.available, counted);
-  const plan = shortfall({
-    target: entry.target,
-    available: entry.available,
-    inFlight: entry.in_flight,
-    portion: offer.energy_per_portion,
-    maxEnergy: offer.max_energy,
-    toleranceBp: options.toleranceBp,
-  });
+  const terms = { target: entry.target, inFlight: entry.in_flight, portion: offer.energy_per_portion };
+  const limits = { maxEnergy: offer.max_energy, toleranceBp: options.toleranceBp };
+  const now = shortfall({ ...terms, ...limits, available: entry.available });
+  // --renew-before: what it will have once the rentals ending within the lead are gone (renewal.ts).
+  const ending = endingWithin(flight.rentals, serverNowMs, options.renewBeforeMs ?? 0);
+  const then = shortfall({ ...terms, ...limits, available: availableAfter(onChain, ending.energy) });
+  const plan = then.toBuy > now.toBuy ? then : now;
+  delete entry.early;
+  if (plan === then && ending.firstEndMs !== undefined)
+    entry.early = { reason: 'renewal', ends_at: new Date(ending.firstEndMs).toISOString() };
   entry.to_buy = plan.toBuy;
   entry.capped = plan.capped;
   if (plan.toBuy === 0)

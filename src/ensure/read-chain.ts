@@ -10,7 +10,7 @@ import { contractReceiverError } from '../tron/receiver.js';
 import type { AccountResource } from '../tron/tron-types.js';
 import { mapLimit } from '../domain/pool.js';
 import type { EnsureDeps, EnsureItem, EnsureNode } from './ensure-types.js';
-import { failItem } from './item.js';
+import { failLocally } from './item.js';
 
 /** Addresses read at once: as many requests in flight as when each address took two. */
 export const CHAIN_CONCURRENCY = 16;
@@ -71,7 +71,7 @@ export async function receivers(
     await fleet.add(deps.node.url, accountsLearnt).catch(() => undefined);
   return short.filter((entry) => {
     if (!contracts.has(entry.address)) return true;
-    failItem(entry, contractReceiverError(entry.address));
+    failLocally(entry, contractReceiverError(entry.address));
     return false;
   });
 }

@@ -12,6 +12,7 @@ import { newItem } from './item.js';
 import { planShortfalls, type Plan } from './plan-ensure.js';
 import { receivers } from './read-chain.js';
 import { readItems } from './targets.js';
+import { renewalCandidates } from './renewal-gate.js';
 
 /** One item per address, in the order given; `error` set on those that failed. */
 export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promise<EnsureItem[]> {
@@ -47,7 +48,10 @@ async function decideClaimed(
       if (!items.has(address)) items.set(address, claimedElsewhere(address, options, holder));
     const read = await readItems(deps, { ...options, addresses: claim.mine });
     for (const item of read.items) items.set(item.address, item);
-    const short = await receivers(deps, read.short, read.chain);
+    // --renew-before: every address that stands is looked at too, for a rental ending within the lead.
+    const stands = read.items.filter((item) => standing(item, read.short));
+    const renewal = await renewalCandidates(deps, options, stands, read.short.length > 0);
+    const short = await receivers(deps, [...read.short, ...renewal], read.chain);
     let plan: Plan | undefined;
     if (short.length > 0) {
       const api = await deps.api();
@@ -76,6 +80,11 @@ async function decideClaimed(
 /** Read and settled for this interval: enough, on its way or bought, not failed nor left to another host. */
 function standsDecided(item: EnsureItem | undefined): boolean {
   return item !== undefined && item.error === null && item.reason !== 'claimed_elsewhere';
+}
+
+/** Not short and not failed: an address a renewal may be bought for. */
+function standing(item: EnsureItem, short: readonly EnsureItem[]): boolean {
+  return item.error === null && !short.includes(item);
 }
 
 /** An address another host holds: skipped, nothing read or bought, and not a failure. */

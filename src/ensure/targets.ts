@@ -12,7 +12,7 @@ import type { AccountResource } from '../tron/tron-types.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions, TransfersTarget } from './ensure-types.js';
 import { mapLimit } from '../domain/pool.js';
 import { CHAIN_CONCURRENCY } from './read-chain.js';
-import { failItem, newItem } from './item.js';
+import { failLocally, newItem, noteAbout } from './item.js';
 import { isShort } from './shortfall.js';
 
 /** A fresh random address: it holds none of any token, so a transfer to it takes a new storage slot. */
@@ -35,7 +35,7 @@ async function transfersItem(
   };
   const cannotSend = `${address} cannot send ${transfers.token}`;
   if (!state.activated) {
-    return failItem(entry, new TransferRevertedError(`${cannotSend}: it has no account on chain, so it holds none`));
+    return failLocally(entry, new TransferRevertedError(`${cannotSend}: it has no account on chain, so it holds none`));
   }
   try {
     const simulation = { from: address, to, token: transfers.token, amount: 1n };
@@ -45,7 +45,7 @@ async function transfersItem(
   } catch (error) {
     // A revert is this address's problem (it holds none of the token); anything else is the run's.
     if (!(error instanceof TransferRevertedError)) throw error;
-    return failItem(
+    return failLocally(
       entry,
       new TransferRevertedError(
         `${cannotSend}: a transfer of 1 unit from it ${error.message.replace(/^the simulated transfer /, '')}; does it hold any?`,
@@ -55,7 +55,9 @@ async function transfersItem(
   const covered = transactionsCovered(resource);
   if (covered < transfers.count) {
     entry.bandwidth_short = true;
-    deps.note(
+    noteAbout(
+      deps,
+      `bandwidth ${address}`,
       `energy: ${address}: its bandwidth pays for ${covered} of ${transfers.count} transfers (about ${TRC20_TRANSFER_BYTES} bytes each); each of the others burns about 0.35 TRX for bandwidth (rented energy does not cover bandwidth)`,
     );
   }

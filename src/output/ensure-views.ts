@@ -21,6 +21,7 @@ export interface EnsureRow {
   per_transfer?: number | null;
   bandwidth_short?: boolean;
   claimed_by?: { host: string; until: string };
+  early?: { reason: string; ends_at: string };
 }
 
 const RESULT: Record<string, (row: EnsureRow) => string> = {
@@ -92,7 +93,9 @@ export function ensureTable(rows: readonly EnsureRow[], options: { wait?: boolea
         row.to_buy === 0 ? '-' : formatInteger(row.to_buy),
         row.total_trx ?? '-',
         row.burn_trx ?? '-',
-        (RESULT[row.reason] ?? (() => row.reason))(row) + (row.bandwidth_short === true ? '; bandwidth short' : ''),
+        (RESULT[row.reason] ?? (() => row.reason))(row) +
+          (row.early === undefined ? '' : `; renewal: a rental ends ${formatIsoTime(row.early.ends_at)}`) +
+          (row.bandwidth_short === true ? '; bandwidth short' : ''),
       ]),
     ),
   };

@@ -31,7 +31,7 @@ export interface SandboxCore {
 }
 
 export function createCore(options: ResolvedOptions): SandboxCore {
-  const clock = new SandboxClock(options.clockOffsetSeconds);
+  const clock = new SandboxClock(options.clockOffsetSeconds, options.timeScale);
   const timing = { deliverAfterMs: options.deliverAfterMs, hourMs: options.hourMs };
   const book = new OrderBook(timing, options.startingBalance, options.seedOrders, clock.nowMs(), {
     foreign: options.foreignOrders,
@@ -39,7 +39,7 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     stampsAheadSeconds: options.stampsAheadSeconds,
   });
   const tron = new TronLedger(book);
-  for (const [address, seed] of Object.entries(options.tronAccounts)) tron.seed(address, seed);
+  for (const [address, seed] of Object.entries(options.tronAccounts)) tron.seed(address, seed, clock.nowMs());
   return {
     options,
     clock,

@@ -2,4 +2,4 @@
 export { startSandbox } from './start-sandbox.js';
 export { SANDBOX_CANCELLED_ADDRESS, SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
 export type { Sandbox, SandboxOptions } from './types.js';
-export { USDT_TRANSFER_ENERGY, USDT_TRANSFER_ENERGY_NEW_HOLDER } from './tron-handlers.js';
+export { USDT_TRANSFER_ENERGY, USDT_TRANSFER_ENERGY_NEW_HOLDER } from './energy-figures.js';

@@ -16,6 +16,7 @@ export interface ResolvedOptions {
   rateLimit: RateLimit | false;
   bodyLimitBytes: number;
   clockOffsetSeconds: number;
+  timeScale: number;
   seedOrders: number;
   tronAccounts: Record<string, TronAccountSeed>;
   foreignOrders: ForeignRecordFields[];
@@ -64,6 +65,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     rateLimit: options.rateLimit ?? { perSecond: 200, burst: 400 },
     bodyLimitBytes: count('bodyLimitBytes', options.bodyLimitBytes ?? 16_384, 0),
     clockOffsetSeconds: duration('clockOffsetSeconds', options.clockOffsetSeconds ?? 0, -Infinity),
+    timeScale: duration('timeScale', options.timeScale ?? 1, Number.MIN_VALUE),
     seedOrders: count('seedOrders', options.seedOrders ?? 0, 0),
     tronAccounts: options.tronAccounts ?? {},
     foreignOrders: (options.foreignOrders ?? []).map(foreignRecordFields),

@@ -9,6 +9,7 @@ import { SANDBOX_CANCELLED_ADDRESS, SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERAB
 import type { ForeignRecordFields } from './foreign-orders.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
 import { SeededOrders } from './seeded-orders.js';
+import type { RentalSpan } from './traffic.js';
 
 export interface Page {
   records: OrderRecord[];
@@ -90,6 +91,17 @@ export class OrderBook {
         total += record.energy;
     }
     return total;
+  }
+
+  /** The address's rentals that deliver (none of the failing ones), whatever their stage. */
+  rentalSpans(address: string): RentalSpan[] {
+    const { deliverAfterMs, hourMs } = this.timing;
+    return this.records
+      .filter((record) => record.address === address && !record.fails && record.fixed === undefined)
+      .map((record) => {
+        const startMs = record.createdMs + deliverAfterMs;
+        return { id: record.id, energy: record.energy, startMs, endMs: startMs + record.durationHours * hourMs };
+      });
   }
 
   findById(id: string): OrderRecord | undefined {

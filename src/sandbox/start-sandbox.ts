@@ -60,7 +60,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       core.book.settle(nowMs);
       return core.book.snapshot(nowMs);
     },
-    seedTronAccount: (address, seed) => core.tron.seed(address, seed),
+    seedTronAccount: (address, seed) => core.tron.seed(address, seed, core.clock.nowMs()),
+    traffic: () => core.tron.traffic.report(core.clock.nowMs()),
     setEnergyDrift: (bp) => {
       if (!(Number.isSafeInteger(bp) && bp >= 0 && bp < 10_000))
         throw new RangeError(`drift must be 0 to 9999 bp, got ${bp}`);

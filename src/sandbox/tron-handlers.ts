@@ -10,9 +10,7 @@ import { USDT_MAINNET } from '../tron/tokens.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { RouteContext } from './route-context.js';
 
-/** java-tron's figures for one USDT transfer: to a holder, and to an address without USDT (a new storage slot). */
-export const USDT_TRANSFER_ENERGY = 64_285;
-export const USDT_TRANSFER_ENERGY_NEW_HOLDER = 130_285;
+import { USDT_TRANSFER_ENERGY, USDT_TRANSFER_ENERGY_NEW_HOLDER } from './energy-figures.js';
 /** What that live revert burned, penalty included. */
 const REVERT_ENERGY = 8_624;
 const REVERT_PENALTY = 5_859;

@@ -8,6 +8,8 @@ import { checkTronAddress } from '../domain/address.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
 import type { OrderBook } from './order-book.js';
 import type { TronAccountSeed, TronRequestRecord } from './types.js';
+import { Traffic } from './traffic.js';
+import { USDT_TRANSFER_ENERGY } from './energy-figures.js';
 
 interface Account {
   activated: boolean;
@@ -54,13 +56,24 @@ export class TronLedger {
   /** getEnergyFee: sun burnt per unit of energy (mainnet's since 2024; it has been 420, 280 and 210). */
   energyFeeSun = 100;
 
+  /** The seeded addresses' USDT transfers (traffic.ts), to holders. */
+  readonly traffic: Traffic;
+
   constructor(private readonly book: OrderBook) {
+    this.traffic = new Traffic(
+      {
+        ownEnergy: (address) => this.accounts.get(address)?.energy ?? 0,
+        rentals: (address) => book.rentalSpans(address),
+        feeSun: () => this.energyFeeSun,
+      },
+      USDT_TRANSFER_ENERGY,
+    );
     // The token the sandbox simulates is a contract account, as on mainnet. The order book is left alone: no
     // rental can reach a contract, so its activation price never matters.
     this.accounts.set(USDT_MAINNET, { ...EMPTY_ACCOUNT, contract: true });
   }
 
-  seed(address: string, seed: TronAccountSeed): void {
+  seed(address: string, seed: TronAccountSeed, nowMs: number): void {
     const check = checkTronAddress(address);
     if (!check.ok) throw new RangeError(`not a TRON address (${address}): ${check.reason}`);
     for (const key of ['energy', 'energyUsed', 'bandwidthUsed', 'bandwidth'] as const) {
@@ -80,6 +93,12 @@ export class TronLedger {
     };
     this.accounts.set(address, account);
     if (account.activated) this.book.markActivated(address);
+    const perHour = seed.transfersPerHour;
+    if (perHour !== undefined) {
+      if (!(Number.isFinite(perHour) && perHour > 0))
+        throw new RangeError(`transfersPerHour must be above 0, got ${perHour}`);
+      this.traffic.add(address, perHour, account.energyUsed, nowMs);
+    }
   }
 
   isActivated(address: string): boolean {
@@ -99,7 +118,7 @@ export class TronLedger {
       freeNetUsed: account?.bandwidthUsed ?? 0,
       NetLimit: account?.bandwidth ?? 0,
       EnergyLimit: (account?.energy ?? 0) + this.delivered(address, nowMs),
-      EnergyUsed: account?.energyUsed ?? 0,
+      EnergyUsed: this.traffic.has(address) ? this.traffic.usedAt(address, nowMs) : (account?.energyUsed ?? 0),
       ...NETWORK_TOTALS,
     };
     return Object.fromEntries(Object.entries(counters).filter(([, value]) => value !== 0));

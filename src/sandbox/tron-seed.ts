@@ -6,7 +6,7 @@ import { checkTronAddress } from '../domain/address.js';
 import type { TronAccountSeed } from './types.js';
 
 export const SEED_ADDRESS_SYNTAX =
-  '<address>[:energy=N,used=N,bandwidth=N,bandwidth-used=N,usdt=UNITS,inactive,contract]';
+  '<address>[:energy=N,used=N,bandwidth=N,bandwidth-used=N,usdt=UNITS,transfers-per-hour=N,inactive,contract]';
 
 const COUNTERS = {
   energy: 'energy',
@@ -28,6 +28,8 @@ export function parseSeedAddress(text: string): { address: string; seed: TronAcc
     else if (key === 'contract' && value === undefined) seed.contract = true;
     else if (key === 'usdt' && value !== undefined && extra === undefined && /^(?:0|[1-9]\d{0,30})$/.test(value))
       seed.usdt = BigInt(value);
+    else if (key === 'transfers-per-hour' && value !== undefined && extra === undefined && /^[1-9]\d{0,5}$/.test(value))
+      seed.transfersPerHour = Number(value);
     else if (
       Object.hasOwn(COUNTERS, key) &&
       value !== undefined &&

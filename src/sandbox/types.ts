@@ -1,5 +1,6 @@
 /** Public shapes of the sandbox: its options, its handle, and the faults a test can queue. */
 import type { Order, OrderFailure } from '../client/types.js';
+import type { TrafficReport } from './traffic.js';
 
 export interface SandboxOptions {
   /** Default '127.0.0.1'. */
@@ -22,6 +23,8 @@ export interface SandboxOptions {
   bodyLimitBytes?: number;
   /** Server clock = real clock + offset; default 0. */
   clockOffsetSeconds?: number;
+  /** The clock runs this many times as fast from the start (deliveries, rentals' ends, traffic); default 1. */
+  timeScale?: number;
   /** Pre-create N delivered and expired orders (paging tests, benchmarks). */
   seedOrders?: number;
   /** TRON node accounts by address (see TronAccountSeed); any other address reads as not activated. */
@@ -113,6 +116,8 @@ export interface Sandbox {
   tronRequests(): readonly TronRequestRecord[];
   /** Requests received, optionally only those to one path (without query), and only with one method. */
   requestCount(path?: string, method?: string): number;
+  /** What the seeded addresses' transfers met so far: covered by energy, or TRX burnt. */
+  traffic(): TrafficReport[];
   /** Closes the server and every socket, keep-alive ones included. */
   close(): Promise<void>;
 }
@@ -146,6 +151,8 @@ export interface TronAccountSeed {
   usdt?: bigint;
   /** A smart contract's account (`"type":"Contract"`): java-tron never delegates to one. Default false. */
   contract?: boolean;
+  /** USDT transfers it sends an hour of sandbox time (traffic.ts), each paid with its energy or burnt TRX. */
+  transfersPerHour?: number;
 }
 
 /** One TRON node request as the sandbox saw it, for tests that count effects. */

@@ -7,6 +7,7 @@ import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-typ
 import { runEnsure } from '../ensure/run-ensure.js';
 import type { ServiceObserver } from './observer.js';
 import { PlacedOrders } from './placed-orders.js';
+import { OnceNotes } from './once-notes.js';
 
 export function serviceCycle(
   deps: EnsureDeps,
@@ -15,7 +16,12 @@ export function serviceCycle(
 ): () => Promise<EnsureItem[]> {
   const ceiling = deps.spendCeiling;
   const placed = new PlacedOrders(ceiling);
-  const cycleDeps: EnsureDeps = { ...deps, holdBack: (address) => placed.holdBack(address) };
+  const notes = new OnceNotes(deps.note);
+  const cycleDeps: EnsureDeps = {
+    ...deps,
+    holdBack: (address) => placed.holdBack(address),
+    addressNote: (key, line) => notes.note(key, line),
+  };
   let cycle = 0;
   let addresses = run.addresses;
   return async () => {
@@ -25,6 +31,7 @@ export function serviceCycle(
     // --file: read again each cycle, so that an address added or removed takes effect without a restart.
     if (run.rereadAddresses !== undefined) addresses = await run.rereadAddresses(addresses);
     const items = await runEnsure(cycleDeps, { ...run, addresses });
+    notes.endCycle();
     placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
     if (ceiling !== undefined) {
       observer.spendChecked(await ceiling.leftNow((deps.nowMs ?? Date.now)()), items, ceiling.limit);

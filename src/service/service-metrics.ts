@@ -6,6 +6,7 @@
 import type { EnsureItem } from '../ensure/ensure-types.js';
 import type { CycleResult } from './health.js';
 import { Metrics } from './metrics.js';
+import { isLocalFailure } from '../ensure/item.js';
 
 const CYCLES = 'energy_ensure_cycles_total';
 const ORDERS = 'energy_ensure_orders_total';
@@ -18,15 +19,21 @@ const BALANCE = 'energy_balance_available_trx';
 const MIN_BALANCE = 'energy_balance_min_trx';
 const SPEND_LEFT = 'energy_ensure_spend_left_trx';
 const SPEND_REACHED = 'energy_ensure_spend_limit_reached';
+const FAILING = 'energy_address_failing';
 /** The series of one address: exported by the host that decided it in its last cycle, and by no other. */
-const PER_ADDRESS = [AVAILABLE, TARGET, IN_FLIGHT];
+const PER_ADDRESS = [AVAILABLE, TARGET, IN_FLIGHT, FAILING];
 
 /**
- * ok: it ran to its end and every address stands; spend_limit: it ran to its end and the only items that
- * did not stand were held back by --max-spend (the service doing its job, not failing it); else failed.
+ * ok: it ran to its end and every address stands, but those failing for a reason of their own (item.ts
+ * isLocalFailure: a wallet without tokens, a contract, deliveries failing) while another address is supplied;
+ * spend_limit: the same, and some were held back by --max-spend (the service doing its job, not failing
+ * it); else failed: what hit every address (the API, the node, the store, the balance), or nothing supplied.
  */
 export function cycleResult(items: readonly EnsureItem[], failed: boolean): CycleResult {
-  if (failed || items.some((item) => item.error !== null && item.reason !== 'spend_limit')) return 'failed';
+  const failing = items.filter((item) => item.error !== null && item.reason !== 'spend_limit');
+  if (failed || failing.some((item) => !isLocalFailure(item))) return 'failed';
+  const supplied = items.some((item) => item.error === null && item.reason !== 'claimed_elsewhere');
+  if (failing.length > 0 && !supplied) return 'failed';
   return items.some((item) => item.reason === 'spend_limit') ? 'spend_limit' : 'ok';
 }
 
@@ -58,6 +65,7 @@ export class ServiceMetrics {
     m.gauge(TARGET, 'Energy the address is kept at (--energy, or --transfers times one transfer).');
     m.gauge(IN_FLIGHT, 'Energy bought for the address and not on chain yet, as the last cycle counted it.');
     m.gauge(BALANCE, 'Available balance of the API account, in TRX, as the last cycle read it.');
+    m.gauge(FAILING, '1 while the address fails (address_failed until address_recovered), as the last cycle found it.');
     m.gauge(MIN_BALANCE, 'The --min-balance below which a low_balance event is raised, in TRX.');
     m.gauge(SPEND_LEFT, 'TRX left under --max-spend now (its rolling window), as the last cycle counted it.');
     m.gauge(
@@ -84,6 +92,7 @@ export class ServiceMetrics {
       m.set(AVAILABLE, address, String(item.available_after ?? item.available));
       m.set(TARGET, address, String(item.target));
       m.set(IN_FLIGHT, address, String(item.in_flight));
+      m.set(FAILING, address, item.error !== null && item.reason !== 'spend_limit' ? '1' : '0');
       // Placed, whatever came of it since (with --wait, a delivery that failed: delivery_failed once settled).
       if (item.bought !== null) {
         m.add(ORDERS, { result: 'placed' });

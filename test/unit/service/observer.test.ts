@@ -23,10 +23,11 @@ async function observerOnLoopback() {
 describe('ServiceObserver', () => {
   it('three cycles in a row with a failed address (each cycle ran to its end) turn /healthz 503', async () => {
     const { observer, notes, clock, url } = await observerOnLoopback();
+    // Not the address's own trouble (its order refused by the API, as every order would be): the cycle fails.
     const failing: EnsureItem = {
       ...newItem('TA', 65_000, 0),
-      reason: 'not_on_chain',
-      error: { exit_code: 8, message: 'the node does not show it' },
+      reason: 'failed',
+      error: { exit_code: 5, message: 'the balance cannot pay for it' },
     };
     for (let cycle = 1; cycle <= 3; cycle += 1) {
       clock.now += 1000;
@@ -45,7 +46,28 @@ describe('ServiceObserver', () => {
       failures_in_a_row: 3,
       last_success_at: null,
     });
-    expect(notes).toContain('energy: TA is failing (not_on_chain): the node does not show it');
+    expect(notes).toContain('energy: TA is failing (failed): the balance cannot pay for it');
+  });
+
+  it('three cycles with one address failing for a reason of its own (not_on_chain) beside one that stands: /healthz 200', async () => {
+    const { observer, notes, clock, url } = await observerOnLoopback();
+    const failing: EnsureItem = {
+      ...newItem('TA', 65_000, 0),
+      reason: 'not_on_chain',
+      error: { exit_code: 8, message: 'the node does not show it' },
+    };
+    for (let cycle = 1; cycle <= 3; cycle += 1) {
+      clock.now += 1000;
+      observer.cycleEnded({
+        cycle,
+        at: new Date(clock.now).toISOString(),
+        items: [failing, newItem('TB', 65_000, 65_000)],
+      });
+    }
+    expect((await httpGet(`${url}/healthz`)).status).toBe(200);
+    expect(notes.filter((line) => line.startsWith('energy: TA is failing'))).toEqual([
+      'energy: TA is failing (not_on_chain): the node does not show it',
+    ]);
   });
 
   it('--metrics 0x0:PORT (which binds 0.0.0.0) is said to listen on every interface, as the socket got it', async () => {
@@ -110,5 +132,20 @@ describe('ServiceObserver', () => {
     expect(notes.at(-1)).toBe(
       'energy: an order of 3.900000 TRX is more than --max-spend 1/1h allows in any window (1.000000 TRX): it is never ordered under it',
     );
+  });
+});
+
+describe('ServiceObserver and --max-spend', () => {
+  const limit = { trx: '8.000000', windowMs: 3_600_000, text: '8/1h' };
+  const quoted = (total: string): EnsureItem => ({ ...newItem('TA', 65_000, 0), reason: 'bought', total_trx: total });
+
+  it('exactly one order left is room for it: /readyz 200, the gauge 0; a sun less is reached: 503, the gauge 1', async () => {
+    const { observer, url } = await observerOnLoopback();
+    observer.spendChecked('3.900000', [quoted('3.900000')], limit);
+    expect((await httpGet(`${url}/readyz`)).status).toBe(200);
+    expect((await httpGet(`${url}/metrics`)).body).toContain('\nenergy_ensure_spend_limit_reached 0\n');
+    observer.spendChecked('3.899999', [quoted('3.900000')], limit);
+    expect((await httpGet(`${url}/readyz`)).status).toBe(503);
+    expect((await httpGet(`${url}/metrics`)).body).toContain('\nenergy_ensure_spend_limit_reached 1\n');
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { newItem } from '../../../src/ensure/item.js';
-import { ServiceMetrics } from '../../../src/service/service-metrics.js';
+import { ServiceMetrics, cycleResult } from '../../../src/service/service-metrics.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
@@ -64,6 +64,8 @@ describe('ServiceMetrics', () => {
       `energy_address_target_energy{address="${B}"} 65000`,
       `energy_address_in_flight_energy{address="${A}"} 0`,
       `energy_address_in_flight_energy{address="${B}"} 0`,
+      `energy_address_failing{address="${A}"} 0`,
+      `energy_address_failing{address="${B}"} 1`,
       '',
     ]);
   });
@@ -123,19 +125,40 @@ describe('ServiceMetrics', () => {
         .filter((line) => line.startsWith('energy_address_'))
         .map((line) => line.replace(/ .*$/, ''));
     metrics.cycleEnded([newItem(A, 65_000, 70_000), newItem(B, 65_000, 70_000), newItem(C, 65_000, 0)], false, T0);
-    expect(seriesOf()).toHaveLength(9);
+    expect(seriesOf()).toHaveLength(12);
     // B decided by another host this cycle, C no longer listed: their series go, A's stay.
     metrics.cycleEnded([newItem(A, 65_000, 70_000), elsewhere], false, T0 + 60_000);
     expect(seriesOf()).toEqual([
       `energy_address_available_energy{address="${A}"}`,
       `energy_address_target_energy{address="${A}"}`,
       `energy_address_in_flight_energy{address="${A}"}`,
+      `energy_address_failing{address="${A}"}`,
     ]);
     // A cycle that failed before reading anything keeps what the last one said.
     metrics.cycleEnded([], true, T0 + 120_000);
-    expect(seriesOf()).toHaveLength(3);
+    expect(seriesOf()).toHaveLength(4);
     // B back to this host: its series again.
     metrics.cycleEnded([newItem(A, 65_000, 70_000), newItem(B, 65_000, 1_000)], false, T0 + 180_000);
     expect(lines(metrics)).toContain(`energy_address_available_energy{address="${B}"} 1000`);
+  });
+});
+
+describe('cycleResult: failures that stay local (issue 45)', () => {
+  const stands = newItem(A, 65_000, 65_000);
+  const own = (reason: EnsureItem['reason']): EnsureItem => ({
+    ...newItem(B, 65_000, 0),
+    reason,
+    error: { exit_code: 8, message: 'its own' },
+  });
+
+  it('an address failing for a reason of its own beside one that stands: ok', () => {
+    expect(cycleResult([stands, own('not_on_chain')], false)).toBe('ok');
+    expect(cycleResult([stands, own('delivery_failed')], false)).toBe('ok');
+  });
+
+  it('every address failing for its own reasons (nothing supplied), or a failure not its own: failed', () => {
+    expect(cycleResult([own('not_on_chain')], false)).toBe('failed');
+    expect(cycleResult([stands, own('failed')], false)).toBe('failed');
+    expect(cycleResult([stands], true)).toBe('failed');
   });
 });
