@@ -89,7 +89,8 @@ describe('the manual crontab lines, run as cron runs them', () => {
 
 describe('the manual systemd unit', () => {
   it('does not restart the service after exit 2 or 3, which fail again until fixed', () => {
-    const unit = blocks('ini').find((text) => text.includes('[Service]'))!;
+    // The unit itself, not a drop-in beside it (docs/fleet.md's credentials, which has no ExecStart).
+    const unit = blocks('ini').find((text) => text.includes('[Service]') && /^ExecStart=/m.test(text))!;
     const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(unit)?.[1];
     expect(value('Restart')).toBe('on-failure');
     expect(value('RestartPreventExitStatus')?.split(/\s+/).sort()).toEqual(['2', '3']);
