@@ -46,7 +46,7 @@ const LAYERS = {
   tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure', 'service'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
   // It asks for consent through a `confirm` function it is given, as ordering/ does: no terminal, no output/.
-  ensure: ['commands', 'sandbox', 'config', 'service', 'output', 'state'],
+  ensure: ['commands', 'sandbox', 'config', 'service', 'output'],
   // The long-running service around ensure: metrics, health, event hooks; printing is the command's.
   service: ['commands', 'sandbox', 'config', 'output'],
   // doctor's checks: read config, call the API and the node through factories the command passes in.

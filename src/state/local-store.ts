@@ -46,7 +46,7 @@ export class LocalStore implements StateStore {
     const lockPath = await ensureLockPath(this.env);
     const [{ withEnsureLock }, { everyAddress }] = await Promise.all([
       import('../ensure/ensure-lock.js'),
-      import('../ensure/address-claim.js'),
+      import('./address-claim.js'),
     ]);
     return async (_scope, addresses) =>
       everyAddress(addresses, async (held, work) => withEnsureLock(await lockPath(), () => work(held), note));
