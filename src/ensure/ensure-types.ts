@@ -8,6 +8,7 @@ import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import type { ClaimAddresses, ClaimHolder } from '../state/address-claim.js';
+import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Need } from './need-id.js';
 
 /**
@@ -123,15 +124,6 @@ export interface EnsureApi {
   recoverCommand: (clientRequestId?: string) => string;
   /** `energy … order wait <id>` for this run's profile and base URL. */
   waitCommand: (orderId: string) => string;
-}
-
-/**
- * Accounts known to exist on chain and not to be contracts, per TRON node (what `getaccount` said: an account
- * never becomes a contract, nor the reverse), shared by the hosts of a state store.
- */
-export interface KnownAccounts {
-  known(node: string, addresses: readonly string[]): Promise<Set<string>>;
-  add(node: string, addresses: readonly string[]): Promise<void>;
 }
 
 export interface EnsureDeps {

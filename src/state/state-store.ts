@@ -4,7 +4,7 @@
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
 import type { AddressClaim, ClaimSlice } from './address-claim.js';
-import type { KnownAccounts } from '../ensure/ensure-types.js';
+import type { KnownAccounts } from './known-accounts.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
