@@ -45,7 +45,7 @@ export class LocalStore implements StateStore {
   async claims({ note }: ClaimOptions): Promise<Claims> {
     const lockPath = await ensureLockPath(this.env);
     const [{ withEnsureLock }, { everyAddress }] = await Promise.all([
-      import('../ensure/ensure-lock.js'),
+      import('./folder/ensure-lock.js'),
       import('./address-claim.js'),
     ]);
     return async (_scope, addresses) =>

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/domain/errors.js';
 import { ConflictError } from '../../../src/domain/cli-errors.js';
-import { withEnsureLock } from '../../../src/ensure/ensure-lock.js';
+import { withEnsureLock } from '../../../src/state/folder/ensure-lock.js';
 import type { LockSystem } from '../../../src/storage/file-lock.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 
