@@ -1,6 +1,6 @@
 /**
  * Where what hosts know is kept: the order journal, the pending records of every API key, and `ensure`'s
- * claims on the addresses it decides. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
+ * claims on the addresses it decides. The local state folder (folder/local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
 import type { AddressClaim, ClaimSlice } from './address-claim.js';
