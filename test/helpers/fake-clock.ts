@@ -27,3 +27,17 @@ export function fakeClock(startMs = 0): FakeClock {
     },
   };
 }
+
+/**
+ * The server's clock as a run measured it (ordering/server-clock.ts's `ServerClock`), on a fake clock the test
+ * sets or moves: `nowMs()` is the reading, `offsetMs` how far it stands ahead of this host's.
+ */
+export interface FakeServerClock extends FakeClock {
+  offsetMs: number;
+  readonly nowMs: () => number;
+}
+
+export function fakeServerClock(startMs = 0, offsetMs = 0): FakeServerClock {
+  const clock = fakeClock(startMs);
+  return { ...clock, offsetMs, nowMs: clock.now };
+}
