@@ -34,9 +34,10 @@ const LAYERS = {
   storage: ['client', 'config', 'commands', 'output', 'sandbox', 'journal', 'ordering', 'service'],
   // The journal is local state: it never talks to the network and never prints.
   journal: ['client', 'commands', 'output', 'sandbox', 'ordering', 'service', 'state'],
-  // The state store (the folder, or PostgreSQL): the journal and ensure's lock behind one interface; the
-  // commands pick it, the flows get what it opens.
-  state: ['client', 'commands', 'output', 'sandbox', 'ordering', 'service', 'batch', 'reports', 'diagnose'],
+  // The state store (the folder in folder/, or PostgreSQL in pg/): the journal and ensure's lock behind one
+  // interface, which owns its types (claims, known accounts); below ensure/. The commands pick it, the flows get
+  // what it opens.
+  state: ['client', 'commands', 'output', 'sandbox', 'ordering', 'ensure', 'service', 'batch', 'reports', 'diagnose'],
   // Batches: reading, planning and placing many orders; printing is the command's.
   batch: ['commands', 'output', 'sandbox', 'config', 'service', 'state'],
   // Ordering flows shared by commands (send journaled, consent, follow): below commands, above client/journal.
@@ -46,7 +47,7 @@ const LAYERS = {
   tron: ['config', 'commands', 'output', 'sandbox', 'signing', 'journal', 'ordering', 'ensure', 'service'],
   // ensure: read the chain, count what is in flight, buy through the journal; printing is the command's.
   // It asks for consent through a `confirm` function it is given, as ordering/ does: no terminal, no output/.
-  ensure: ['commands', 'sandbox', 'config', 'service', 'output', 'state'],
+  ensure: ['commands', 'sandbox', 'config', 'service', 'output'],
   // The long-running service around ensure: metrics, health, event hooks; printing is the command's.
   service: ['commands', 'sandbox', 'config', 'output'],
   // doctor's checks: read config, call the API and the node through factories the command passes in.

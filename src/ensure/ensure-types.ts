@@ -7,7 +7,8 @@ import type { JournalRecord } from '../journal/record.js';
 import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
-import type { ClaimAddresses, ClaimHolder } from './address-claim.js';
+import type { ClaimAddresses, ClaimHolder } from '../state/address-claim.js';
+import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Need } from './need-id.js';
 
 /**
@@ -21,7 +22,7 @@ import type { Need } from './need-id.js';
  * spend_limit: the order would pass --max-spend. Each of the last three has `error` set, as `failed` has ·
  * claimed_elsewhere: another host sharing the state store holds this address's claim (deciding it now, or,
  * for a service, it decided it less than an interval ago): skipped, nothing read or bought, not a failure;
- * `claimed_by` says which host and until when (address-claim.ts).
+ * `claimed_by` says which host and until when (state/address-claim.ts).
  */
 export type EnsureReason =
   | 'enough'
@@ -125,15 +126,6 @@ export interface EnsureApi {
   waitCommand: (orderId: string) => string;
 }
 
-/**
- * Accounts known to exist on chain and not to be contracts, per TRON node (what `getaccount` said: an account
- * never becomes a contract, nor the reverse), shared by the hosts of a state store.
- */
-export interface KnownAccounts {
-  known(node: string, addresses: readonly string[]): Promise<Set<string>>;
-  add(node: string, addresses: readonly string[]): Promise<void>;
-}
-
 export interface EnsureDeps {
   node: EnsureNode;
   api: () => Promise<EnsureApi>;
@@ -152,7 +144,7 @@ export interface EnsureDeps {
   /** `--verbose` lines (stderr), or undefined. */
   trace?: ((line: string) => void) | undefined;
   /**
-   * Claims the addresses a run decides (address-claim.ts): with a shared store, those no other host holds;
+   * Claims the addresses a run decides (state/address-claim.ts): with a shared store, those no other host holds;
    * in the folder, all of them, deciding alone on this machine (so that two overlapping runs, a slow cron job
    * and the next, cannot both buy one shortfall).
    */

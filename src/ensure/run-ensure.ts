@@ -1,10 +1,10 @@
 /**
- * `ensure` from start to end: claim the addresses (address-claim.ts: with a shared store, those no other host
+ * `ensure` from start to end: claim the addresses (state/address-claim.ts: with a shared store, those no other host
  * holds), read each claimed one once; when some are short, count what is in flight, quote, consent and order
  * for the ones still held; let the claims go; then, with --wait, confirm on chain. No database transaction is
  * open while the node or the API is asked anything.
  */
-import type { AddressClaim, ClaimHolder } from './address-claim.js';
+import type { AddressClaim, ClaimHolder } from '../state/address-claim.js';
 import { buyPurchases } from './buy-ensure.js';
 import { confirmPurchases } from './confirm-arrival.js';
 import type { EnsureDeps, EnsureItem, EnsureOptions } from './ensure-types.js';
@@ -18,7 +18,7 @@ import { renewalCandidates } from './renewal-gate.js';
 export async function runEnsure(deps: EnsureDeps, options: EnsureOptions): Promise<EnsureItem[]> {
   const items = new Map<string, EnsureItem>();
   const plans: Plan[] = [];
-  // A service new to its fleet claims in slices (address-claim.ts `more`): each decided before the next.
+  // A service new to its fleet claims in slices (state/address-claim.ts `more`): each decided before the next.
   for (let claim = await deps.claim(options.addresses); ;) {
     const plan = await decideClaimed(deps, options, claim, items);
     if (plan !== undefined) plans.push(plan);

@@ -9,7 +9,7 @@ import type { StateStore } from './state-store.js';
 export async function openStateStore(env: NodeJS.ProcessEnv, stateUrl: string | undefined): Promise<StateStore> {
   const { stateDir } = await import('../journal/state-dir.js');
   if (stateUrl === undefined) {
-    const { LocalStore } = await import('./local-store.js');
+    const { LocalStore } = await import('./folder/local-store.js');
     return new LocalStore(stateDir(env), env);
   }
   parseStateUrl(stateUrl);

@@ -1,10 +1,10 @@
 /**
  * Where what hosts know is kept: the order journal, the pending records of every API key, and `ensure`'s
- * claims on the addresses it decides. The local state folder (local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
+ * claims on the addresses it decides. The local state folder (folder/local-store.ts) by default; PostgreSQL (pg/pg-store.ts)
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
-import type { AddressClaim, ClaimSlice } from '../ensure/address-claim.js';
-import type { KnownAccounts } from '../ensure/ensure-types.js';
+import type { AddressClaim, ClaimSlice } from './address-claim.js';
+import type { KnownAccounts } from './known-accounts.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
@@ -93,7 +93,7 @@ export interface StateStore {
   journal(scope: JournalScope, note?: (line: string) => void): Promise<OrderJournal>;
   /** Pending records of every API and key, oldest first, and those that cannot be read. */
   allPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }>;
-  /** `ensure`'s claims (ensure/address-claim.ts): checked now, taken per run or cycle. */
+  /** `ensure`'s claims (state/address-claim.ts): checked now, taken per run or cycle. */
   claims(options: ClaimOptions): Promise<Claims>;
   /**
    * `ensure --max-spend`'s ledger of this name (`account <key id>` or `budget <name>`, spend-ledger.ts),

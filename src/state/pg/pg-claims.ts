@@ -1,5 +1,5 @@
 /**
- * `ensure`'s claims in PostgreSQL (ensure/address-claim.ts), as graphile-worker and pg-boss take jobs: one row
+ * `ensure`'s claims in PostgreSQL (state/address-claim.ts), as graphile-worker and pg-boss take jobs: one row
  * per account (API key) and address in energy.claims. A run claims its addresses in one statement, its own
  * transaction: the rows no other host holds are locked `FOR UPDATE SKIP LOCKED` (a row another host is
  * claiming at that instant is skipped, never waited on) and get this run's token and a lease; missing rows are
@@ -13,7 +13,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { AddressClaim, ClaimHolder, ClaimSlice } from '../../ensure/address-claim.js';
+import type { AddressClaim, ClaimHolder, ClaimSlice } from '../address-claim.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope } from '../../journal/order-journal.js';
 import { stateStoreFailure } from './pg-connect.js';

@@ -4,7 +4,7 @@
  * database, for 30 days (then asked again, and its row pruned meanwhile). One statement each way.
  */
 import type { Pool } from 'pg';
-import type { KnownAccounts } from '../../ensure/ensure-types.js';
+import type { KnownAccounts } from '../known-accounts.js';
 
 const KEPT = "interval '30 days'";
 

@@ -4,6 +4,7 @@ import { maskKey, maskSecret, redactAuthorization, scrubSecrets } from '../../..
 import { backoffDelayMs, isRetryableStatus, parseRetryAfter } from '../../../src/client/retry-policy.js';
 import * as schema from '../../../src/client/schemas.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 describe('retry policy', () => {
   const policy = { retries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -66,39 +67,29 @@ describe('clock', () => {
   });
 
   it('runs on the monotonic clock after a reading: a host clock that steps moves nothing', () => {
-    let wall = 1_000_000_000;
-    let mono = 50;
-    const clock = new RequestClock(
-      'http://x',
-      undefined,
-      () => wall,
-      () => mono,
-    );
+    const wall = fakeClock(1_000_000_000);
+    const mono = fakeClock(50);
+    const clock = new RequestClock('http://x', undefined, wall.now, mono.now);
     expect(clock.offer(1_000_000, 50, 50).taken).toBe(true);
-    wall -= 7_200_000;
-    mono += 10_000;
+    wall.advance(-7_200_000);
+    mono.advance(10_000);
     expect(clock.serverNowMs()).toBe(1_000_010_500);
     expect(clock.timestamp()).toBe(1_000_010);
   });
 
   it('reads again when a reading disagrees with its estimate; two that agree win, whichever two', () => {
-    let mono = 0;
-    const clock = new RequestClock(
-      'http://x',
-      undefined,
-      () => 1_000_000_000 + mono,
-      () => mono,
-    );
+    const mono = fakeClock(0);
+    const clock = new RequestClock('http://x', undefined, () => 1_000_000_000 + mono.now(), mono.now);
     expect(clock.offer(1_000_000, 0, 0).taken).toBe(true);
-    mono = 60_000;
+    mono.set(60_000);
     // 2 h behind: doubted; then one that agrees with the clock's estimate is taken, the doubted one dropped.
-    expect(clock.offer(1_000_060 - 7200, mono, mono).taken).toBe(false);
+    expect(clock.offer(1_000_060 - 7200, mono.now(), mono.now()).taken).toBe(false);
     expect(clock.timestamp()).toBe(1_000_060);
-    expect(clock.offer(1_000_060, mono, mono)).toEqual({ taken: true, corrected: false });
+    expect(clock.offer(1_000_060, mono.now(), mono.now())).toEqual({ taken: true, corrected: false });
     // 2 days ahead twice, a second apart: the server's clock really moved; the two agree and win.
-    expect(clock.offer(1_000_060 + 172_800, mono, mono).taken).toBe(false);
-    mono += 1000;
-    expect(clock.offer(1_000_061 + 172_800, mono, mono)).toEqual({ taken: true, corrected: true });
+    expect(clock.offer(1_000_060 + 172_800, mono.now(), mono.now()).taken).toBe(false);
+    mono.advance(1000);
+    expect(clock.offer(1_000_061 + 172_800, mono.now(), mono.now())).toEqual({ taken: true, corrected: true });
     expect(clock.timestamp()).toBe(1_000_061 + 172_800);
   });
 });

@@ -5,6 +5,7 @@ import { ApiError, AuthError, ExitCode, NetworkError, ResponseShapeError } from 
 import { createHash, createHmac } from 'node:crypto';
 import { sampleOrder } from '../../helpers/sample-order.js';
 import { jsonReply, problemReply, startScriptedServer, type ScriptedServer } from '../../helpers/http-server.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 const credentials = { apiKey: 'key_unit', apiSecret: 'secret-unit-0123456789' };
 const BALANCE = { available_trx: '1.000000', held_trx: '0.000000', status: 'active' };
@@ -89,8 +90,8 @@ describe('signing on the wire', () => {
 describe('retries', () => {
   it('retries 503 with backoff, re-signing each attempt over identical body bytes', async () => {
     server.script(problemReply(503, 'UNAVAILABLE'), problemReply(502, 'BAD_GATEWAY'), jsonReply(201, orderBody()));
-    let now = 1_800_000_000_000;
-    const { client, delays } = makeClient({ nowMs: () => (now += 1500) });
+    const clock = fakeClock(1_800_000_000_000);
+    const { client, delays } = makeClient({ nowMs: () => clock.advance(1500) });
     const result = await client.createOrder(orderRequest());
     expect(result.created).toBe(true);
     expect(server.seen).toHaveLength(3);

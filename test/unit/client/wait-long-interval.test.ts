@@ -3,40 +3,21 @@
  * never shortens a pause the user chose. On a fake clock that sleeping moves on.
  */
 import { describe, expect, it } from 'vitest';
-import type { EnergyClient } from '../../../src/client/client.js';
-import type { Order } from '../../../src/client/types.js';
 import { waitUntilFinal } from '../../../src/client/wait-for-order.js';
 import { WaitTimeoutError } from '../../../src/domain/errors.js';
+import { orderWaitWorld } from '../../helpers/order-waiting.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
-
-function world() {
-  let clock = 0;
-  const reads: number[] = [];
-  const client = {
-    getOrder: async (): Promise<Order> => {
-      reads.push(clock);
-      return sampleOrder();
-    },
-  } as unknown as EnergyClient;
-  const options = {
-    nowMs: () => clock,
-    sleepMs: async (ms: number) => {
-      clock += ms;
-    },
-  };
-  return { client, reads, options };
-}
 
 describe('a first pause above the cap', () => {
   it('30 s asked: a read every 30 s, to the deadline (2 min)', async () => {
-    const { client, reads, options } = world();
+    const { client, reads, options } = orderWaitWorld();
     const wait = waitUntilFinal(client, sampleOrder(), { ...options, intervalMs: 30_000, timeoutMs: 120_000 });
     await expect(wait).rejects.toBeInstanceOf(WaitTimeoutError);
     expect(reads).toEqual([30_000, 60_000, 90_000, 120_000]);
   });
 
   it('20 s asked with a 15 s cap given: 20 s apart, never 15', async () => {
-    const { client, reads, options } = world();
+    const { client, reads, options } = orderWaitWorld();
     const wait = waitUntilFinal(client, sampleOrder(), {
       ...options,
       intervalMs: 20_000,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OFFSET_TTL_SECONDS, OffsetFile } from '../../../src/config/offset-file.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'energy-offset-')), 'cfg');
 
@@ -19,10 +20,10 @@ describe('OffsetFile', () => {
 
   it('forgets an offset older than its lifetime', () => {
     const dir = fresh();
-    let now = 1_800_000_000_000;
-    const file = new OffsetFile(dir, () => now);
+    const clock = fakeClock(1_800_000_000_000);
+    const file = new OffsetFile(dir, clock.now);
     file.save('http://a', 900);
-    now += (OFFSET_TTL_SECONDS + 1) * 1000;
+    clock.advance((OFFSET_TTL_SECONDS + 1) * 1000);
     expect(file.load('http://a')).toBeUndefined();
   });
 

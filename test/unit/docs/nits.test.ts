@@ -60,12 +60,15 @@ it('a short id on an account with no orders says so, not "among the newest 0 ord
   );
 });
 
-it("CONTRIBUTING's layout map names every folder of src/", () => {
+it("CONTRIBUTING's layout map names every folder of src/, and every folder inside one (src/state/pg/)", () => {
   const map = readPage('CONTRIBUTING.md');
-  const folders = readdirSync(join(repoRoot, 'src')).filter((name) =>
-    statSync(join(repoRoot, 'src', name)).isDirectory(),
-  );
-  expect(folders.filter((folder) => !map.includes(`\nsrc/${folder}/ `))).toEqual([]);
+  const inside = (path: string): string[] =>
+    readdirSync(join(repoRoot, path))
+      .filter((name) => statSync(join(repoRoot, path, name)).isDirectory())
+      .map((name) => `${path}/${name}`);
+  const folders = inside('src').flatMap((folder) => [folder, ...inside(folder)]);
+  expect(folders).toContain('src/state/pg');
+  expect(folders.filter((folder) => !map.includes(`\n${folder}/ `))).toEqual([]);
 });
 
 it('the jq recipes and the exit-codes page say set -o pipefail', () => {

@@ -1,11 +1,11 @@
 /**
- * `ensure` through its claims (ensure/address-claim.ts): an address another host holds is skipped (reason
+ * `ensure` through its claims (state/address-claim.ts): an address another host holds is skipped (reason
  * claimed_elsewhere, not read, not a failure), one lost while this host could not renew its lease is not
  * ordered for, the claims are let go whatever happens, and an address whose shortfall is on its way costs one
  * node read a cycle (issue 39 items 1 and 4).
  */
 import { describe, expect, it } from 'vitest';
-import type { AddressClaim } from '../../../src/ensure/address-claim.js';
+import type { AddressClaim } from '../../../src/state/address-claim.js';
 import { ensureFailure } from '../../../src/ensure/outcome.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
 import { leaseMs } from '../../../src/state/pg/pg-claims.js';

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/domain/errors.js';
 import { ConflictError } from '../../../src/domain/cli-errors.js';
-import { withEnsureLock } from '../../../src/ensure/ensure-lock.js';
+import { withEnsureLock } from '../../../src/state/folder/ensure-lock.js';
 import type { LockSystem } from '../../../src/storage/file-lock.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 let dir: string;
 let lockPath: string;
@@ -25,12 +26,10 @@ const MINUTE = 60_000;
 
 /** This machine, its clock moved forward by each sleep of the lock. */
 function fastClock(overrides: Partial<LockSystem> = {}): Partial<LockSystem> {
-  let now = Date.now();
+  const clock = fakeClock(Date.now());
   return {
-    nowMs: () => now,
-    sleep: async (ms) => {
-      now += ms;
-    },
+    nowMs: clock.now,
+    sleep: clock.sleep,
     ...overrides,
   };
 }

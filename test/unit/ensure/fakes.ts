@@ -17,7 +17,7 @@ import type {
   EnsureNode,
   EnsureOptions,
 } from '../../../src/ensure/ensure-types.js';
-import { everyAddress } from '../../../src/ensure/address-claim.js';
+import { everyAddress } from '../../../src/state/address-claim.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
 import type { AccountInfo, AccountResource } from '../../../src/tron/tron-types.js';
 import { MemoryJournal } from '../../helpers/memory-journal.js';

@@ -17,6 +17,7 @@ import { accountLedger, budgetLedger } from '../../../src/journal/spend-ledger.j
 import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
 import { journalRecord, MemoryJournal } from '../../helpers/memory-journal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
+import { fakeServerClock, type FakeServerClock } from '../../helpers/fake-clock.js';
 
 const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
 const HOUR = 3_600_000;
@@ -29,15 +30,6 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'energy-ceiling-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The server's clock as a run measured it: `now` on it, `offsetMs` ahead of this host's. */
-class Clock {
-  constructor(
-    public now: number,
-    public offsetMs = 0,
-  ) {}
-  nowMs = () => this.now;
-}
 
 /** The API's orders by id, read back by the recheck; a missing one is a 404. */
 class Orders {
@@ -86,7 +78,7 @@ function world(limit: MaxSpend, options: { ledger?: string; origin?: string; hos
 const limit = (trx: string, windowMs: number, text: string): MaxSpend => ({ trx, windowMs, text });
 
 /** One purchase through the ceiling as ensure places it: reserved, sent under its id, answered with an order. */
-async function place(w: World, clock: Clock, orders: Orders, p: Purchase, fields: Partial<Order> = {}) {
+async function place(w: World, clock: FakeServerClock, orders: Orders, p: Purchase, fields: Partial<Order> = {}) {
   const reservation = await w.ceiling.reserve([p], clock, orders);
   const hold = reservation.holdOf(p);
   if (hold === undefined) return undefined;
@@ -97,7 +89,7 @@ async function place(w: World, clock: Clock, orders: Orders, p: Purchase, fields
     address: p.item.address,
     total_trx: p.quote.total_trx,
     // The server's own stamps: hours off, and never used.
-    created_at: Math.floor((clock.now - 8 * HOUR) / 1000),
+    created_at: Math.floor((clock.now() - 8 * HOUR) / 1000),
     ...fields,
   });
   orders.byId.set(order.id, order);
@@ -108,7 +100,7 @@ async function place(w: World, clock: Clock, orders: Orders, p: Purchase, fields
 describe('SpendCeiling', () => {
   it('counts the window only: two 3.9 orders at T leave 0.2 of 8/1h; at T+1h+1s 8.000000 is left and a 3.9 purchase fits', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     await place(w, clock, orders, purchase('3.900000'));
     await place(w, clock, orders, purchase('3.900000'));
@@ -116,7 +108,7 @@ describe('SpendCeiling', () => {
     const refused = purchase('3.900000');
     expect((await w.ceiling.reserve([refused], clock, orders)).purchases).toEqual([]);
     expect(refused.item.reason).toBe('spend_limit');
-    clock.now = T + HOUR + 1_000;
+    clock.set(T + HOUR + 1_000);
     expect(await w.ceiling.leftNow(T + HOUR + 1_000)).toBe('8.000000');
     const fits = purchase('3.900000');
     expect((await w.ceiling.reserve([fits], clock, orders)).purchases).toEqual([fits]);
@@ -124,20 +116,20 @@ describe('SpendCeiling', () => {
 
   it("files an order at the run's server time when its answer came, whatever its stamps (8 h behind here)", async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     await place(w, clock, orders, purchase('3.900000'), { created_at: Math.floor((T - 2 * HOUR) / 1000) });
     await place(w, clock, orders, purchase('3.900000'), { created_at: Math.floor((T + 8 * HOUR) / 1000) });
     // The gauge reads the run's server clock as it advances; the host's time passed in (0 here) is not used.
-    clock.now = T + HOUR - 1_000;
+    clock.set(T + HOUR - 1_000);
     expect(await w.ceiling.leftNow(0)).toBe('0.200000');
-    clock.now = T + HOUR + 1;
+    clock.set(T + HOUR + 1);
     expect(await w.ceiling.leftNow(0)).toBe('8.000000');
   });
 
   it('gives back the price of an order that ended undelivered without a failure object: the next 3.9 fits', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     const kept = await place(w, clock, orders, purchase('3.900000'));
     const lost = await place(w, clock, orders, purchase('3.900000'));
@@ -160,20 +152,20 @@ describe('SpendCeiling', () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
     // Placed 90 minutes before the server's now (inside the host's window, not the server's), then 30 minutes
     // before; the run's clock then advances to the server's now, and the host's time stays where it was.
-    const clock = new Clock(host + HOUR - 90 * 60_000, HOUR);
+    const clock = fakeServerClock(host + HOUR - 90 * 60_000, HOUR);
     await place(w, clock, new Orders(), purchase('3.900000'));
-    clock.now = host + HOUR;
+    clock.set(host + HOUR);
     expect(await w.ceiling.leftNow(host)).toBe('8.000000');
-    clock.now = host + HOUR - 30 * 60_000;
+    clock.set(host + HOUR - 30 * 60_000);
     await place(w, clock, new Orders(), purchase('3.900000'));
-    clock.now = host + HOUR;
+    clock.set(host + HOUR);
     expect(await w.ceiling.leftNow(host)).toBe('4.100000');
   });
 
   it('reads the server clock for the gauge when no run of it has measured one yet (a service that has not ordered)', async () => {
     const host = T;
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    await place(w, new Clock(host + HOUR - 90 * 60_000, HOUR), new Orders(), purchase('3.900000'));
+    await place(w, fakeServerClock(host + HOUR - 90 * 60_000, HOUR), new Orders(), purchase('3.900000'));
     const name = accountLedger(KEY);
     const reads: number[] = [];
     const fresh = new SpendCeiling({
@@ -185,7 +177,7 @@ describe('SpendCeiling', () => {
       note: () => undefined,
       serverClock: async () => {
         reads.push(1);
-        return new Clock(host + HOUR, HOUR);
+        return fakeServerClock(host + HOUR, HOUR);
       },
     });
     expect(await fresh.leftNow(host)).toBe('8.000000');
@@ -195,10 +187,10 @@ describe('SpendCeiling', () => {
 
   it('refuses in the order given, saying the price, what is left after the earlier ones, and when the oldest leaves', async () => {
     const w = world(limit('12.000000', HOUR, '12/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     await place(w, clock, orders, purchase('1.000000'));
-    clock.now = T + 60_000;
+    clock.set(T + 60_000);
     const four = [1, 2, 3, 4].map(() => purchase('3.700000'));
     const reservation = await w.ceiling.reserve(four, clock, orders);
     expect(reservation.purchases).toEqual(four.slice(0, 2));
@@ -212,7 +204,7 @@ describe('SpendCeiling', () => {
 
   it('holds an order exactly equal to what is left (8.0 of 8/1h after nothing; 0.1 after 7.9), and refuses one micro-TRX more', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     await place(w, clock, orders, purchase('7.900000'));
     const over = purchase('0.100001');
@@ -226,7 +218,7 @@ describe('SpendCeiling', () => {
 
   it('answers whether prices would fit without holding them (a dry run): the same refusals, and the room stays', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     await place(w, clock, new Orders(), purchase('3.900000'));
     const asked = [purchase('4.200000'), purchase('0.300000')];
     const answers = await w.ceiling.fits(asked, clock);
@@ -238,7 +230,7 @@ describe('SpendCeiling', () => {
 
   it("rechecks only this key's orders in a --budget shared with another key: the other's is never read, never settled", async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'), { ledger: budgetLedger('shared') });
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     // Another key's run placed 7.9 under the same budget.
     await w.ledger.update(T, () => ({
       events: [
@@ -266,7 +258,7 @@ describe('SpendCeiling', () => {
 
   it('rechecks through a 5xx without settling: the order stays open, and a later reading that finds it refunded gives its price back', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     const lost = await place(w, clock, orders, purchase('7.900000'));
     const failing = {
@@ -288,7 +280,7 @@ describe('SpendCeiling', () => {
   it("settles on the server's clock as the last run measured it (the host's is 2 h ahead here), never the host's own", async () => {
     const host = T + 2 * HOUR;
     const w = world(limit('8.000000', HOUR, '8/1h'), { hostNowMs: () => host });
-    const clock = new Clock(T, -2 * HOUR);
+    const clock = fakeServerClock(T, -2 * HOUR);
     const order = await place(w, clock, new Orders(), purchase('3.900000'));
     await w.ceiling.settle(order!, 'kept');
     const lines = readFileSync(w.ledger.path, 'utf8')
@@ -301,10 +293,10 @@ describe('SpendCeiling', () => {
   it("settles on the run's clock when the host clock steps 2 h back after the reserve (the step moves nothing)", async () => {
     let host = T;
     const w = world(limit('8.000000', HOUR, '8/1h'), { hostNowMs: () => host });
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const order = await place(w, clock, new Orders(), purchase('3.900000'));
     host -= 2 * HOUR;
-    clock.now = T + 1_000;
+    clock.set(T + 1_000);
     await w.ceiling.settle(order!, 'kept');
     const last = readFileSync(w.ledger.path, 'utf8').trim().split('\n').at(-1)!;
     expect(JSON.parse(last)).toMatchObject({ kind: 'final', state: 'kept', at_ms: T + 1_000 });
@@ -314,7 +306,7 @@ describe('SpendCeiling', () => {
   it('says an order above the whole ceiling is more than it allows in any window, naming the budget', async () => {
     const w = world(limit('1.000000', HOUR, '1/1h'), { ledger: budgetLedger('payouts') });
     const p = purchase('3.900000');
-    await w.ceiling.reserve([p], new Clock(T), new Orders());
+    await w.ceiling.reserve([p], fakeServerClock(T), new Orders());
     expect(p.item.error!.message).toBe(
       '3.900000 TRX is more than --max-spend 1/1h (budget payouts) allows in any window (1.000000 TRX): not ordered',
     );
@@ -322,7 +314,7 @@ describe('SpendCeiling', () => {
 
   it('settles an order the API answers 404 for as unknown, kept counted, with a note: the purchase fails spend_limit, no error', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const orders = new Orders();
     const gone = await place(w, clock, orders, purchase('3.900000'));
     orders.byId.delete(gone!.id);
@@ -341,7 +333,7 @@ describe('SpendCeiling', () => {
 
   it('holds a request sent under another id afresh, checked; gives back the holds of what was never sent', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const [first, second] = [purchase('3.900000'), purchase('3.900000')];
     const reservation = await w.ceiling.reserve([first!, second!], clock, new Orders());
     expect(reservation.purchases).toHaveLength(2);
@@ -376,7 +368,7 @@ describe('SpendCeiling', () => {
 
   it('keeps the hold of a request whose outcome is unknown, drops that of one refused', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     // Two prices, so that keeping the wrong one shows: 3.9 pending (kept), 2.0 refused (dropped).
     const [a, b] = [purchase('3.900000'), purchase('2.000000')];
     const reservation = await w.ceiling.reserve([a!, b!], clock, new Orders());
@@ -390,7 +382,7 @@ describe('SpendCeiling', () => {
 
   it('resends a pending request only where it fits; files the order a settled journal record has and the ledger lacks', async () => {
     const w = world(limit('8.000000', HOUR, '8/1h'));
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const body = (total: string) =>
       JSON.stringify({
         client_request_id: 'x',
@@ -408,7 +400,7 @@ describe('SpendCeiling', () => {
       'ensure-r1',
       journalRecord('ensure-r1', body('3.900000'), { kind: 'created', at: '', order_id: 'o-r1' }),
     );
-    clock.now = T + 30 * 60_000;
+    clock.set(T + 30 * 60_000);
     await w.ceiling.reserve([purchase('1.000000')], clock, new Orders());
     expect((await w.ledger.read()).entries.get('ensure-r1')!.order).toEqual({
       order_id: 'o-r1',
@@ -418,7 +410,7 @@ describe('SpendCeiling', () => {
   });
 
   it("files the order of a record journaled under another spelling of the URL: the journal is the key's", async () => {
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const numeric = world(limit('8.000000', HOUR, '8/1h'), { origin: 'http://127.0.0.1:8080' });
     const p = purchase('3.900000');
     const reservation = await numeric.ceiling.reserve([p], clock, new Orders());
@@ -434,7 +426,7 @@ describe('SpendCeiling', () => {
       expected_total_trx: '3.900000',
     });
     named.journal.records.set(id, journalRecord(id, body, { kind: 'created', at: '', order_id: 'o-spelled' }));
-    clock.now = T + 60_000;
+    clock.set(T + 60_000);
     await named.ceiling.reserve([purchase('0.100000')], clock, new Orders());
     expect((await named.ledger.read()).entries.get(id)!.order).toEqual({
       order_id: 'o-spelled',
@@ -444,7 +436,7 @@ describe('SpendCeiling', () => {
   });
 
   it('says once that one key is used under two spellings of the base URL: one ledger counts both', async () => {
-    const clock = new Clock(T);
+    const clock = fakeServerClock(T);
     const first = world(limit('8.000000', HOUR, '8/1h'), { origin: 'http://127.0.0.1:8080' });
     await place(first, clock, new Orders(), purchase('3.900000'));
     const second = world(limit('8.000000', HOUR, '8/1h'), { origin: 'http://localhost:8080' });

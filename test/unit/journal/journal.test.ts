@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, RETENTION_DAYS, pendingRecordsIn } from '../../../src/journal/journal.js';
 import { keyIdOf } from '../../../src/journal/record.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 let dir: string;
 beforeEach(() => {
@@ -63,12 +64,12 @@ describe('Journal', () => {
   });
 
   it('lists pending records oldest first, whatever order the folder lists them in', async () => {
-    let now = Date.parse('2026-11-20T12:00:00Z');
-    const journal = new Journal(dir, scope, () => now);
+    const clock = fakeClock(Date.parse('2026-11-20T12:00:00Z'));
+    const journal = new Journal(dir, scope, clock.now);
     const ids = ['c', 'a', 'e', 'b', 'd', 'f'];
     for (const id of ids) {
       await journal.begin(id, body(id));
-      now += 1000;
+      clock.advance(1000);
     }
     expect(journal.pending().map((r) => r.client_request_id)).toEqual(ids);
     expect(journal.allPending().map((r) => r.client_request_id)).toEqual(ids);
@@ -93,15 +94,15 @@ describe('Journal', () => {
   });
 
   it('prunes settled records past the retention period, at most once a day, never pending ones', async () => {
-    let now = Date.now();
-    const journal = new Journal(dir, scope, () => now);
+    const clock = fakeClock(Date.now());
+    const journal = new Journal(dir, scope, clock.now);
     const old = await journal.settle((await journal.begin('old', body('old'))).record, {
       kind: 'created',
       order_id: 'o',
     });
     await journal.begin('waiting', body('waiting'));
     const settledFile = readdirSync(join(dir, 'journal', 'settled'))[0]!;
-    const past = new Date(now - (RETENTION_DAYS + 1) * 86_400_000);
+    const past = new Date(clock.now() - (RETENTION_DAYS + 1) * 86_400_000);
     utimesSync(join(dir, 'journal', 'settled', settledFile), past, past);
     for (const name of readdirSync(join(dir, 'journal', 'pending')))
       utimesSync(join(dir, 'journal', 'pending', name), past, past);
@@ -109,7 +110,7 @@ describe('Journal', () => {
     expect(journal.find(old.client_request_id)).toBeUndefined();
     expect(journal.pendingCount()).toBe(1);
     // A second prune the same day does no work.
-    now += 3_600_000;
+    clock.advance(3_600_000);
     expect(await journal.prune()).toBe(0);
   });
 

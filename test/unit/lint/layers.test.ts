@@ -40,6 +40,13 @@ const FILES: Record<string, string> = {
   // Planted: a circle of type-only imports inside one folder.
   'src/ensure/shapes.ts': "import type { Need } from './need.js';\nexport type Item = { need: Need };\n",
   'src/ensure/need.ts': "import type { Item } from './shapes.js';\nexport type Need = { items: Item[] };\n",
+  // Planted: the store reaching up for ensure's types (state/ stands below ensure/); allowed: ensure/ taking the
+  // store's claim types.
+  'src/state/address-claim.ts': 'export type AddressClaim = { mine: string[] };\n',
+  'src/ensure/item.ts': 'export type Item = { address: string };\n',
+  'src/state/planted.ts': "import type { Item } from '../ensure/item.js';\nexport type S = Item;\n",
+  'src/ensure/run-ensure.ts':
+    "import type { AddressClaim } from '../state/address-claim.js';\nexport type R = AddressClaim;\n",
   'tsconfig.json': JSON.stringify({
     compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
     include: ['src'],
@@ -87,6 +94,7 @@ describe('layering (dependency-cruiser)', () => {
       'order-composes-its-own-files-only: src/commands/order.ts → src/commands/quote.ts',
     ],
     ['a circle of type-only imports', 'no-circular: src/ensure/need.ts → '],
+    ['the state store importing a type from ensure/', 'layer-state: src/state/planted.ts → src/ensure/item.ts'],
   ])('reports %s', (_label, line) => {
     expect(report).toContain(line);
   });
@@ -94,6 +102,7 @@ describe('layering (dependency-cruiser)', () => {
   it.each([
     ['arguments.ts in a command', 'src/commands/arguments.ts'],
     ['an order verb in the order group', 'src/commands/order-get.ts'],
+    ["ensure/ importing the state store's types", 'src/state/address-claim.ts'],
   ])('allows %s', (_label, target) => {
     expect(report).not.toContain(`→ ${target}`);
   });

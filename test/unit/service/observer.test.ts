@@ -4,16 +4,17 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { ServiceObserver } from '../../../src/service/observer.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 /** An observer with metrics on 127.0.0.1, on a clock the test moves; its notes and its base URL. */
 async function observerOnLoopback() {
   const notes: string[] = [];
-  const clock = { now: Date.UTC(2026, 10, 27, 10) };
+  const clock = fakeClock(Date.UTC(2026, 10, 27, 10));
   const observer = await ServiceObserver.start(
     { metrics: { host: '127.0.0.1', port: 0 } },
     1000,
     (line) => notes.push(line),
-    () => clock.now,
+    clock.now,
   );
   onTestFinished(() => observer.close());
   const url = /metrics at (\S+)\/metrics/.exec(notes.join('\n'))![1]!;
@@ -30,10 +31,10 @@ describe('ServiceObserver', () => {
       error: { exit_code: 5, message: 'the balance cannot pay for it' },
     };
     for (let cycle = 1; cycle <= 3; cycle += 1) {
-      clock.now += 1000;
+      clock.advance(1000);
       observer.cycleEnded({
         cycle,
-        at: new Date(clock.now).toISOString(),
+        at: new Date(clock.now()).toISOString(),
         items: [failing, newItem('TB', 65_000, 65_000)],
       });
     }
@@ -57,10 +58,10 @@ describe('ServiceObserver', () => {
       error: { exit_code: 8, message: 'the node does not show it' },
     };
     for (let cycle = 1; cycle <= 3; cycle += 1) {
-      clock.now += 1000;
+      clock.advance(1000);
       observer.cycleEnded({
         cycle,
-        at: new Date(clock.now).toISOString(),
+        at: new Date(clock.now()).toISOString(),
         items: [failing, newItem('TB', 65_000, 65_000)],
       });
     }
@@ -86,8 +87,8 @@ describe('ServiceObserver', () => {
     const limit = { trx: '8.000000', windowMs: 3_600_000, text: '8/1h' };
     const bought: EnsureItem = { ...newItem('TA', 65_000, 0), reason: 'bought', to_buy: 65_000, total_trx: '3.900000' };
     const cycle = (n: number, items: EnsureItem[]) => {
-      clock.now += 1000;
-      observer.cycleEnded({ cycle: n, at: new Date(clock.now).toISOString(), items });
+      clock.advance(1000);
+      observer.cycleEnded({ cycle: n, at: new Date(clock.now()).toISOString(), items });
     };
     // 4.1 left after one order of 3.9: another fits.
     cycle(1, [bought]);
@@ -121,12 +122,7 @@ describe('ServiceObserver', () => {
     ]);
     // A ceiling below one order: said as such, never "reached" with all of it left.
     const small = { trx: '1.000000', windowMs: 3_600_000, text: '1/1h' };
-    const other = await ServiceObserver.start(
-      {},
-      1000,
-      (line) => notes.push(line),
-      () => clock.now,
-    );
+    const other = await ServiceObserver.start({}, 1000, (line) => notes.push(line), clock.now);
     onTestFinished(() => other.close());
     other.spendChecked('1.000000', [held], small);
     expect(notes.at(-1)).toBe(

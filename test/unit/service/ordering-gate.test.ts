@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyAddress } from '../../../src/ensure/address-claim.js';
+import { everyAddress } from '../../../src/state/address-claim.js';
 import { StoppedBeforeOrderingError } from '../../../src/domain/cli-errors.js';
 import { gateOrdering } from '../../../src/service/ordering-gate.js';
 

@@ -11,6 +11,7 @@ import { accountLedger } from '../../../src/journal/spend-ledger.js';
 import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
 import { MAX_HOLD_CYCLES, PlacedOrders } from '../../../src/service/placed-orders.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
+import { fakeServerClock } from '../../helpers/fake-clock.js';
 
 const failedOrder = (id: string): Order =>
   sampleOrder({
@@ -99,7 +100,7 @@ describe('PlacedOrders and the --max-spend ledger', () => {
       note: () => undefined,
       hostNowMs: () => T,
     });
-    const clock = { offsetMs: 0, nowMs: () => T };
+    const clock = fakeServerClock(T);
     const placedOrders: Order[] = [];
     for (const n of [1, 2]) {
       const purchase = {

@@ -9,6 +9,7 @@ import { ApiError, AuthError, NetworkError, UsageError } from '../../../src/doma
 import { ContextualError, InterruptedError, StoppedBeforeOrderingError } from '../../../src/domain/cli-errors.js';
 import type { EnsureItem } from '../../../src/ensure/ensure-types.js';
 import { endsService, runService, type CycleReport } from '../../../src/service/service-loop.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 interface Loop {
   reports: CycleReport[];
@@ -30,12 +31,12 @@ async function loop(options: {
   fail?: (cycle: number) => unknown;
   stopIn?: 'cycle' | 'wait';
 }): Promise<Loop & { result: Promise<number> }> {
-  let clock = 1_800_000_000_000;
+  const clock = fakeClock(1_800_000_000_000);
   let requested = options.cycles === 0;
   const run: Loop = { reports: [], notes: [], waits: [], cycles: 0 };
   const result = runService({
     everyMs: options.everyMs,
-    nowMs: () => clock,
+    nowMs: clock.now,
     random: () => options.random ?? 0.5,
     note: (line) => run.notes.push(line),
     report: async (report) => {
@@ -43,7 +44,7 @@ async function loop(options: {
     },
     cycle: async () => {
       run.cycles += 1;
-      clock += options.cycleMs ?? 0;
+      clock.advance(options.cycleMs ?? 0);
       if (options.stopIn === 'cycle' && run.cycles === options.cycles) requested = true;
       const failure = options.fail?.(run.cycles);
       if (failure !== undefined) throw failure;
@@ -55,7 +56,7 @@ async function loop(options: {
       },
       wait: async (ms) => {
         run.waits.push(ms);
-        clock += ms;
+        clock.advance(ms);
         if (run.cycles >= options.cycles) requested = true;
       },
     },
@@ -148,21 +149,21 @@ describe('endsService', () => {
 
 describe('the spacing of cycles runs on the monotonic clock', () => {
   it('a wall clock stepped 2 h back inside a cycle moves no wait: each is the interval less the cycle', async () => {
-    let wall = 1_800_000_000_000;
-    let mono = 1_000;
+    const wall = fakeClock(1_800_000_000_000);
+    const mono = fakeClock(1_000);
     let cycles = 0;
     const waits: number[] = [];
     await runService({
       everyMs: 5_000,
-      nowMs: () => wall,
-      monoMs: () => mono,
+      nowMs: wall.now,
+      monoMs: mono.now,
       random: () => 0.5,
       note: () => undefined,
       report: async () => undefined,
       cycle: async () => {
         cycles += 1;
-        mono += 200;
-        wall += 200 - 7_200_000;
+        mono.advance(200);
+        wall.advance(200 - 7_200_000);
         return [] as EnsureItem[];
       },
       stop: {
@@ -171,8 +172,8 @@ describe('the spacing of cycles runs on the monotonic clock', () => {
         },
         wait: async (ms) => {
           waits.push(ms);
-          mono += ms;
-          wall += ms;
+          mono.advance(ms);
+          wall.advance(ms);
         },
       },
     });

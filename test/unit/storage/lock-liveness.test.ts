@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockTimeoutError, withFileLock, type LockHolder, type LockSystem } from '../../../src/storage/file-lock.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 let dir: string;
 let lockPath: string;
@@ -22,17 +23,15 @@ const BOOT = 'boot-b';
 
 /** A machine `box` booted as BOOT, where `alive` pids run (started at tick = pid); sleeps move its clock. */
 function machine(alive: number[], overrides: Partial<LockSystem> = {}): Partial<LockSystem> {
-  let now = Date.now();
+  const clock = fakeClock(Date.now());
   return {
     host: 'box',
     pid: 1,
-    nowMs: () => now,
+    nowMs: clock.now,
     bootId: () => BOOT,
     startedOf: (pid) => (alive.includes(pid) ? `${BOOT}:${pid}` : undefined),
     pidAlive: (pid) => alive.includes(pid),
-    sleep: async (ms) => {
-      now += ms;
-    },
+    sleep: clock.sleep,
     ...overrides,
   };
 }

@@ -6,9 +6,9 @@
  * mtime: the other host's clock may be off), saying so. Across hosts, derived order ids keep one order per
  * need (need-id.ts); this lock only spares a machine's runs the same work.
  */
-import { ConflictError } from '../domain/cli-errors.js';
-import { printable } from '../domain/printable.js';
-import { LockTimeoutError, withFileLock, type LockHolder, type LockSystem } from '../storage/file-lock.js';
+import { ConflictError } from '../../domain/cli-errors.js';
+import { printable } from '../../domain/printable.js';
+import { LockTimeoutError, withFileLock, type LockHolder, type LockSystem } from '../../storage/file-lock.js';
 
 /** How long a run waits for another `ensure` to finish ordering. */
 const LOCK_WAIT_MS = 60_000;

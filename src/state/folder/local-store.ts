@@ -1,13 +1,13 @@
 /** The state store in the local state folder: the journal files and `ensure.lock`, for this machine alone. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../domain/errors.js';
-import { printable } from '../domain/printable.js';
-import { Journal, pendingRecordsIn } from '../journal/journal.js';
-import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
-import type { SpendLedger } from '../journal/spend-ledger.js';
-import { ensureLockPath, journalDir } from '../journal/state-dir.js';
-import type { ClaimOptions, Claims, StateStore, StoreStatus } from './state-store.js';
+import { UsageError } from '../../domain/errors.js';
+import { printable } from '../../domain/printable.js';
+import { Journal, pendingRecordsIn } from '../../journal/journal.js';
+import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
+import type { SpendLedger } from '../../journal/spend-ledger.js';
+import { ensureLockPath, journalDir } from '../../journal/state-dir.js';
+import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
 
 export class LocalStore implements StateStore {
   readonly kind = 'folder';
@@ -26,7 +26,7 @@ export class LocalStore implements StateStore {
     const journal = new Journal(this.stateDir, scope);
     if (!this.#named) {
       this.#named = true;
-      const { nameRecordsByKey, noteSpelling } = await import('../journal/key-names.js');
+      const { nameRecordsByKey, noteSpelling } = await import('../../journal/key-names.js');
       const { merged } = nameRecordsByKey(journal.folder);
       if (merged > 0)
         note(
@@ -45,8 +45,8 @@ export class LocalStore implements StateStore {
   async claims({ note }: ClaimOptions): Promise<Claims> {
     const lockPath = await ensureLockPath(this.env);
     const [{ withEnsureLock }, { everyAddress }] = await Promise.all([
-      import('../ensure/ensure-lock.js'),
-      import('../ensure/address-claim.js'),
+      import('./ensure-lock.js'),
+      import('../address-claim.js'),
     ]);
     return async (_scope, addresses) =>
       everyAddress(addresses, async (held, work) => withEnsureLock(await lockPath(), () => work(held), note));
@@ -54,9 +54,9 @@ export class LocalStore implements StateStore {
 
   async spendLedger(name: string, account: JournalScope): Promise<SpendLedger> {
     const [{ FileSpendLedger, spendLedgerPath }, { legacyLedger }, { accountLedger }] = await Promise.all([
-      import('../journal/spend-ledger-file.js'),
-      import('../journal/spend-ledger-v1.js'),
-      import('../journal/spend-ledger.js'),
+      import('../../journal/spend-ledger-file.js'),
+      import('../../journal/spend-ledger-v1.js'),
+      import('../../journal/spend-ledger.js'),
     ]);
     const folder = journalDir(this.stateDir);
     const legacy = name === accountLedger(account.keyId) ? legacyLedger(folder, account) : undefined;
@@ -77,10 +77,10 @@ export class LocalStore implements StateStore {
   async status(serverNowMs?: number): Promise<StoreStatus> {
     const [{ holderState, lockSystem, readHolder }, { listJson }, { folderLedgers }, { bookOf, ledgerTotals }] =
       await Promise.all([
-        import('../storage/lock-holder.js'),
-        import('../journal/read-records.js'),
-        import('../journal/folder-ledgers.js'),
-        import('../journal/spend-totals.js'),
+        import('../../storage/lock-holder.js'),
+        import('../../journal/read-records.js'),
+        import('../../journal/folder-ledgers.js'),
+        import('../../journal/spend-totals.js'),
       ]);
     const folder = journalDir(this.stateDir);
     const { records, unreadable } = existsSync(folder)
