@@ -110,4 +110,8 @@ describe('what a command loads for the state store', () => {
   it('order pending with one does (the check can see it)', async () => {
     expect(await loads(['order', 'pending'], stateUrl, 11)).toContain('vendor/pg.cjs');
   });
+
+  it('order pending with one loads not the moving-in check, nor the folder ledgers and node:fs/promises it reads', async () => {
+    expect(await loads(['order', 'pending', '--json'], stateUrl, 11)).not.toContain('node:fs/promises');
+  });
 });
