@@ -5,6 +5,7 @@
  * arrived, so that the final error is built saying whether its outcome is unknown.
  */
 import { CliError, NetworkError } from '../domain/errors.js';
+import { monotonicMs } from '../domain/monotonic.js';
 import { sleep } from '../domain/sleep.js';
 import { abortable, throwIfAborted } from './abortable.js';
 import { HttpFailure } from './http-failure.js';
@@ -98,7 +99,7 @@ function describeWait(seconds: number): string {
 export async function runAttempts<T>(settings: AttemptSettings, steps: RequestSteps<T>): Promise<T> {
   const { policy, hold, signal } = settings;
   // Holds are intervals: the monotonic clock, unless a test gives its own.
-  const nowMs = settings.nowMs ?? (() => performance.now());
+  const nowMs = settings.nowMs ?? monotonicMs;
   const guard = <R>(work: Promise<R>) => abortable(work, signal, settings.cutOff);
   const pause = (ms: number) => guard((settings.sleepMs ?? sleep)(ms));
   /** The hold this request set itself (and has already waited out). */

@@ -4,6 +4,7 @@
  * host clock is off or steps (issue 44). The measured offset is remembered between runs as the next run's
  * first estimate.
  */
+import { monotonicMs as hostMonotonicMs } from '../domain/monotonic.js';
 
 /** Where the measured offset is kept between runs (a small file in the config folder, see config/). */
 export interface OffsetStore {
@@ -61,7 +62,7 @@ export interface Offered {
 
 /**
  * The one server clock of a client (so of a process: the CLI makes one client): server time is the last
- * accepted `GET /v1/time` reading plus the monotonic time (`performance.now()`) elapsed since it, so that
+ * accepted `GET /v1/time` reading plus the monotonic time (`performance.now()`'s, domain/monotonic.ts) elapsed since it, so that
  * a host clock stepped back or forward after the reading moves nothing. Before any reading this process,
  * the estimate is the host clock plus the offset remembered between runs (the offset file): signing works
  * at once on a skewed host, and the first reading is checked against it.
@@ -80,7 +81,7 @@ export class RequestClock {
     private readonly origin: string,
     private readonly store: OffsetStore | undefined,
     private readonly wallMs: () => number = Date.now,
-    private readonly monotonicMs: () => number = () => performance.now(),
+    private readonly monotonicMs: () => number = hostMonotonicMs,
   ) {
     this.#savedSeconds = store?.load(origin) ?? 0;
     this.#rememberedMs = this.#savedSeconds * 1000;

@@ -47,7 +47,7 @@ export interface TransportOptions {
   signal?: AbortSignal | undefined;
   /** This host's wall clock (tests shift it). */
   nowMs?: () => number;
-  /** The monotonic clock the server clock runs on between readings (default performance.now). */
+  /** The monotonic clock the server clock runs on between readings (default domain/monotonic.ts). */
   monoMs?: () => number;
   random?: () => number;
   sleepMs?: (ms: number) => Promise<unknown>;

@@ -1,5 +1,6 @@
 /** Follows an order until it is final, reading it less and less often (1, 2, 4 … up to 15 s apart). */
 import { WaitTimeoutError } from '../domain/errors.js';
+import { monotonicMs } from '../domain/monotonic.js';
 import { sleep } from '../domain/sleep.js';
 import type { EnergyClient } from './client.js';
 import type { Order } from './types.js';
@@ -57,7 +58,7 @@ export async function waitUntilFinal(
   options: WaitOptions,
 ): Promise<Order> {
   // A deadline is an interval: on the monotonic clock, which a host clock stepping back cannot stretch.
-  const now = options.nowMs ?? (() => performance.now());
+  const now = options.nowMs ?? monotonicMs;
   const deadline = now() + options.timeoutMs;
   const longest = Math.max(options.intervalMs, options.maxIntervalMs ?? MAX_POLL_INTERVAL_MS);
   let pause = options.intervalMs;

@@ -20,15 +20,21 @@ import { LockTimeoutError, withFileLock, type LockOptions } from '../storage/fil
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
 import { SpendBook } from './spend-book.js';
 import { holdInBook, knownEvents, lackingInBook, openOrdersInBook } from './spend-book-queries.js';
-import type { HoldDecision, HoldRequest, LackingOrder, OpenOrder, SpendEvent, SpendLedger } from './spend-ledger.js';
+import {
+  PRUNE_SLACK_MS,
+  type HoldDecision,
+  type HoldRequest,
+  type LackingOrder,
+  type OpenOrder,
+  type SpendEvent,
+  type SpendLedger,
+} from './spend-ledger.js';
 import { ledgerTotals, type LedgerTotals } from './spend-totals.js';
 import { eventLines, headerLine, ledgerOfHeader, parseEventLine } from './spend-ledger-lines.js';
 import { readLegacy, type LegacyLedger } from './spend-ledger-v1.js';
 
 /** Entries dropped from memory before the file is rewritten without them: at least this many, and half the rest. */
 const COMPACT_AT = 100;
-/** Hosts read the server's clock a second or two apart: nothing this close to the longest window is pruned. */
-export const PRUNE_SLACK_MS = 5 * 60_000;
 
 /** The ledger's file in the journal's folder, named by a hash of the ledger's name (`account <key id>`, `budget <name>`). */
 export function spendLedgerPath(journalFolder: string, ledger: string): string {

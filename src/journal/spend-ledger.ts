@@ -18,6 +18,13 @@ import type { LedgerTotals } from './spend-totals.js';
 
 export type { FinalState, SpendEvent, StoredEvent } from './spend-events.js';
 
+/**
+ * Hosts read the server's clock a second or two apart: nothing this close to the longest window is pruned.
+ * Here, not beside the file ledger that uses it too: the PostgreSQL ledger imported it from there, loading
+ * node:fs/promises and the file ledger's modules into every run with a state URL.
+ */
+export const PRUNE_SLACK_MS = 5 * 60_000;
+
 /** A request to hold: its id, its address, its price. */
 export interface Wanted {
   id: string;

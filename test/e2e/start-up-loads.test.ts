@@ -51,6 +51,21 @@ describe('what a command loads to start', () => {
 
   it.each([
     ['balance', ['balance', '--json']],
+    ['time', ['--json', 'time']],
+  ])('%s loads neither node:fs/promises nor node:perf_hooks (~1 ms of CPU each at start-up)', async (_name, args) => {
+    const files = await loads(args);
+    expect(files).toContain('node:http');
+    expect(files).not.toContain('node:fs/promises');
+    expect(files).not.toContain('node:perf_hooks');
+  });
+
+  it('order create, which journals its order, loads node:fs/promises (the check can see it)', async () => {
+    const args = ['order', 'create', freshAddress(26_103), '--energy', '65000', '--hours', '1', '--yes', '--json'];
+    expect(await loads(args)).toContain('node:fs/promises');
+  });
+
+  it.each([
+    ['balance', ['balance', '--json']],
     ['time', ['time']],
     ['help of a command', ['help', 'balance']],
   ])('%s does not load the help topics', async (_name, args) => {
@@ -94,5 +109,9 @@ describe('what a command loads for the state store', () => {
 
   it('order pending with one does (the check can see it)', async () => {
     expect(await loads(['order', 'pending'], stateUrl, 11)).toContain('vendor/pg.cjs');
+  });
+
+  it('order pending with one loads not the moving-in check, nor the folder ledgers and node:fs/promises it reads', async () => {
+    expect(await loads(['order', 'pending', '--json'], stateUrl, 11)).not.toContain('node:fs/promises');
   });
 });

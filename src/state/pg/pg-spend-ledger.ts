@@ -14,17 +14,17 @@ import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
 import { SpendBook } from '../../journal/spend-book.js';
 import { decideHolds } from '../../journal/spend-decide.js';
-import type {
-  HoldDecision,
-  HoldRequest,
-  LackingOrder,
-  OpenOrder,
-  SpendEvent,
-  SpendLedger,
-  StoredEvent,
+import {
+  PRUNE_SLACK_MS,
+  type HoldDecision,
+  type HoldRequest,
+  type LackingOrder,
+  type OpenOrder,
+  type SpendEvent,
+  type SpendLedger,
+  type StoredEvent,
 } from '../../journal/spend-ledger.js';
 import { eventLines, isStoredEvent } from '../../journal/spend-ledger-lines.js';
-import { PRUNE_SLACK_MS } from '../../journal/spend-ledger-file.js';
 import type { LedgerTotals } from '../../journal/spend-totals.js';
 import { stateStoreFailure } from './pg-connect.js';
 import { CLOCK_SQL, LACKING_SQL, OPEN_ORDERS_SQL, PRUNE_SQL, WINDOW_SQL } from './pg-spend-queries.js';
