@@ -3,7 +3,7 @@
  * ensure/ and service/, its items printed as a table or JSON.
  */
 import { CliError, ExitCode } from '../domain/errors.js';
-import type { EnsureOptions, KnownAccounts } from '../ensure/ensure-types.js';
+import type { EnsureOptions, FinalOrders, KnownAccounts } from '../ensure/ensure-types.js';
 import type { SpendCeiling } from '../ensure/spend-ceiling.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
@@ -52,6 +52,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       }),
       claim: async (addresses, slice) => (await claims())(async () => (await opts.journal()).scope, addresses, slice),
       knownAccounts: knownAccountsOf(opts),
+      finalOrders: finalOrdersOf(opts),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,
@@ -105,6 +106,15 @@ function knownAccountsOf(opts: EnsureCommandOptions): KnownAccounts {
   return {
     known: async (node, addresses) => (await fleet())?.known(node, addresses) ?? new Set(),
     add: async (node, addresses) => (await fleet())?.add(node, addresses),
+  };
+}
+
+/** Orders the fleet knows ended, for this run's API key (as knownAccountsOf: none known where none is kept). */
+function finalOrdersOf(opts: EnsureCommandOptions): FinalOrders {
+  const fleet = async () => (await opts.state()).finalOrders?.((await opts.journal()).scope.keyId);
+  return {
+    known: async (ids) => (await fleet())?.known(ids) ?? new Set(),
+    add: async (ids) => (await fleet())?.add(ids),
   };
 }
 

@@ -134,6 +134,16 @@ export interface KnownAccounts {
   add(node: string, addresses: readonly string[]): Promise<void>;
 }
 
+/**
+ * Orders of one account known to have ended (nothing more on its way from them: final, or past their term),
+ * shared by the hosts of a state store, so that an order the list no longer reaches is followed by id once for
+ * the fleet, not once per process. An order that ended stays ended: what is known is never wrong, only missing.
+ */
+export interface FinalOrders {
+  known(orderIds: readonly string[]): Promise<Set<string>>;
+  add(orderIds: readonly string[]): Promise<void>;
+}
+
 export interface EnsureDeps {
   node: EnsureNode;
   api: () => Promise<EnsureApi>;
@@ -163,6 +173,8 @@ export interface EnsureDeps {
   knownFinal?: Set<string>;
   /** What the fleet knows of accounts on chain (a shared state store), so that one host asks the node. */
   knownAccounts?: KnownAccounts | undefined;
+  /** Orders the fleet knows ended (a shared state store): not followed by id again by any host. */
+  finalOrders?: FinalOrders | undefined;
   /**
    * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
    * as the error its item fails with (`delivery_failed`); undefined to buy as usual.

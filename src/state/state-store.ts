@@ -4,7 +4,7 @@
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
 import type { AddressClaim, ClaimSlice } from '../ensure/address-claim.js';
-import type { KnownAccounts } from '../ensure/ensure-types.js';
+import type { FinalOrders, KnownAccounts } from '../ensure/ensure-types.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
@@ -111,6 +111,8 @@ export interface StateStore {
   status(serverNowMs?: number): Promise<StoreStatus>;
   /** Accounts the fleet knows on chain (PostgreSQL); undefined where each process asks for itself (the folder). */
   knownAccounts?(): KnownAccounts | undefined;
+  /** Orders of the API key `keyId` the fleet knows ended (PostgreSQL); undefined where each process follows its own. */
+  finalOrders?(keyId: string): FinalOrders | undefined;
   /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */
   health(): Promise<{ schemaVersion: number | null; latencyMs: number }>;
   close(): Promise<void>;

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { redactStateUrl } from '../../config/state-url.js';
-import type { KnownAccounts } from '../../ensure/ensure-types.js';
+import type { FinalOrders, KnownAccounts } from '../../ensure/ensure-types.js';
 import { spellingNote } from '../../journal/key-names.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
@@ -20,6 +20,7 @@ import { ENDED } from './pg-claims-sql.js';
 import { ClaimsUpkeep } from './pg-claims-upkeep.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
+import { pgFinalOrders } from './pg-final-orders.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
 import { storeStatus } from './pg-status.js';
@@ -97,6 +98,10 @@ export class PgStore implements StateStore {
 
   knownAccounts(): KnownAccounts {
     return pgKnownAccounts(this.pool);
+  }
+
+  finalOrders(keyId: string): FinalOrders {
+    return pgFinalOrders(this.pool, keyId);
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {
