@@ -3,11 +3,12 @@
  * ensure/ and service/, its items printed as a table or JSON.
  */
 import { CliError, ExitCode } from '../domain/errors.js';
-import type { EnsureOptions, FinalOrders, KnownAccounts } from '../ensure/ensure-types.js';
+import type { EnsureOptions, KnownAccounts } from '../ensure/ensure-types.js';
 import type { SpendCeiling } from '../ensure/spend-ceiling.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
 import type { WatchOptions } from '../service/observer.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { Claims } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { CommandServices } from './command-services.js';

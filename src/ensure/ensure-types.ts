@@ -8,6 +8,7 @@ import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import type { ClaimAddresses, ClaimHolder } from './address-claim.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { Need } from './need-id.js';
 
 /**
@@ -132,16 +133,6 @@ export interface EnsureApi {
 export interface KnownAccounts {
   known(node: string, addresses: readonly string[]): Promise<Set<string>>;
   add(node: string, addresses: readonly string[]): Promise<void>;
-}
-
-/**
- * Orders of one account known to have ended (nothing more on its way from them: final, or past their term),
- * shared by the hosts of a state store, so that an order the list no longer reaches is followed by id once for
- * the fleet, not once per process. An order that ended stays ended: what is known is never wrong, only missing.
- */
-export interface FinalOrders {
-  known(orderIds: readonly string[]): Promise<Set<string>>;
-  add(orderIds: readonly string[]): Promise<void>;
 }
 
 export interface EnsureDeps {

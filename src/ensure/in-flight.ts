@@ -22,7 +22,8 @@ import { orderIdOf, pendingEndsAtMs, recordedOrder } from '../journal/record.js'
 import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
-import type { EnsureClient, EnsureJournal, FinalOrders } from './ensure-types.js';
+import type { EnsureClient, EnsureJournal } from './ensure-types.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import { isNeedId, needId, PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import { deliveredAndLasting } from './not-on-chain.js';

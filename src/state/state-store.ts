@@ -4,7 +4,8 @@
  * when ENERGY_STATE_URL (setting `state-url`, option --state-url) names one, shared by every host naming it.
  */
 import type { AddressClaim, ClaimSlice } from '../ensure/address-claim.js';
-import type { FinalOrders, KnownAccounts } from '../ensure/ensure-types.js';
+import type { KnownAccounts } from '../ensure/ensure-types.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';

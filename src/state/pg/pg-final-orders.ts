@@ -1,11 +1,11 @@
 /**
- * Orders the fleet knows ended (ensure-types.ts FinalOrders), in energy.final_order: an order one host followed
+ * Orders the fleet knows ended (journal/final-orders.ts), in energy.final_order: an order one host followed
  * by id until it ended is not asked for again by any host of the database. A row is kept 7 days (longer than
  * ensure follows any order: its hours and 15 minutes), then pruned by the next host that adds one. One
  * statement each way.
  */
 import type { Pool } from 'pg';
-import type { FinalOrders } from '../../ensure/ensure-types.js';
+import type { FinalOrders } from '../../journal/final-orders.js';
 
 const KEPT = "interval '7 days'";
 

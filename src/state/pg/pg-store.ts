@@ -7,7 +7,8 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { redactStateUrl } from '../../config/state-url.js';
-import type { FinalOrders, KnownAccounts } from '../../ensure/ensure-types.js';
+import type { KnownAccounts } from '../../ensure/ensure-types.js';
+import type { FinalOrders } from '../../journal/final-orders.js';
 import { spellingNote } from '../../journal/key-names.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { orderRequestBody } from '../../../src/client/client.js';
-import type { FinalOrders } from '../../../src/ensure/ensure-types.js';
+import type { FinalOrders } from '../../../src/journal/final-orders.js';
 import { runEnsure } from '../../../src/ensure/run-ensure.js';
 import { freshAddress } from '../../helpers/e2e.js';
 import { journalRecord } from '../../helpers/memory-journal.js';
