@@ -8,9 +8,9 @@ import type { SpendCeiling } from '../ensure/spend-ceiling.js';
 import { cycleLine, ensureTable } from '../output/ensure-views.js';
 import { confirmOn } from '../output/prompt.js';
 import type { WatchOptions } from '../service/observer.js';
-import type { FinalOrders } from '../journal/final-orders.js';
 import type { Claims } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { CommandServices } from './command-services.js';
 
 export interface EnsureCommandOptions extends CommandServices {

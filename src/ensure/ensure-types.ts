@@ -8,8 +8,8 @@ import type { Confirm } from '../ordering/consent.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import type { ClaimAddresses, ClaimHolder } from './address-claim.js';
-import type { FinalOrders } from '../journal/final-orders.js';
 import type { Need } from './need-id.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing

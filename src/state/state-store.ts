@@ -5,10 +5,10 @@
  */
 import type { AddressClaim, ClaimSlice } from '../ensure/address-claim.js';
 import type { KnownAccounts } from '../ensure/ensure-types.js';
-import type { FinalOrders } from '../journal/final-orders.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { FolderLedger } from '../journal/folder-ledgers.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 import type { LedgerTotals } from '../journal/spend-totals.js';
