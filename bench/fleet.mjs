@@ -8,6 +8,7 @@
 //   - the longest transaction and the statements per address per cycle (from the server's statement log:
 //     every statement of energy's is its own transaction);
 //   - 2 hosts × 7,000 addresses, every one short: every order placed;
+//   - API requests per address per interval, 1 host / 4 hosts on addresses waiting for their orders (issue 47);
 //   - 4 hosts × 500 short addresses at once, without and with --max-spend (one ledger): time until all bought,
 //     statements per order (issue 47).
 //   node bench/fleet.mjs [--smoke] [--bin path/to/bin/energy.js]
@@ -41,7 +42,14 @@ function finished(child, what) {
   );
 }
 
-export async function measureFleet({ node = process.execPath, bin, smoke = false, spendOnly, say = () => {} }) {
+export async function measureFleet({
+  node = process.execPath,
+  bin,
+  smoke = false,
+  spendOnly,
+  apiOnly,
+  say = () => {},
+}) {
   const pgBin = postgresBin();
   if (pgBin === undefined) return undefined;
   const dist = join(dirname(bin), '..', 'dist');
@@ -56,6 +64,8 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
   });
   const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-fleet-'));
   const reads = () => READS.reduce((sum, path) => sum + sandbox.requestCount(path), 0);
+  // API requests: all the sandbox answered but its TRON node's.
+  const apiRequests = () => sandbox.requestCount() - sandbox.tronRequests().length;
   const env = (host) => ({
     PATH: process.env.PATH,
     HOME: work,
@@ -91,9 +101,10 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
       });
     // Warm: every host has ended its first cycle (process start, getaccount once) before counting.
     await allPast(1);
-    const [before, log, from] = [reads(), cluster.logSize(), [...lines]];
+    const [before, log, from, apiBefore] = [reads(), cluster.logSize(), [...lines], apiRequests()];
     await allPast(1 + cycles);
     const after = reads();
+    const apiAfter = apiRequests();
     const ran = lines.reduce((sum, n, host) => sum + n - from[host], 0) / lines.length;
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(ended);
@@ -101,6 +112,7 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
     const statements = cluster.statements(log);
     return {
       perAddressCycle: (after - before) / addresses / ran,
+      apiPerAddressCycle: (apiAfter - apiBefore) / addresses / ran,
       statementsPerAddressCycle: statements.length / addresses / ran,
       longestMs: Math.max(0, ...statements),
     };
@@ -150,6 +162,15 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
   try {
     // `node bench/fleet.mjs --spend 4x500`: that row alone.
     if (spendOnly !== undefined) return { spend: await buyingAtOnce(...spendOnly) };
+    // `node bench/fleet.mjs --api 400`: API requests per address per interval, 1 host / 4 hosts on addresses
+    // that wait for their orders (each cycle reads the list), that row alone (issue 47 item 3).
+    if (apiOnly !== undefined) {
+      const waiting = addressesFrom(encodeTronAddress, 0x65, apiOnly);
+      await finished(ensure('buyer', waiting, []), 'the first run');
+      const one = await serve([waiting], 2_000, 5);
+      const four = await serve([waiting, waiting, waiting, waiting], 2_000, 5);
+      return { api: { size: apiOnly, one: one.apiPerAddressCycle, four: four.apiPerAddressCycle } };
+    }
     const size = smoke ? 20 : 400;
     const everyMs = smoke ? 1_000 : 2_000;
     const cycles = smoke ? 2 : 10;
@@ -159,6 +180,8 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
     await finished(ensure('buyer', waiting, []), 'the first run');
     say('fleet: a service whose addresses wait');
     const quiet = await serve([waiting], everyMs, cycles);
+    say('fleet: four hosts whose addresses wait');
+    const quietFour = await serve([waiting, waiting, waiting, waiting], everyMs, cycles);
     // The steady state of a fleet: addresses with enough energy, one host, then four on the same addresses.
     const steady = addressesFrom(encodeTronAddress, 0x62, size);
     for (const address of steady) sandbox.seedTronAccount(address, { energy: 65_000 });
@@ -193,6 +216,7 @@ export async function measureFleet({ node = process.execPath, bin, smoke = false
       size,
       everyMs,
       quiet,
+      api: { size, one: quiet.apiPerAddressCycle, four: quietFour.apiPerAddressCycle },
       one,
       four,
       big: {
@@ -221,8 +245,14 @@ export function fleetRows(f) {
     `| longest statement (each its own transaction): 4 hosts × ${f.size} / 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} buying | ${f.four.longestMs.toFixed(1)} ms / ${f.big.longestMs.toFixed(1)} ms | no transaction open across a network call | |`,
     `| 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} short addresses, default PostgreSQL: orders placed (${f.big.seconds.toFixed(0)} s, ${f.big.statementsPerAddress.toFixed(2)} statements per address) | ${f.big.placed.toLocaleString('en-US')} of ${f.big.addresses.toLocaleString('en-US')} | all | ${f.big.placed === f.big.addresses ? 'yes' : 'no'} |`,
     `| the server's lock table (pg_locks), most entries seen while those 2 hosts ran | ${f.big.locks} | not growing with the addresses | |`,
+    apiRow(f.api),
     ...(f.spend === undefined ? [] : spendRows(f.spend)),
   ];
+}
+
+function apiRow({ size, one, four }) {
+  const ratio = four / one;
+  return `| API requests per address per interval, addresses waiting for their orders: 1 host × ${size} / 4 hosts × the same | ${one.toFixed(3)} / ${four.toFixed(3)} (${ratio.toFixed(2)}x) | ≤ 1.2x | ${ratio <= 1.2 ? 'yes' : 'no'} |`;
 }
 
 function spendRows(spend) {
@@ -239,14 +269,18 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const bin = binArg === -1 ? fileURLToPath(new URL('../bin/energy.js', import.meta.url)) : resolve(argv[binArg + 1]);
   const spendArg = argv.indexOf('--spend');
   const spendOnly = spendArg === -1 ? undefined : argv[spendArg + 1].split('x').map(Number);
+  const apiArg = argv.indexOf('--api');
+  const apiOnly = apiArg === -1 ? undefined : Number(argv[apiArg + 1]);
   const figures = await measureFleet({
     bin,
     smoke: argv.includes('--smoke'),
     spendOnly,
+    apiOnly,
     say: (line) => console.error(line),
   });
   if (figures === undefined) console.log('no PostgreSQL on this machine: the fleet is not measured');
   else if (spendOnly !== undefined) console.log(spendRows(figures.spend).join('\n'));
+  else if (apiOnly !== undefined) console.log(apiRow(figures.api));
   else
     console.log(
       ['| fleet (this build) | measured | goal | met |', '| --- | ---: | ---: | :---: |', ...fleetRows(figures)].join(

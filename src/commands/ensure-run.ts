@@ -11,6 +11,7 @@ import type { WatchOptions } from '../service/observer.js';
 import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Claims } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { CommandServices } from './command-services.js';
 
 export interface EnsureCommandOptions extends CommandServices {
@@ -53,6 +54,7 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       }),
       claim: async (addresses, slice) => (await claims())(async () => (await opts.journal()).scope, addresses, slice),
       knownAccounts: knownAccountsOf(opts),
+      finalOrders: finalOrdersOf(opts),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,
@@ -106,6 +108,15 @@ function knownAccountsOf(opts: EnsureCommandOptions): KnownAccounts {
   return {
     known: async (node, addresses) => (await fleet())?.known(node, addresses) ?? new Set(),
     add: async (node, addresses) => (await fleet())?.add(node, addresses),
+  };
+}
+
+/** Orders the fleet knows ended, for this run's API key (as knownAccountsOf: none known where none is kept). */
+function finalOrdersOf(opts: EnsureCommandOptions): FinalOrders {
+  const fleet = async () => (await opts.state()).finalOrders?.((await opts.journal()).scope.keyId);
+  return {
+    known: async (ids) => (await fleet())?.known(ids) ?? new Set(),
+    add: async (ids) => (await fleet())?.add(ids),
   };
 }
 

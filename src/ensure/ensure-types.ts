@@ -10,6 +10,7 @@ import type { ServerClock } from '../ordering/server-clock.js';
 import type { ClaimAddresses, ClaimHolder } from '../state/address-claim.js';
 import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Need } from './need-id.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
@@ -155,6 +156,8 @@ export interface EnsureDeps {
   knownFinal?: Set<string>;
   /** What the fleet knows of accounts on chain (a shared state store), so that one host asks the node. */
   knownAccounts?: KnownAccounts | undefined;
+  /** Orders the fleet knows ended (a shared state store): not followed by id again by any host. */
+  finalOrders?: FinalOrders | undefined;
   /**
    * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
    * as the error its item fails with (`delivery_failed`); undefined to buy as usual.

@@ -23,6 +23,7 @@ import { scanRecentOrders } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import { isNeedId, needId, PERIOD_MS, periodStart, windowStart, type Need } from './need-id.js';
 import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import { deliveredAndLasting } from './not-on-chain.js';
@@ -58,6 +59,8 @@ export interface InFlightInput {
    * an order is followed by id until then, and not after).
    */
   knownFinal?: Set<string> | undefined;
+  /** What the fleet knows ended (a shared state store): followed by id by no host again. */
+  finalOrders?: FinalOrders | undefined;
   /** `--verbose` lines. */
   trace?: ((line: string) => void) | undefined;
   /** Lines for stderr: what the reading noticed about the list (repeated orders, its order). */
@@ -148,7 +151,9 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       orderId !== undefined && entry !== undefined && !listed.has(record.client_request_id) && !knownFinal.has(orderId);
     return wanted ? [{ orderId, entry, record }] : [];
   });
-  await mapLimit(unlisted, FOLLOW_CONCURRENCY, async ({ orderId, entry, record }) => {
+  const follow = await notKnownEnded(unlisted, knownFinal, input.finalOrders);
+  const ended: string[] = [];
+  await mapLimit(follow, FOLLOW_CONCURRENCY, async ({ orderId, entry, record }) => {
     let order: Order;
     try {
       order = await client.getOrder(orderId);
@@ -162,13 +167,32 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     if (isHeldRental(order, clock.nowMs())) entry.rentals.push(order);
     // A delivery that lasts is followed on until it expires: the node should show it meanwhile.
     if (deliveredAndLasting(order, clock.nowMs())) entry.delivered.push(order);
-    else if (energy === 0) knownFinal.add(order.id);
-    else {
+    else if (energy === 0) {
+      knownFinal.add(order.id);
+      ended.push(orderId);
+    } else {
       entry.energy += energy;
       if (order.delivery_final) entry.deliveredEnergy += energy;
     }
   });
+  // Told to the fleet in one statement; a store that cannot be reached costs only requests, never an order.
+  if (input.finalOrders !== undefined && ended.length > 0) await input.finalOrders.add(ended).catch(() => undefined);
   return result;
+}
+
+/**
+ * Of the orders to follow by id, those no host of the fleet has seen end (one statement): the others join
+ * `knownFinal` as if this process had seen them end. The store unreachable: each is followed, as alone.
+ */
+async function notKnownEnded<T extends { orderId: string }>(
+  unlisted: T[],
+  knownFinal: Set<string>,
+  fleet: FinalOrders | undefined,
+): Promise<T[]> {
+  if (fleet === undefined || unlisted.length === 0) return unlisted;
+  const ended = await fleet.known(unlisted.map(({ orderId }) => orderId)).catch(() => new Set<string>());
+  for (const id of ended) knownFinal.add(id);
+  return unlisted.filter(({ orderId }) => !ended.has(orderId));
 }
 
 /** After its hours, and this much more, since it was journaled or answered, an order has ended (on the host's clock). */

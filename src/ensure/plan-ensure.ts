@@ -63,6 +63,7 @@ export async function planShortfalls(
     addresses: wanted,
     clock,
     knownFinal: deps.knownFinal,
+    finalOrders: deps.finalOrders,
     trace: deps.trace,
     note: deps.note,
   });

@@ -8,6 +8,7 @@ import type { KnownAccounts } from './known-accounts.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
+import type { FinalOrders } from '../journal/final-orders.js';
 import type { FolderLedger } from '../journal/folder-ledgers.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 import type { LedgerTotals } from '../journal/spend-totals.js';
@@ -111,6 +112,8 @@ export interface StateStore {
   status(serverNowMs?: number): Promise<StoreStatus>;
   /** Accounts the fleet knows on chain (PostgreSQL); undefined where each process asks for itself (the folder). */
   knownAccounts?(): KnownAccounts | undefined;
+  /** Orders of the API key `keyId` the fleet knows ended (PostgreSQL); undefined where each process follows its own. */
+  finalOrders?(keyId: string): FinalOrders | undefined;
   /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */
   health(): Promise<{ schemaVersion: number | null; latencyMs: number }>;
   close(): Promise<void>;

@@ -15,6 +15,8 @@ export interface FrontOptions {
   onRequest?: (method: string, path: string) => void;
   /** What each order the API answers with looks like instead. */
   order?: (order: Order) => Order;
+  /** Which orders the list shows (before `order` rewrites them); all by default. */
+  listed?: (order: Order) => boolean;
 }
 
 export interface ApiFront {
@@ -37,7 +39,10 @@ function rewrite(path: string, text: string, options: FrontOptions, n: number): 
   const parsed = JSON.parse(text) as Record<string, unknown>;
   if (path === '/v1/time' && options.time !== undefined) {
     parsed.unix_time = options.time(n, parsed.unix_time as number);
-  } else if (path.startsWith('/v1/energy/orders') && options.order !== undefined) {
+  } else if (path.startsWith('/v1/energy/orders')) {
+    if (Array.isArray(parsed.items) && options.listed !== undefined)
+      parsed.items = (parsed.items as Order[]).filter(options.listed);
+    if (options.order === undefined) return JSON.stringify(parsed);
     if (Array.isArray(parsed.items)) parsed.items = (parsed.items as Order[]).map(options.order);
     else if (typeof parsed.client_request_id === 'string') return JSON.stringify(options.order(parsed as never));
   }

@@ -141,6 +141,15 @@ const MIGRATIONS: readonly string[] = [
   // a stopped one and from a one-shot run that is over. Idempotent: it touches energy.hosts alone, and only
   // if not done (it was written beside migration 5, in either order).
   `ALTER TABLE energy.hosts ADD COLUMN IF NOT EXISTS ended_at timestamptz;`,
+  // 7: orders the fleet knows ended, per API key (pg-final-orders.ts): one host follows an order by id, not each.
+  // Idempotent, as 6 is.
+  `CREATE TABLE IF NOT EXISTS energy.final_order (
+     key_id text NOT NULL,
+     order_id text NOT NULL,
+     known_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (key_id, order_id)
+   );
+   CREATE INDEX IF NOT EXISTS final_order_at ON energy.final_order (known_at);`,
 ];
 
 /** The schema version this program writes. */

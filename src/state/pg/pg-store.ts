@@ -12,6 +12,7 @@ import { spellingNote } from '../../journal/key-names.js';
 import { printable } from '../../domain/printable.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { JournalRecord } from '../../journal/record.js';
+import type { FinalOrders } from '../../journal/final-orders.js';
 import type { FolderLedger } from '../../journal/folder-ledgers.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
 import type { ClaimOptions, Claims, StateStore, StoreStatus } from '../state-store.js';
@@ -20,6 +21,7 @@ import { ENDED } from './pg-claims-sql.js';
 import { ClaimsUpkeep } from './pg-claims-upkeep.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
+import { pgFinalOrders } from './pg-final-orders.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
 import { storeStatus } from './pg-status.js';
@@ -97,6 +99,10 @@ export class PgStore implements StateStore {
 
   knownAccounts(): KnownAccounts {
     return pgKnownAccounts(this.pool);
+  }
+
+  finalOrders(keyId: string): FinalOrders {
+    return pgFinalOrders(this.pool, keyId);
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {
