@@ -9,6 +9,7 @@ import type { TronNode } from '../tron/tron-node.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import type { ClaimAddresses, ClaimHolder } from './address-claim.js';
 import type { Need } from './need-id.js';
+import type { LimitBefore } from './landed.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
@@ -161,6 +162,8 @@ export interface EnsureDeps {
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
+  /** A placed order's id → the address's energy limit read before it: a service keeps them (landed.ts). */
+  limitsBefore?: Map<string, LimitBefore>;
   /** What the fleet knows of accounts on chain (a shared state store), so that one host asks the node. */
   knownAccounts?: KnownAccounts | undefined;
   /**

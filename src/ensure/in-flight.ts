@@ -46,6 +46,8 @@ export interface InFlight extends Need {
   unknownRequests: number;
   /** Rentals delivered and held now, listed or followed by id: what --renew-before looks at (renewal.ts). */
   rentals: Order[];
+  /** The delivered orders counted in `deliveredEnergy` (not stamped ahead): the node may show them (landed.ts). */
+  justDelivered: Order[];
 }
 
 export interface InFlightInput {
@@ -81,6 +83,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
         stampedAheadEnergy: 0,
         unknownRequests: 0,
         rentals: [],
+        justDelivered: [],
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
         listedSinceMs: undefined,
@@ -101,6 +104,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       const onItsWay = energyOnItsWay(order, nowMs);
       entry.energy += onItsWay;
       if (order.delivery_final) entry.deliveredEnergy += onItsWay;
+      if (order.delivery_final && onItsWay > 0 && !stampedAhead(order, nowMs)) entry.justDelivered.push(order);
       if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
       if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
       if (isHeldRental(order, nowMs)) entry.rentals.push(order);
@@ -166,6 +170,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     else {
       entry.energy += energy;
       if (order.delivery_final) entry.deliveredEnergy += energy;
+      if (order.delivery_final && !stampedAhead(order, clock.nowMs())) entry.justDelivered.push(order);
     }
   });
   return result;
