@@ -16,6 +16,7 @@ import { placeNeed } from './place-need.js';
 import { API_CONCURRENCY, type Plan } from './plan-ensure.js';
 import { fitInOrder } from '../ordering/what-fits.js';
 import { dryRunCeiling } from './dry-run-ceiling.js';
+import { rememberLimit } from './landed.js';
 
 export async function buyPurchases(
   deps: EnsureDeps,
@@ -75,6 +76,10 @@ async function buyHeld(
   await mapLimit(purchases, concurrency, (purchase) =>
     failingItemOn(purchase.item, async () => {
       await placeNeed(api, options.hours, purchase, plan.clock.nowMs, reservation?.holdOf(purchase));
+      const { bought, address } = purchase.item;
+      const reading = plan.chain.get(address);
+      if (deps.limitsBefore !== undefined && bought != null && reading !== undefined)
+        rememberLimit(deps.limitsBefore, bought, { limit: reading.energy_limit, readMs: plan.readMs });
     }),
   );
 }

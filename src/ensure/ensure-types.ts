@@ -11,6 +11,7 @@ import type { ClaimAddresses, ClaimHolder } from '../state/address-claim.js';
 import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Need } from './need-id.js';
 import type { FinalOrders } from '../journal/final-orders.js';
+import type { LimitBefore } from './landed.js';
 
 /**
  * enough: it has the target now · within_tolerance: short by no more than --tolerance (drift), so nothing
@@ -154,6 +155,8 @@ export interface EnsureDeps {
   nowMs?: () => number;
   /** Ids of this machine's orders seen final: a service keeps them between cycles (see in-flight.ts). */
   knownFinal?: Set<string>;
+  /** A placed order's id → the address's energy limit read before it: a service keeps them (landed.ts). */
+  limitsBefore?: Map<string, LimitBefore>;
   /** What the fleet knows of accounts on chain (a shared state store), so that one host asks the node. */
   knownAccounts?: KnownAccounts | undefined;
   /** Orders the fleet knows ended (a shared state store): not followed by id again by any host. */

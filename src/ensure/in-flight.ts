@@ -47,6 +47,8 @@ export interface InFlight extends Need {
   unknownRequests: number;
   /** Rentals delivered and held now, listed or followed by id: what --renew-before looks at (renewal.ts). */
   rentals: Order[];
+  /** The delivered orders counted in `deliveredEnergy` (not stamped ahead): the node may show them (landed.ts). */
+  justDelivered: Order[];
 }
 
 export interface InFlightInput {
@@ -84,6 +86,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
         stampedAheadEnergy: 0,
         unknownRequests: 0,
         rentals: [],
+        justDelivered: [],
         anchor: { periodStartMs: periodStart(address, nowMs) },
         windowStartMs: windowStart(address, nowMs),
         listedSinceMs: undefined,
@@ -104,6 +107,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
       const onItsWay = energyOnItsWay(order, nowMs);
       entry.energy += onItsWay;
       if (order.delivery_final) entry.deliveredEnergy += onItsWay;
+      if (order.delivery_final && onItsWay > 0 && !stampedAhead(order, nowMs)) entry.justDelivered.push(order);
       if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
       if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
       if (isHeldRental(order, nowMs)) entry.rentals.push(order);
@@ -173,6 +177,7 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
     } else {
       entry.energy += energy;
       if (order.delivery_final) entry.deliveredEnergy += energy;
+      if (order.delivery_final && !stampedAhead(order, clock.nowMs())) entry.justDelivered.push(order);
     }
   });
   // Told to the fleet in one statement; a store that cannot be reached costs only requests, never an order.

@@ -14,6 +14,7 @@ import type { AddressState } from '../tron/address-state.js';
 import { NODE_LAG_GRACE_MS, pastTerm } from './on-its-way.js';
 import { timestampMs } from '../domain/api-time.js';
 import { toleratedUnits } from './shortfall.js';
+import { rentalEndMs } from './renewal.js';
 
 /**
  * Delivered, not failed, not expired (neither final nor past its term: an order the API still calls active
@@ -26,13 +27,21 @@ export function deliveredAndLasting(order: Order, serverNowMs: number): boolean 
   return serverNowMs - timestampMs(order.updated_at) >= NODE_LAG_GRACE_MS;
 }
 
-/** The error the item fails with when the node does not show `delivered`; undefined when it does (or none). */
+/**
+ * The error the item fails with when the node does not show `delivered`; undefined when it does (or none). A
+ * rental whose term ends within the grace of `serverNowMs`, either side, is not asked of the node: it may have
+ * ended on chain by the time the node is read (after the list, which called it active), and asked for, it
+ * failed an address spending fast as `not_on_chain` at rentals' ends, nothing bought, while its transfers
+ * burnt. Past that, an order the API still calls active within its slack is asked for, as before (issue 40).
+ */
 export function notOnChain(
-  delivered: readonly Order[],
+  lasting: readonly Order[],
   chain: AddressState,
   toleranceBp: number,
   nodeUrl: string,
+  serverNowMs: number,
 ): OrderFailedError | undefined {
+  const delivered = lasting.filter((order) => Math.abs(rentalEndMs(order) - serverNowMs) > NODE_LAG_GRACE_MS);
   const energy = delivered.reduce((sum, order) => sum + order.energy, 0);
   if (delivered.length === 0 || chain.energy_limit >= energy - toleratedUnits(energy, toleranceBp)) return undefined;
   const newest = delivered.reduce((a, b) => (b.updated_at > a.updated_at ? b : a));

@@ -19,6 +19,7 @@ import { isShort, shortfall } from './shortfall.js';
 import { failItem, noteAbout } from './item.js';
 import { notOnChain } from './not-on-chain.js';
 import { availableAfter, endingWithin } from './renewal.js';
+import { landedEnergy, type LimitBefore } from './landed.js';
 
 /** Quotes and orders in flight at once. */
 export const API_CONCURRENCY = 4;
@@ -29,6 +30,8 @@ export interface Plan {
   chain: Map<string, AddressState>;
   /** The server's clock, as this run read it. */
   clock: ServerClock;
+  /** When the chain was read before buying, or earlier (server clock). */
+  readMs: number;
 }
 
 /** Short but buying nothing: by drift alone, or covered by what is on its way. */
@@ -69,7 +72,15 @@ export async function planShortfalls(
   });
   const chain = new Map(firstReading);
   const sizing = (entry: EnsureItem) =>
-    size(entry, inFlight.get(entry.address)!, chain.get(entry.address)!, offer, options, clock.nowMs());
+    size(
+      entry,
+      inFlight.get(entry.address)!,
+      chain.get(entry.address)!,
+      offer,
+      options,
+      clock.nowMs(),
+      deps.limitsBefore,
+    );
   // Sized on the first reading: an address whose shortfall is on its way costs no second read. The others are
   // read again (after the order list): one delivered in between then shows on chain instead of being missed.
   const again = short.filter((entry) => sizing(entry) > 0);
@@ -82,6 +93,8 @@ export async function planShortfalls(
         `energy: ${entry.address} has ${unknownRequests} order request(s) with no known outcome, counted as in flight; settle them with \`${api.recoverCommand()}\``,
       );
   }
+  // Read at this time or later: what a placed order's reading-before is stamped with (landed.ts).
+  const readMs = clock.nowMs();
   for (const [address, state] of await readAddresses(
     deps.node,
     again.map((entry) => entry.address),
@@ -92,7 +105,13 @@ export async function planShortfalls(
     const flight = inFlight.get(entry.address)!;
     if (sizing(entry) === 0) continue;
     // Short while a delivery lasts that the node does not show: the node is wrong, not the supply.
-    const unseen = notOnChain(flight.delivered, chain.get(entry.address)!, options.toleranceBp, deps.node.url);
+    const unseen = notOnChain(
+      flight.delivered,
+      chain.get(entry.address)!,
+      options.toleranceBp,
+      deps.node.url,
+      clock.nowMs(),
+    );
     if (unseen !== undefined) {
       failItem(entry, unseen, 'not_on_chain');
       continue;
@@ -115,7 +134,7 @@ export async function planShortfalls(
     entry.burn_trx = burn === null ? null : burnTrx(entry.to_buy, burn);
     return { item: entry, quote: quotes[index]!, need: inFlight.get(entry.address)! };
   });
-  return { purchases, chain, clock };
+  return { purchases, chain, clock, readMs };
 }
 
 /**
@@ -129,6 +148,7 @@ function size(
   offer: OptionsResponse,
   options: EnsureOptions,
   serverNowMs: number,
+  before: ReadonlyMap<string, LimitBefore> | undefined,
 ): number {
   if (flight.failure !== undefined) {
     failItem(entry, flight.failure);
@@ -139,12 +159,13 @@ function size(
   // was used of them since: their stamps cannot say how long ago they were delivered (issue 32).
   const arrived =
     flight.stampedAheadEnergy > 0 && !isShort(flight.stampedAheadEnergy, onChain.energy_limit, options.toleranceBp);
-  const counted = arrived
-    ? {
-        energy: flight.energy - flight.stampedAheadEnergy,
-        deliveredEnergy: Math.max(0, flight.deliveredEnergy - flight.stampedAheadEnergy),
-      }
-    : flight;
+  const ahead = arrived ? flight.stampedAheadEnergy : 0;
+  // Deliveries the node's limit shows grown since before their orders: landed, whatever was spent (landed.ts).
+  const shown = landedEnergy(flight.justDelivered, flight.rentals, onChain, before, options.toleranceBp);
+  const counted = {
+    energy: flight.energy - ahead - shown,
+    deliveredEnergy: Math.max(0, flight.deliveredEnergy - ahead - shown),
+  };
   entry.in_flight = countedInFlight(entry.target, entry.available, counted);
   const terms = { target: entry.target, inFlight: entry.in_flight, portion: offer.energy_per_portion };
   const limits = { maxEnergy: offer.max_energy, toleranceBp: options.toleranceBp };

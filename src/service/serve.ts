@@ -35,6 +35,8 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
     ...deps,
     // Orders seen final stay known between cycles, so a service follows each of its old orders once.
     knownFinal: new Set(),
+    // What the node showed before each order placed: its delivery counts once the limit shows it (landed.ts).
+    limitsBefore: new Map(),
     // Ordering starts with a claim's decision: not once a stop was asked for.
     claim: gateOrdering(deps.claim, () => stop.requested),
   };
