@@ -10,6 +10,7 @@ import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { ContextualError, InterruptedError, SomeFailedError } from '../domain/cli-errors.js';
 import { addAmounts } from '../domain/money.js';
+import { monotonicMs } from '../domain/monotonic.js';
 import { counted } from '../domain/text-forms.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import { refuseUnaffordable } from '../ordering/afford.js';
@@ -123,7 +124,8 @@ async function place(
   fit: LinesFit | undefined,
 ): Promise<void> {
   const { client, journal } = deps;
-  const started = Date.now();
+  // The rate on the monotonic clock: a host clock that steps mid-batch says nothing of its speed.
+  const started = monotonicMs();
   let done = 0;
   let spent = '0.000000';
   const summary = await executeBatch({
@@ -140,7 +142,7 @@ async function place(
       done += 1;
       if (result.status === 'created' && result.order !== null) spent = addAmounts(spent, result.order.total_trx);
       await deps.onResult(result);
-      const rate = done / Math.max((Date.now() - started) / 1000, 0.001);
+      const rate = done / Math.max((monotonicMs() - started) / 1000, 0.001);
       deps.progress(`batch: ${done}/${counted(source.orderCount, 'line')}, ${rate.toFixed(1)}/s, ${spent} TRX spent`);
     },
   });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { deadUrl } from '../helpers/e2e.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
 const RECORD_LOADS = fileURLToPath(new URL('../fixtures/record-loads.cjs', import.meta.url));
@@ -94,7 +95,7 @@ describe('balance and time without commander', () => {
   });
 
   it('an unreachable server (exit 7) fails as the whole program fails', async () => {
-    const { light, whole } = await bothWays(['--base-url', 'http://127.0.0.1:9', 'balance', '--json']);
+    const { light, whole } = await bothWays(['--base-url', await deadUrl(), 'balance', '--json']);
     expect(light.code).toBe(7);
     expect(whole.code).toBe(7);
     expect(light.stderr).toBe(whole.stderr);
