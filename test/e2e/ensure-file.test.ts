@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import type { CliResult, RunningCli } from '../helpers/cli.js';
-import { freshAddress, until } from '../helpers/e2e.js';
+import type { CliResult } from '../helpers/cli.js';
+import { freshAddress, until, serviceCycles as cyclesOf } from '../helpers/e2e.js';
 import { tempDirForSuite, worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
 
@@ -19,12 +19,6 @@ const target = ['--energy', '65000', '--hours', '1'];
 const node = () => ({ ENERGY_TRON_NODE: world.sandbox.url });
 const ordersTo = (address: string) => world.sandbox.orders().filter((order) => order.address === address);
 const addressesOf = (result: CliResult) => json<{ items: { address: string }[] }>(result).items.map((i) => i.address);
-const cyclesOf = (service: RunningCli) =>
-  service
-    .output()
-    .stdout.split('\n')
-    .filter((line) => line.startsWith('{"cycle":'))
-    .map((line) => JSON.parse(line) as { items: { address: string; reason: string }[] });
 
 it('reads one address a line, comments, blank lines, CRLF and a BOM as tools write them, after the arguments', async () => {
   const [a, b, c] = [freshAddress(47_501), freshAddress(47_502), freshAddress(47_503)];

@@ -8,24 +8,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until, serviceCycles as cyclesOf } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
 const bin = postgresBin();
-
-interface Cycle {
-  items: { address: string; reason: string }[];
-}
-const cyclesOf = (service: RunningCli): Cycle[] =>
-  service
-    .output()
-    .stdout.split('\n')
-    .filter((line) => line.startsWith('{"cycle":'))
-    .map((line) => JSON.parse(line) as Cycle);
 
 /** The addresses a scrape has `energy_address_available_energy` for. */
 const exported = (body: string): string[] =>

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, until } from '../helpers/e2e.js';
+import { freshAddress, until, serviceCycles as cyclesOf, type ServiceCycle } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -18,17 +18,8 @@ import { worldForSuite } from '../helpers/suite-world.js';
 const bin = postgresBin();
 const HOSTS = 4;
 
-interface Cycle {
-  cycle: number;
-  items: { address: string; reason: string }[];
-}
-const cyclesOf = (service: RunningCli): Cycle[] =>
-  service
-    .output()
-    .stdout.split('\n')
-    .filter((line) => line.startsWith('{"cycle":'))
-    .map((line) => JSON.parse(line) as Cycle);
-const boughtIn = (cycle: Cycle | undefined) => cycle?.items.filter((item) => item.reason === 'bought').length ?? 0;
+const boughtIn = (cycle: ServiceCycle | undefined) =>
+  cycle?.items.filter((item) => item.reason === 'bought').length ?? 0;
 
 describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first cycle", () => {
   // Orders stay on their way: an address bought for is not short again during the test.

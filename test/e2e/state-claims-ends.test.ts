@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CliResult, RunningCli } from '../helpers/cli.js';
-import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, metricsUrl, until, serviceCycles as cyclesOf } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -34,13 +34,6 @@ interface Status {
 }
 const reasonsOf = (result: CliResult) =>
   Object.fromEntries(json<{ items: Item[] }>(result).items.map((item) => [item.address, item.reason]));
-/** The cycles a service printed so far (NDJSON on stdout). */
-const cyclesOf = (service: RunningCli) =>
-  service
-    .output()
-    .stdout.split('\n')
-    .filter((line) => line.startsWith('{"cycle":'))
-    .map((line) => JSON.parse(line) as { cycle: number; items: Item[]; error?: unknown });
 
 describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and hosts with an end', () => {
   const world = worldForSuite({ rateLimit: false, deliverAfterMs: 60_000 });

@@ -139,3 +139,19 @@ export function httpGet(url: string): Promise<{ status: number; body: string }> 
       .end();
   });
 }
+
+/** A service's cycle as `ensure --every --json` prints it: one NDJSON line on stdout a cycle. */
+export interface ServiceCycle {
+  cycle: number;
+  items: { address: string; reason: string }[];
+  error?: unknown;
+}
+
+/** The cycles a running service has printed so far, in order. */
+export function serviceCycles(service: RunningCli): ServiceCycle[] {
+  return service
+    .output()
+    .stdout.split('\n')
+    .filter((line) => line.startsWith('{"cycle":'))
+    .map((line) => JSON.parse(line) as ServiceCycle);
+}
