@@ -11,7 +11,7 @@ import { scrubSecrets } from '../client/redact.js';
 import { apiBaseUrl } from '../config/credentials.js';
 import { STATE_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
-import { resolveProfileName, type Settings } from '../config/settings.js';
+import { resolveProfileName, stateUrlSetting, type Settings } from '../config/settings.js';
 import { SettingsCache } from '../config/settings-cache.js';
 import { ConfigStore } from '../config/store.js';
 import { Printer } from '../output/printer.js';
@@ -120,7 +120,7 @@ export class Context {
   /** The state store: PostgreSQL where `state-url` names one, else the state folder; not kept when it failed. */
   state(): Promise<StateStore> {
     const state = (this.#state ??= this.settings(STATE_SETTING_NAMES).then(async (settings) =>
-      (await import('../state/open-store.js')).openStateStore(this.terminal.env, settings.values['state-url'].value),
+      (await import('../state/open-store.js')).openStateStore(this.terminal.env, stateUrlSetting(settings)),
     ));
     state.catch(() => this.#state === state && (this.#state = undefined));
     return state;

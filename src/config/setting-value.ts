@@ -6,7 +6,7 @@
 import { parseBaseUrl } from '../client/base-url.js';
 import { UsageError } from '../domain/errors.js';
 import { credentialProblem, isSecretSetting, type SettingName } from './names.js';
-import { hasPassword, parseStateUrl } from './state-url.js';
+import { hasPassword, readStateUrl } from './state-url.js';
 
 /** A secret on argv shows in `ps` and the shell history: refused, with the ways that do not. */
 export function refuseSecretOnArgv(name: SettingName, value: string | undefined): void {
@@ -28,10 +28,7 @@ export function valueToStore(name: SettingName, value: string): string {
       .toString()
       .replace(/\/$/, '');
   // Kept as typed once checked: WHATWG's form would put a stand-in host into libpq's `user@/db?host=/dir`.
-  if (name === 'state-url') {
-    parseStateUrl(trimmed);
-    return trimmed;
-  }
+  if (name === 'state-url') return readStateUrl(trimmed).text;
   if (name === 'api-secret-command' || name === 'tron-api-key-command') {
     if (/[\x00-\x1f\x7f]/.test(trimmed)) throw new UsageError(`${name} must be one line without control characters`);
     return trimmed;

@@ -12,7 +12,7 @@ import {
   type ProfileValues,
   type SettingName,
 } from './names.js';
-import { hasPassword } from './state-url.js';
+import { hasPassword, readStateUrl, type StateUrl } from './state-url.js';
 
 export type SettingSource = 'option' | 'environment' | 'profile' | 'default';
 
@@ -153,4 +153,10 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
 
 export function environmentVariableFor(name: SettingName): string | undefined {
   return ENVIRONMENT[name];
+}
+
+/** The state URL in effect, read and checked once (exit 2 when it is not one libpq takes); undefined: none set. */
+export function stateUrlSetting(settings: Settings): StateUrl | undefined {
+  const text = settings.values['state-url'].value;
+  return text === undefined ? undefined : readStateUrl(text);
 }

@@ -27,8 +27,29 @@ function asUrl(text: string): URL {
   }
 }
 
+/** The integer parameters energy acts on, as the URL gives them. */
+export type IntegerParameter = (typeof INTEGER_PARAMETERS)[number];
+
+/**
+ * The state URL as read once, where the setting is (commands/context.ts, `config set`): the store, its sessions
+ * and their messages take this value, and nothing below reads the text again.
+ */
+export interface StateUrl {
+  /** As given: for the driver alone, since it may hold a password. */
+  readonly text: string;
+  readonly url: URL;
+  /** The text with its password replaced by `***`: what every message shows. */
+  readonly redacted: string;
+  /** The URL's sslmode, checked; undefined where it has none (PGSSLMODE may then say). */
+  readonly sslmode: (typeof SSL_MODES)[number] | undefined;
+  /** The URL's integer parameters, checked as libpq reads them. */
+  readonly integers: Readonly<Partial<Record<IntegerParameter, number>>>;
+  /** The URL's passwords, as written and decoded: scrubbed from whatever a driver or server says. */
+  readonly secrets: readonly string[];
+}
+
 /** The URL, checked: a PostgreSQL one whose sslmode and integer parameters libpq would take, else exit 2. */
-export function parseStateUrl(text: string): URL {
+export function readStateUrl(text: string): StateUrl {
   let url: URL;
   try {
     url = asUrl(text);
@@ -40,13 +61,29 @@ export function parseStateUrl(text: string): URL {
     throw new UsageError(`state-url must be a postgresql:// URL, not ${printable(url.protocol, 20)}`, {
       hint: STATE_URL_HINT,
     });
-  const sslmode = url.searchParams.get('sslmode');
-  if (sslmode !== null) checkSslMode(sslmode, 'the URL');
+  const inUrl = url.searchParams.get('sslmode');
+  const sslmode = inUrl === null ? undefined : checkSslMode(inUrl, 'the URL');
+  const integers: Partial<Record<IntegerParameter, number>> = {};
   for (const name of INTEGER_PARAMETERS) {
     const value = url.searchParams.get(name);
-    if (value !== null) libpqInteger(value, name, 'the URL');
+    if (value !== null) integers[name] = libpqInteger(value, name, 'the URL');
   }
-  return url;
+  return { text, url, redacted: redactStateUrl(text), sslmode, integers, secrets: secretsOf(text) };
+}
+
+/** The passwords written in the URL (user part, password=), as written and decoded. */
+function secretsOf(text: string): string[] {
+  const secrets = new Set<string>();
+  for (const raw of [/:\/\/[^:/@?#]*:([^/?#]*)@/.exec(text)?.[1], /[?&]password=([^&#]*)/i.exec(text)?.[1]]) {
+    if (raw === undefined || raw === '') continue;
+    secrets.add(raw);
+    try {
+      secrets.add(decodeURIComponent(raw));
+    } catch {
+      // Kept as written.
+    }
+  }
+  return [...secrets];
 }
 
 /** An sslmode libpq knows, else a usage error naming where it came from (the URL, PGSSLMODE). */

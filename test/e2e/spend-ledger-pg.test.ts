@@ -15,6 +15,7 @@ import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
+import { readStateUrl } from '../../src/config/state-url.js';
 
 const bin = postgresBin();
 
@@ -117,7 +118,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
 
   it("two holders of one request, each drop read back by another connection; a failed write loses nothing; only the key's own open orders are rechecked", async () => {
     const { PgStore } = await import('../../src/state/pg/pg-store.js');
-    const open = () => PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    const open = () => PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     const [one, two] = [await open(), await open()];
     try {
       const [first, second] = [await one.spendLedger('budget holders'), await two.spendLedger('budget holders')];

@@ -20,6 +20,7 @@ import { needId, periodStart, type Anchor } from '../../src/ensure/need-id.js';
 import { keyIdOf } from '../../src/journal/record.js';
 import { SCHEMA_VERSION } from '../../src/state/pg/pg-schema.js';
 import { PgStore } from '../../src/state/pg/pg-store.js';
+import { readStateUrl } from '../../src/config/state-url.js';
 
 const bin = postgresBin();
 
@@ -195,7 +196,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
   }, 60_000);
 
   it('a service takes its share of what is due, the most overdue first: its addresses over the services with its list', async () => {
-    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
     const key = 'sha256:00000000000000bb';
     const addresses = Array.from({ length: 40 }, (_, i) => freshAddress(39_600 + i));
@@ -249,7 +250,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
   });
 
   it('services with one list in another order share it: each counts the other (issue 50 CM12)', async () => {
-    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
     const key = 'sha256:00000000000000cc';
     const list = Array.from({ length: 40 }, (_, i) => freshAddress(39_800 + i)).sort();
@@ -269,7 +270,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
   });
 
   it('a service back from an outage counts the services live at its own last claim, and claims in slices', async () => {
-    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
     const key = 'sha256:00000000000000dd';
     const list = Array.from({ length: 200 }, (_, i) => freshAddress(39_900 + i));

@@ -12,6 +12,7 @@ import { freshAddress } from '../helpers/e2e.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { SCHEMA_TWO_SQL } from '../helpers/pg-schema-two.js';
+import { readStateUrl } from '../../src/config/state-url.js';
 
 const bin = postgresBin();
 const KEY = 'sha256:00000000000000aa';
@@ -31,7 +32,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the journal in 
 
   async function open(database = 'postgres'): Promise<PgStore> {
     const url = cluster.current.url.replace('/postgres?', `/${database}?`);
-    const store = await PgStore.open(url, { PGPASSWORD: cluster.current.password });
+    const store = await PgStore.open(readStateUrl(url), { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
     return store;
   }

@@ -18,6 +18,7 @@ import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { SCHEMA_TWO_SQL } from '../helpers/pg-schema-two.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
+import { readStateUrl } from '../../src/config/state-url.js';
 
 const bin = postgresBin();
 
@@ -91,7 +92,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
 
   async function ledger(name: string): Promise<{ ledger: SpendLedger; close: () => Promise<void> }> {
     const { PgStore } = await import('../../src/state/pg/pg-store.js');
-    const store = await PgStore.open(cluster.current.url, { PGPASSWORD: cluster.current.password });
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     return { ledger: await store.spendLedger(name), close: () => store.close() };
   }
   it('two hosts at once on 150 addresses each under 2000/1h: 300 orders at the server, the same 300 in the ledger', async () => {

@@ -12,6 +12,7 @@
  * with the reason and claims (so orders) nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { StateUrl } from '../../config/state-url.js';
 import type { Pool } from 'pg';
 import type { AddressClaim, ClaimHolder, ClaimSlice } from '../address-claim.js';
 import { printable } from '../../domain/printable.js';
@@ -37,7 +38,7 @@ const DUE_SHARE = 0.85;
 
 export interface PgClaimsOptions {
   pool: Pool;
-  url: string;
+  url: StateUrl;
   host: string;
   /** --every in ms; undefined for one run. */
   everyMs: number | undefined;

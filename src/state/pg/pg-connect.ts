@@ -11,7 +11,7 @@
  * mode needs.
  */
 import type { Pool, PoolConfig } from 'pg';
-import { redactStateUrl } from '../../config/state-url.js';
+import type { StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
 import { setLocal, startupOptions, type Limits } from './pg-limits.js';
@@ -28,7 +28,7 @@ export const MAX_SESSIONS = 2;
 const known: { limits?: Limits; secrets: Set<string> } = { secrets: new Set() };
 
 /** A pool whose sessions carry the limits, its first session made (the mode decided), or exit 11. */
-export async function connectPool(url: string, env: NodeJS.ProcessEnv): Promise<Pool> {
+export async function connectPool(url: StateUrl, env: NodeJS.ProcessEnv): Promise<Pool> {
   const settings = await sessionSettings(url, env);
   known.limits = settings.limits;
   const options = startupOptions(settings.limits, settings.otherOptions);
@@ -83,7 +83,7 @@ async function loadDriver(): Promise<typeof import('pg')> {
   }
 }
 
-async function newPool(settings: SessionSettings, url: string, options: string, local: boolean): Promise<Pool> {
+async function newPool(settings: SessionSettings, url: StateUrl, options: string, local: boolean): Promise<Pool> {
   const { default: pg } = await loadDriver();
   const begin = setLocal(settings.limits);
   /** The client the pool makes: listened to from the start; in local mode, each BEGIN sets the limits. */
@@ -148,7 +148,7 @@ function eachStatementInATransaction(pool: Pool): void {
 }
 
 function missingPassword(
-  url: string,
+  url: StateUrl,
   settings: SessionSettings,
   found: { file: string | undefined; ignored?: string; unreadable?: string },
 ) {
@@ -162,7 +162,7 @@ function missingPassword(
           ? `no line for ${host}:${port}:${database}:${user} in the password file ${found.file}`
           : `the password file ${found.file} ignored: ${found.ignored}`;
   return new StateStoreError(
-    `the state store ${printable(redactStateUrl(url), 160)} asks for a password for user ${printable(user, 64)} and none was given: none in the URL, PGPASSWORD not set, ${printable(file, 300)} (nothing was sent)`,
+    `the state store ${printable(url.redacted, 160)} asks for a password for user ${printable(user, 64)} and none was given: none in the URL, PGPASSWORD not set, ${printable(file, 300)} (nothing was sent)`,
     {
       hint: `set PGPASSWORD, or add the line ${host}:${port}:${database}:${user}:<password> to a password file readable by you alone (chmod 600) named by PGPASSFILE`,
     },
@@ -170,29 +170,18 @@ function missingPassword(
 }
 
 /** A driver or server failure as the CLI's error (exit 11), the passwords never in it. */
-export function stateStoreFailure(error: unknown, url: string, doing: string): StateStoreError {
+export function stateStoreFailure(error: unknown, url: StateUrl, doing: string): StateStoreError {
   if (error instanceof StateStoreError) return error;
   const { reason, hint } = sessionFailure(error, known.limits);
   return new StateStoreError(
-    `the state store ${printable(redactStateUrl(url), 160)} cannot be used${doing === '' ? '' : ` ${doing}`}: ${printable(scrub(reason, url), 240)}`,
+    `the state store ${printable(url.redacted, 160)} cannot be used${doing === '' ? '' : ` ${doing}`}: ${printable(scrub(reason, url), 240)}`,
     { hint: hint ?? STATE_HINT, cause: error },
   );
 }
 
-/** The URL's password and any password a session used, should a message repeat them, replaced. */
-export function scrub(text: string, url: string): string {
-  const found = /:\/\/[^:/@?#]*:([^/?#]*)@/.exec(url)?.[1];
-  const inQuery = /[?&]password=([^&#]*)/i.exec(url)?.[1];
-  const secrets = new Set(known.secrets);
-  for (const raw of [found, inQuery]) {
-    if (raw === undefined || raw === '') continue;
-    secrets.add(raw);
-    try {
-      secrets.add(decodeURIComponent(raw));
-    } catch {
-      // Kept as written.
-    }
-  }
+/** The URL's passwords and any password a session used, should a message repeat them, replaced. */
+export function scrub(text: string, url: StateUrl): string {
+  const secrets = new Set([...known.secrets, ...url.secrets]);
   let scrubbed = text;
   for (const secret of [...secrets].sort((a, b) => b.length - a.length))
     if (secret !== '') scrubbed = scrubbed.split(secret).join('***');

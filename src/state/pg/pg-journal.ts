@@ -7,6 +7,7 @@
  * its order's address, so that a decision reads its own addresses' rows only (index journal_address).
  */
 import type { Pool } from 'pg';
+import type { StateUrl } from '../../config/state-url.js';
 import { JournalWriteError, UnreadableRecordError } from '../../domain/journal-errors.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { UnreadableRecord } from '../../journal/read-records.js';
@@ -31,19 +32,21 @@ const RETENTION = "interval '30 days'";
 
 export class PgJournal implements OrderJournal {
   #pruned = false;
+  readonly where: string;
 
   constructor(
     private readonly pool: Pool,
     readonly scope: JournalScope,
-    readonly where: string,
-    private readonly url: string,
+    private readonly url: StateUrl,
     private readonly host: string,
     private readonly options: {
       /** Asked before a record is written: may refuse the order (a host not moved in, pg-store.ts). */
       beforeBegin?: () => Promise<void>;
       nowMs?: () => number;
     } = {},
-  ) {}
+  ) {
+    this.where = url.redacted;
+  }
 
   private nowMs(): number {
     // The process's server clock (issue 44): records of hosts whose clocks differ sort and end alike.

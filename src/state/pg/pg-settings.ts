@@ -15,7 +15,7 @@
  */
 import { hostname } from 'node:os';
 import type { PoolConfig } from 'pg';
-import { checkSslMode, libpqInteger, parseStateUrl, redactStateUrl } from '../../config/state-url.js';
+import { checkSslMode, libpqInteger, type IntegerParameter, type StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
 import { limitsFrom, type Limits } from './pg-limits.js';
@@ -40,22 +40,22 @@ export interface SessionSettings {
   password: () => PgpassLookup;
 }
 
-export async function sessionSettings(url: string, env: NodeJS.ProcessEnv): Promise<SessionSettings> {
-  const inUrl = parseStateUrl(url).searchParams.get('sslmode');
+export async function sessionSettings(stateUrl: StateUrl, env: NodeJS.ProcessEnv): Promise<SessionSettings> {
+  const { text: url, sslmode: inUrl } = stateUrl;
   const sslmode = inUrl ?? (env.PGSSLMODE || undefined);
-  if (inUrl === null && sslmode !== undefined) checkSslMode(sslmode, 'PGSSLMODE');
+  if (inUrl === undefined && sslmode !== undefined) checkSslMode(sslmode, 'PGSSLMODE');
   const { parse } = await import('pg-connection-string');
   let parsed: ReturnType<typeof parse> & Record<string, string | undefined>;
   try {
     // PGSSLMODE where the URL says nothing, as libpq reads it; `allow` is a plain connection to the parser.
     const withMode =
-      inUrl === null && sslmode !== undefined ? `${url}${url.includes('?') ? '&' : '?'}sslmode=${sslmode}` : url;
+      inUrl === undefined && sslmode !== undefined ? `${url}${url.includes('?') ? '&' : '?'}sslmode=${sslmode}` : url;
     parsed = parse(withMode.replace(/([?&])sslmode=allow(&|$)/, '$1sslmode=disable$2'), {
       useLibpqCompat: true,
     }) as typeof parsed;
   } catch (error) {
     throw new StateStoreError(
-      `cannot use the state store ${printable(redactStateUrl(url), 160)}: ${printable((error as Error).message, 200)}`,
+      `cannot use the state store ${printable(stateUrl.redacted, 160)}: ${printable((error as Error).message, 200)}`,
       { hint: 'see `energy help environment` and docs/fleet.md, "The URL"' },
     );
   }
@@ -67,7 +67,7 @@ export async function sessionSettings(url: string, env: NodeJS.ProcessEnv): Prom
   const given = parsed.password || env.PGPASSWORD || undefined;
   const target = { host, port: String(libpqInteger(port, 'port', 'the URL')), database, user };
   const { limits, otherOptions } = limitsFrom(parsed.options ?? env.PGOPTIONS);
-  const keepalives = integerSetting(String(parsed.keepalives ?? ''), undefined, 'keepalives', 1);
+  const keepalives = integerSetting(stateUrl, undefined, 'keepalives', 1);
   const file = pgpassFile(env, parsed.passfile);
   return {
     target,
@@ -83,10 +83,10 @@ export async function sessionSettings(url: string, env: NodeJS.ProcessEnv): Prom
       ssl: socket ? false : ((parsed.ssl ?? false) as PoolConfig['ssl']),
       application_name: parsed.application_name || env.PGAPPNAME || applicationName(),
       connectionTimeoutMillis:
-        connectTimeoutS(integerSetting(parsed.connect_timeout, env.PGCONNECT_TIMEOUT, 'connect_timeout')) * 1000,
+        connectTimeoutS(integerSetting(stateUrl, env.PGCONNECT_TIMEOUT, 'connect_timeout')) * 1000,
       keepAlive: keepalives !== 0,
       keepAliveInitialDelayMillis:
-        Math.max(0, integerSetting(parsed.keepalives_idle, undefined, 'keepalives_idle', KEEPALIVES_IDLE_S)) * 1000,
+        Math.max(0, integerSetting(stateUrl, undefined, 'keepalives_idle', KEEPALIVES_IDLE_S)) * 1000,
     },
   };
 }
@@ -97,13 +97,15 @@ function connectTimeoutS(seconds: number): number {
   return Math.max(seconds, 2);
 }
 
+/** The URL's value (checked as it was read), else the PG* variable's, checked as libpq reads it, else the default. */
 function integerSetting(
-  fromUrl: string | undefined,
+  stateUrl: StateUrl,
   fromEnv: string | undefined,
-  name: string,
+  name: Exclude<IntegerParameter, 'port'>,
   fallback = CONNECT_TIMEOUT_S,
 ): number {
-  if (fromUrl !== undefined && fromUrl !== '') return libpqInteger(fromUrl, name, 'the URL');
+  const fromUrl = stateUrl.integers[name];
+  if (fromUrl !== undefined) return fromUrl;
   if (fromEnv !== undefined && fromEnv !== '') return libpqInteger(fromEnv, name, `PG${name.toUpperCase()}`);
   return fallback;
 }

@@ -10,6 +10,7 @@
  * database and text here, never a JavaScript number.
  */
 import type { Pool, PoolClient } from 'pg';
+import type { StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
 import { SpendBook } from '../../journal/spend-book.js';
@@ -44,7 +45,7 @@ export class PgSpendLedger implements SpendLedger {
   constructor(
     private readonly pool: Pool,
     readonly name: string,
-    private readonly url: string,
+    private readonly url: StateUrl,
     private readonly host: string,
   ) {}
 

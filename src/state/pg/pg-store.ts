@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
-import { redactStateUrl } from '../../config/state-url.js';
+import type { StateUrl } from '../../config/state-url.js';
 import type { KnownAccounts } from '../known-accounts.js';
 import { spellingNote } from '../../journal/key-names.js';
 import { printable } from '../../domain/printable.js';
@@ -41,14 +41,14 @@ export class PgStore implements StateStore {
 
   private constructor(
     private readonly pool: Pool,
-    private readonly url: string,
+    private readonly url: StateUrl,
     readonly schemaVersion: number,
   ) {
-    this.where = redactStateUrl(url);
+    this.where = url.redacted;
   }
 
   /** Connects, and creates or migrates the schema: a database that cannot be used fails here (exit 11). */
-  static async open(url: string, env: NodeJS.ProcessEnv): Promise<PgStore> {
+  static async open(url: StateUrl, env: NodeJS.ProcessEnv): Promise<PgStore> {
     const pool = await connectPool(url, env);
     try {
       const client = await pool.connect();
@@ -68,7 +68,7 @@ export class PgStore implements StateStore {
       this.#spellings.add(scope.keyId);
       await this.#noteSpelling(scope, note);
     }
-    return new PgJournal(this.pool, scope, this.where, this.url, this.host, {
+    return new PgJournal(this.pool, scope, this.url, this.host, {
       beforeBegin: () => this.#beforeOrdering(),
     });
   }
@@ -79,7 +79,7 @@ export class PgStore implements StateStore {
   }
 
   async allPending(): ReturnType<StateStore['allPending']> {
-    return new PgJournal(this.pool, { origin: '', keyId: '' }, this.where, this.url, this.host).everyPending();
+    return new PgJournal(this.pool, { origin: '', keyId: '' }, this.url, this.host).everyPending();
   }
 
   async claims({ everyMs }: ClaimOptions): Promise<Claims> {
@@ -119,7 +119,7 @@ export class PgStore implements StateStore {
 
   /** Every record of a local journal folder, in order: see PgJournal.import. */
   async importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>> {
-    const journal = new PgJournal(this.pool, { origin: '', keyId: '' }, this.where, this.url, this.host);
+    const journal = new PgJournal(this.pool, { origin: '', keyId: '' }, this.url, this.host);
     const counts = { added: 0, settled: 0, present: 0 };
     for (const record of records) counts[await journal.import(record)] += 1;
     return counts;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasPassword, parseStateUrl, redactStateUrl } from '../../../src/config/state-url.js';
+import { hasPassword, readStateUrl, redactStateUrl } from '../../../src/config/state-url.js';
 import { UsageError } from '../../../src/domain/errors.js';
 
 describe('the state URL', () => {
@@ -22,12 +22,12 @@ describe('the state URL', () => {
   });
 
   it("takes postgresql:// and postgres://, libpq's socket form too, and refuses anything else without showing a password", () => {
-    expect(parseStateUrl('postgresql://u@/d?host=/tmp/x').protocol).toBe('postgresql:');
-    expect(parseStateUrl('postgres://h/d').protocol).toBe('postgres:');
-    expect(() => parseStateUrl('mysql://u:pw@h/d')).toThrow(UsageError);
-    expect(() => parseStateUrl('::nonsense:pw-9@x')).toThrow(/state-url is not a URL/);
+    expect(readStateUrl('postgresql://u@/d?host=/tmp/x').url.protocol).toBe('postgresql:');
+    expect(readStateUrl('postgres://h/d').url.protocol).toBe('postgres:');
+    expect(() => readStateUrl('mysql://u:pw@h/d')).toThrow(UsageError);
+    expect(() => readStateUrl('::nonsense:pw-9@x')).toThrow(/state-url is not a URL/);
     // Not a URL: not echoed at all, since no rule can find a password in it.
-    expect(() => parseStateUrl('http//u:pw-secret-7@h')).toThrow(
+    expect(() => readStateUrl('http//u:pw-secret-7@h')).toThrow(
       /^state-url is not a URL \(not shown: it may hold a password\)$/,
     );
   });

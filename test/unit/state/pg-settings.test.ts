@@ -8,10 +8,11 @@ import { applicationName, sessionSettings } from '../../../src/state/pg/pg-setti
 import { limitsFrom, setLocal, startupOptions } from '../../../src/state/pg/pg-limits.js';
 import { scrub, stateStoreFailure } from '../../../src/state/pg/pg-connect.js';
 import { UsageError } from '../../../src/domain/errors.js';
+import { readStateUrl } from '../../../src/config/state-url.js';
 
 const TCP = 'postgresql://energy@db.internal/energy';
 const SOCKET = 'postgresql://energy@/energy?host=/run/postgresql';
-const settings = (url: string, env: NodeJS.ProcessEnv = {}) => sessionSettings(url, env);
+const settings = async (url: string, env: NodeJS.ProcessEnv = {}) => sessionSettings(readStateUrl(url), env);
 
 describe('connect_timeout, as libpq reads and bounds it', () => {
   it.each([
@@ -132,21 +133,23 @@ describe('a failure said without the password', () => {
     const url = 'postgresql://energy:s3cr%2Ft@db.internal/energy';
     const failure = stateStoreFailure(
       new Error('password authentication failed: got "s3cr/t" (raw s3cr%2Ft)'),
-      url,
+      readStateUrl(url),
       'to read the journal',
     );
     expect(failure.message).not.toContain('s3cr');
     expect(failure.message).toContain('got "***" (raw ***)');
     expect(failure.message).toContain('postgresql://energy:***@db.internal/energy');
-    expect(scrub('password=hunter2x', 'postgresql://u@h/d?password=hunter2x')).toBe('password=***');
+    expect(scrub('password=hunter2x', readStateUrl('postgresql://u@h/d?password=hunter2x'))).toBe('password=***');
   });
 
   it('names a time limit hit and a session the server ended', () => {
     const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
-    expect(stateStoreFailure(timeout, TCP, '').message).toContain('a statement ran past statement_timeout');
+    expect(stateStoreFailure(timeout, readStateUrl(TCP), '').message).toContain(
+      'a statement ran past statement_timeout',
+    );
     const ended = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
-    expect(stateStoreFailure(ended, TCP, '').message).toContain('the session was ended by the server');
-    expect(stateStoreFailure(new Error('Connection terminated unexpectedly'), TCP, '').message).toContain(
+    expect(stateStoreFailure(ended, readStateUrl(TCP), '').message).toContain('the session was ended by the server');
+    expect(stateStoreFailure(new Error('Connection terminated unexpectedly'), readStateUrl(TCP), '').message).toContain(
       'the connection to the database was lost',
     );
   });
