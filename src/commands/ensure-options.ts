@@ -1,7 +1,7 @@
 /** What `energy ensure`'s options parse into (ensure.ts), and the checks that need more than one of them. */
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../domain/errors.js';
-import type { MaxSpend } from '../ensure/ensure-types.js';
+import type { Ceiling } from '../ensure/ensure-types.js';
 import { parseListenAddress } from '../service/listen-address.js';
 import type { WatchOptions } from '../service/observer.js';
 import { trxAmount } from './arguments.js';
@@ -16,7 +16,8 @@ export interface Parsed {
   tolerance: number;
   hours: number;
   maxTotal?: string;
-  maxSpend?: MaxSpend;
+  /** --max-spend as typed, parsed; `ceilingOf` adds --budget. */
+  maxSpend?: Omit<Ceiling, 'budget'>;
   budget?: string;
   yes?: boolean;
   wait?: boolean;
@@ -44,7 +45,7 @@ export function listenAddress(text: string): NonNullable<WatchOptions['metrics']
 const SHORTEST_WINDOW_MS = 60_000;
 
 /** `--max-spend 50/24h`: a TRX amount above 0, a slash, a duration from a minute to a year. */
-export function maxSpend(text: string): MaxSpend {
+export function maxSpend(text: string): Omit<Ceiling, 'budget'> {
   const [amount, window, ...rest] = text.split('/');
   if (window === undefined || rest.length > 0) {
     throw new InvalidArgumentError('must be <trx>/<duration>, e.g. 50/24h (at most 50 TRX in any 24 hours)');
@@ -67,8 +68,11 @@ export function budgetName(text: string): string {
   throw new InvalidArgumentError('use letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)');
 }
 
-/** --max-spend with its --budget, checked against --every: a window shorter than one cycle bounds nothing. */
-export function spendLimit(parsed: Parsed): MaxSpend | undefined {
+/**
+ * The run's one Ceiling: --max-spend with its --budget, checked against --every (a window shorter than one
+ * cycle bounds nothing). ensure-run.ts hands it to spend-ceiling.ts, which holds against it and refuses.
+ */
+export function ceilingOf(parsed: Parsed): Ceiling | undefined {
   const limit = parsed.maxSpend;
   if (limit === undefined) {
     if (parsed.budget !== undefined) throw new UsageError('--budget names the ledger of --max-spend: give both');

@@ -121,22 +121,19 @@ function finalOrdersOf(opts: EnsureCommandOptions): FinalOrders {
 }
 
 /**
- * --max-spend's ceiling over its ledger in the state store (shared in PostgreSQL): the API key's own, or the
- * --budget's; opened at the first order, so that a run with enough energy never touches it.
+ * --max-spend's rule (ensure/spend-ceiling.ts, where a request past it is refused) over the run's Ceiling, as
+ * ensure-options.ts parsed it, and its ledger in the state store (shared in PostgreSQL): the API key's own, or
+ * the --budget's; opened at the first order, so that a run with enough energy never touches it.
  */
 async function ceilingFor(opts: EnsureCommandOptions): Promise<SpendCeiling | undefined> {
-  const limit = opts.run.maxSpend;
-  if (limit === undefined) return undefined;
-  const [{ SpendCeiling }, { accountLedger, budgetLedger }] = await Promise.all([
-    import('../ensure/spend-ceiling.js'),
-    import('../journal/spend-ledger.js'),
-  ]);
+  const { ceiling } = opts.run;
+  if (ceiling === undefined) return undefined;
+  const { SpendCeiling, ceilingLedger } = await import('../ensure/spend-ceiling.js');
   return new SpendCeiling({
-    limit,
+    ceiling,
     open: async () => {
       const journal = await opts.journal();
-      const { keyId } = journal.scope;
-      const name = limit.budget === undefined ? accountLedger(keyId) : budgetLedger(limit.budget);
+      const name = ceilingLedger(ceiling, journal.scope.keyId);
       return { ledger: await (await opts.state()).spendLedger(name, journal.scope), journal };
     },
     note: (line) => opts.printer.note(line),

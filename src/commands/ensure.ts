@@ -14,7 +14,7 @@ import { everyDuration, waitTimeoutOption } from './duration-arguments.js';
 import { UsageError } from '../domain/errors.js';
 import type { Context } from './context.js';
 import { ensureRun, type EnsureCommandOptions } from './ensure-run.js';
-import { budgetName, listenAddress, maxSpend, spendLimit, watchOptions, type Parsed } from './ensure-options.js';
+import { budgetName, ceilingOf, listenAddress, maxSpend, watchOptions, type Parsed } from './ensure-options.js';
 import { renewBeforeDuration, renewBeforeMs } from './ensure-options.js';
 
 export type { EnsureCommandOptions } from './ensure-run.js';
@@ -128,7 +128,7 @@ export function ensureCommand(
           toleranceBp: parsed.tolerance,
           hours: parsed.hours,
           maxTotal: parsed.maxTotal,
-          maxSpend: spendLimit(parsed),
+          ceiling: ceilingOf(parsed),
           yes: parsed.yes === true,
           dryRun: parsed.dryRun === true,
           placeWhatFits: parsed.placeWhatFits === true,

@@ -94,8 +94,8 @@ export interface EnsureOptions {
   placeWhatFits?: boolean | undefined;
   /** Seconds to follow each order with --wait; undefined: do not wait. */
   waitSeconds?: number | undefined;
-  /** --max-spend: a rolling ceiling over what ensure orders, in its ledger (see spend-ceiling.ts). */
-  maxSpend?: MaxSpend | undefined;
+  /** --max-spend (with --budget) as parsed once (commands/ensure-options.ts); its rule is spend-ceiling.ts. */
+  ceiling?: Ceiling | undefined;
   /** --renew-before in ms (server clock): buy now for a rental that ends within it (renewal.ts); 0: at the end. */
   renewBeforeMs?: number | undefined;
 }
@@ -180,8 +180,13 @@ export interface Purchase {
   need: Need;
 }
 
-/** `--max-spend 50/24h`: at most `trx` over any `windowMs`. */
-export interface MaxSpend {
+/**
+ * `--max-spend 50/24h [--budget name]`, parsed once by the option parser (commands/ensure-options.ts) and
+ * carried in the run's options: at most `trx` over any `windowMs`, counted in the ledger `budget` names, else the
+ * API key's own (spend-ceiling.ts's ceilingLedger). spend-ceiling.ts holds against it and refuses (exit 5).
+ */
+export interface Ceiling {
+  /** Six-digit TRX, as money.ts writes it: never a JavaScript number. */
   trx: string;
   windowMs: number;
   /** As typed (`50/24h`), for messages. */
@@ -218,7 +223,7 @@ export interface SpendReservation {
 
 /** --max-spend's rule as ensure and the service use it (spend-ceiling.ts). */
 export interface SpendCeilingRule {
-  readonly limit: MaxSpend;
+  readonly limit: Ceiling;
   /**
    * Holds the purchases that fit under the ceiling in the ledger, in the order given, in one step under the
    * ledger's lock; each other one fails its item (spend_limit), unsent.

@@ -1,57 +1,96 @@
 /**
  * `--max-spend <trx>/<duration>`: a rolling ceiling over what `ensure` orders, counted in a ledger that
  * outlives the process and is shared by whatever names it (journal/spend-ledger.ts): the API key's own
- * (`account <key id>`, every address, every host sharing the state store) or a named `--budget`. Every
- * request is held in the ledger at its quoted price before it leaves, checked against the ceiling in that
- * same step, alone among the ledger's writers (spend-hold.ts): those that would pass it fail (reason `spend_limit`,
- * exit 5), never sent. Times are the API server's, as this run measured it when each answer came.
- * When an order would not fit, the ledger's orders not known final are read again first: a refund (an
- * order that ended undelivered, with or without a failure object) gives its price back; a 404 settles the
- * entry as unknown (kept counted), never a failed run.
+ * (`account <key id>`, every address, every host sharing the state store) or a named `--budget`. The run's
+ * Ceiling (ensure-types.ts) is parsed once by the option parser (commands/ensure-options.ts) and handed here
+ * by commands/ensure-run.ts. Every request is held in the ledger at its quoted price before it leaves, checked
+ * against the ceiling in that same step, alone among the ledger's writers (the store's `hold`, deciding with
+ * journal/spend-decide.ts): those that would pass it are refused here (`refusal`: reason `spend_limit`, exit
+ * 5), never sent. Times are the API server's, as this run measured it when each answer came. When an order
+ * would not fit, the ledger's orders not known final are read again first (ceiling-upkeep.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Order } from '../client/types.js';
-import { endedUndelivered, isFinal } from '../client/wait-for-order.js';
+import { ConflictError } from '../domain/cli-errors.js';
 import type { CliError } from '../domain/errors.js';
-import { ApiError } from '../domain/errors.js';
 import { compareAmounts, subtractAmounts } from '../domain/money.js';
-import type { OrderJournal } from '../journal/order-journal.js';
-import { orderIdOf, recordedOrder, type JournalRecord } from '../journal/record.js';
-import type { SpendEvent, SpendLedger } from '../journal/spend-ledger.js';
+import { recordedOrder, type JournalRecord } from '../journal/record.js';
+import { accountLedger, budgetLedger, type SpendLedger, type Wanted } from '../journal/spend-ledger.js';
 import type { ServerClock } from '../ordering/server-clock.js';
-import type {
-  EnsureClient,
-  MaxSpend,
-  Purchase,
-  SpendCeilingRule,
-  SpendHold,
-  SpendReservation,
-} from './ensure-types.js';
+import { learnFromJournal, recheckOpenOrders, type CeilingStore } from './ceiling-upkeep.js';
+import type { Ceiling, EnsureClient, Purchase, SpendCeilingRule, SpendHold, SpendReservation } from './ensure-types.js';
 import { failItem } from './item.js';
 import { needId } from './need-id.js';
-import { Hold, holdInOrder, type Holder, type Wanted } from './spend-hold.js';
-
-/** Orders followed again at most, when the ceiling is near, to find refunds. */
-const RECHECK_AT_MOST = 20;
-/** Holds of earlier runs looked up in the journal at most, per run. */
-const LEARN_AT_MOST = 100;
-
-/** What the ceiling needs once it counts: opened at the first order, never by a run that buys nothing. */
-export interface CeilingStore {
-  ledger: SpendLedger;
-  /** This run's API and key: its holds are filed under them, and its journal says what became of them. */
-  journal: Pick<OrderJournal, 'find' | 'scope'>;
-}
+import { Hold, type Holder } from './spend-hold.js';
 
 export interface CeilingOptions {
-  limit: MaxSpend;
+  ceiling: Ceiling;
   open: () => Promise<CeilingStore>;
   note: (line: string) => void;
   /** This host's clock (tests shift it). */
   hostNowMs?: () => number;
   /** Reads the server's clock: for the gauge of a service that has not ordered yet (no run measured it). */
   serverClock?: () => Promise<ServerClock>;
+}
+
+/** The ledger the ceiling counts in: the --budget's, else the API key's own. */
+export function ceilingLedger(ceiling: Ceiling, keyId: string): string {
+  return ceiling.budget === undefined ? accountLedger(keyId) : budgetLedger(ceiling.budget);
+}
+
+interface HoldOutcome {
+  /** One per request, in order: undefined where it is held, else why not (exit 5). */
+  refusals: (CliError | undefined)[];
+  /** The other base URLs this key's holds came from, when this run's is new among them (said once). */
+  otherOrigins: string[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Why a request does not fit: its price, what is left (less than it), when the oldest counted leaves. */
+function refusal(ceiling: Ceiling, ledger: string, total: string, left: string, oldestMs: number | undefined) {
+  const which = ledger.startsWith('budget ') ? ` (${ledger})` : '';
+  // Above the whole ceiling, it never fits, however empty the window.
+  if (oldestMs === undefined || compareAmounts(total, ceiling.trx) > 0)
+    return new ConflictError(
+      `${total} TRX is more than --max-spend ${ceiling.text}${which} allows in any window (${ceiling.trx} TRX): not ordered`,
+      { hint: 'raise --max-spend, or order less at a time' },
+    );
+  const shown = compareAmounts(left, '0') < 0 ? '0.000000' : left;
+  return new ConflictError(
+    `${total} TRX would pass --max-spend ${ceiling.text}${which}: ${shown} TRX left of ${ceiling.trx}; the oldest order counted leaves the window at ${iso(oldestMs + ceiling.windowMs)} on the API's clock: not ordered`,
+  );
+}
+
+/**
+ * Holds each request that fits, in the order given (a later, cheaper one may fit where an earlier one did
+ * not), in one step of the ledger at the server's `nowMs`; each other one refused. With `dry`, decides the
+ * same and holds nothing: whether these prices would fit now (a dry run's answer, never a promise).
+ */
+async function holdInOrder(
+  ledger: SpendLedger,
+  ceiling: Ceiling,
+  holder: Holder,
+  wanted: readonly Wanted[],
+  nowMs: number,
+  dry = false,
+): Promise<HoldOutcome> {
+  const { keyId, origin } = holder.account;
+  const { shortfalls, otherOrigins } = await ledger.hold({
+    holder: holder.token,
+    keyId,
+    origin,
+    wanted,
+    trx: ceiling.trx,
+    windowMs: ceiling.windowMs,
+    nowMs,
+    dry,
+  });
+  const refusals = shortfalls.map((short, index) =>
+    short === undefined ? undefined : refusal(ceiling, ledger.name, wanted[index]!.total, short.left, short.oldestMs),
+  );
+  return { refusals, otherOrigins };
 }
 
 export class SpendCeiling implements SpendCeilingRule {
@@ -73,8 +112,8 @@ export class SpendCeiling implements SpendCeilingRule {
     return this.#opened;
   }
 
-  get limit(): MaxSpend {
-    return this.o.limit;
+  get limit(): Ceiling {
+    return this.o.ceiling;
   }
 
   async reserve(
@@ -84,8 +123,7 @@ export class SpendCeiling implements SpendCeilingRule {
   ): Promise<SpendReservation> {
     this.#clock = clock;
     const store = await this.#open();
-    const { ledger, holder } = store;
-    await this.#learnFromJournal(store, clock.nowMs());
+    await learnFromJournal(store, this.o.ceiling, clock.nowMs());
     const wanted = purchases.map((purchase) => ({
       id: needId(purchase.item.address, purchase.need.anchor),
       address: purchase.item.address,
@@ -93,7 +131,7 @@ export class SpendCeiling implements SpendCeilingRule {
     }));
     let { refusals } = await this.#hold(store, wanted, clock.nowMs());
     const refused = () => wanted.filter((_, index) => refusals[index] !== undefined);
-    if (refused().length > 0 && (await this.#recheck(store, clock.nowMs(), client))) {
+    if (refused().length > 0 && (await recheckOpenOrders(store, this.o.ceiling, clock.nowMs(), client, this.o.note))) {
       const again = (await this.#hold(store, refused(), clock.nowMs())).refusals;
       let next = 0;
       refusals = refusals.map((error) => (error === undefined ? undefined : again[next++]));
@@ -102,7 +140,7 @@ export class SpendCeiling implements SpendCeilingRule {
     purchases.forEach((purchase, index) => {
       const error = refusals[index];
       if (error !== undefined) failItem(purchase.item, error, 'spend_limit');
-      else holds.set(purchase, new Hold(ledger, this.o.limit, holder, clock, wanted[index]!, { sent: false }));
+      else holds.set(purchase, this.#holdOf(store, clock, wanted[index]!, false));
     });
     return {
       purchases: [...holds.keys()],
@@ -119,7 +157,7 @@ export class SpendCeiling implements SpendCeilingRule {
     const wanted = { id: record.client_request_id, address, total };
     const store = await this.#open();
     const [refused] = (await this.#hold(store, [wanted], clock.nowMs())).refusals;
-    return refused ?? new Hold(store.ledger, this.o.limit, store.holder, clock, wanted, { sent: true });
+    return refused ?? this.#holdOf(store, clock, wanted, true);
   }
 
   async settle(order: Order, state: 'kept' | 'refunded'): Promise<void> {
@@ -140,15 +178,15 @@ export class SpendCeiling implements SpendCeilingRule {
       address: purchase.item.address,
       total: purchase.quote.total_trx,
     }));
-    return (await holdInOrder(ledger, this.o.limit, holder, wanted, clock.nowMs(), true)).refusals;
+    return (await holdInOrder(ledger, this.o.ceiling, holder, wanted, clock.nowMs(), true)).refusals;
   }
 
   /** What is left now; `hostNowMs` counts only where no server clock can be read (a test's ceiling). */
   async leftNow(hostNowMs: number): Promise<string> {
     this.#clock ??= await this.o.serverClock?.();
     const { ledger } = await this.#open();
-    const spent = await ledger.spent((this.#clock?.nowMs() ?? hostNowMs) - this.o.limit.windowMs);
-    const left = subtractAmounts(this.o.limit.trx, spent);
+    const spent = await ledger.spent((this.#clock?.nowMs() ?? hostNowMs) - this.o.ceiling.windowMs);
+    const left = subtractAmounts(this.o.ceiling.trx, spent);
     return compareAmounts(left, '0') < 0 ? '0.000000' : left;
   }
 
@@ -156,61 +194,21 @@ export class SpendCeiling implements SpendCeilingRule {
     return this.#clock?.nowMs() ?? (this.o.hostNowMs ?? Date.now)();
   }
 
+  /** A request's hold; one sent under another id is held afresh there, checked against the ceiling. */
+  #holdOf(store: CeilingStore & { holder: Holder }, clock: ServerClock, wanted: Wanted, sent: boolean): Hold {
+    const { ledger, holder } = store;
+    const again = async (other: Wanted) =>
+      (await holdInOrder(ledger, this.o.ceiling, holder, [other], clock.nowMs())).refusals[0];
+    return new Hold(ledger, holder, clock, wanted, { sent, holdAgain: again });
+  }
+
   async #hold({ ledger, holder }: { ledger: SpendLedger; holder: Holder }, wanted: Wanted[], nowMs: number) {
-    const outcome = await holdInOrder(ledger, this.o.limit, holder, wanted, nowMs);
+    const outcome = await holdInOrder(ledger, this.o.ceiling, holder, wanted, nowMs);
     const { keyId, origin } = holder.account;
     if (outcome.otherOrigins.length > 0)
       this.o.note(
         `energy: API key ${keyId} is used at ${origin} and at ${outcome.otherOrigins.join(', ')}: one --max-spend ledger (${ledger.name}) counts them all (a ledger follows the key, not the URL's spelling)`,
       );
     return outcome;
-  }
-
-  /** The ledger's orders not known final, read again: true when some turned out refunded. */
-  async #recheck(store: CeilingStore, nowMs: number, client: Pick<EnsureClient, 'getOrder'>): Promise<boolean> {
-    const { ledger, journal } = store;
-    const open = await ledger.openOrders(nowMs - this.o.limit.windowMs, journal.scope.keyId, RECHECK_AT_MOST);
-    const events: SpendEvent[] = [];
-    for (const { id, order_id } of open) {
-      let order: Order;
-      try {
-        order = await client.getOrder(order_id);
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-        const note = `the API answered 404 for order ${order_id}: it stays counted under --max-spend until it leaves the window`;
-        this.o.note(`energy: ${note}`);
-        events.push({ kind: 'final', id, state: 'unknown', at_ms: nowMs, note });
-        continue;
-      }
-      if (!isFinal(order)) continue;
-      events.push({
-        kind: 'final',
-        id,
-        state: endedUndelivered(order) ? 'refunded' : 'kept',
-        at_ms: nowMs,
-        note: null,
-      });
-    }
-    if (events.length > 0) await ledger.append(events, nowMs);
-    return events.some((event) => event.kind === 'final' && event.state === 'refunded');
-  }
-
-  /**
-   * Holds of this key's earlier runs whose journal record has an order the ledger lacks (a run killed
-   * between its answer and its ledger line; `order recover`): filed as that order now. Later than it was
-   * placed, so it counts longer, never shorter.
-   */
-  async #learnFromJournal({ ledger, journal }: CeilingStore, nowMs: number): Promise<void> {
-    // The journal is the key's, whatever spelling of the URL its records were sent under.
-    const { keyId } = journal.scope;
-    const lacking = await ledger.lackingOrders(nowMs - this.o.limit.windowMs, keyId, LEARN_AT_MOST);
-    const events: SpendEvent[] = [];
-    for (const { id, address, total } of lacking) {
-      const record = await journal.find(id);
-      const orderId = record === undefined ? undefined : orderIdOf(record);
-      if (orderId === undefined) continue;
-      events.push({ kind: 'order', id, order_id: orderId, address, total_trx: total, at_ms: nowMs });
-    }
-    if (events.length > 0) await ledger.append(events, nowMs);
   }
 }

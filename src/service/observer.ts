@@ -5,7 +5,7 @@
  */
 import { printable } from '../domain/printable.js';
 import { Alarms, type AlarmEvent } from './alarms.js';
-import type { EnsureItem, MaxSpend } from '../ensure/ensure-types.js';
+import type { Ceiling, EnsureItem } from '../ensure/ensure-types.js';
 import { compareAmounts } from '../domain/money.js';
 import type { Settled } from './placed-orders.js';
 import type { CycleReport } from './service-loop.js';
@@ -141,7 +141,7 @@ export class ServiceObserver {
    * left against the cheapest order last quoted), /readyz 503 while it does not; spend_limit_reached (and a note) once
    * each time an order is refused by the ceiling, raised again only after an order was placed under it since.
    */
-  spendChecked(left: string, items: readonly EnsureItem[], limit: MaxSpend): void {
+  spendChecked(left: string, items: readonly EnsureItem[], limit: Ceiling): void {
     const quoted = items.flatMap((item) => (item.total_trx === null ? [] : [item.total_trx]));
     if (quoted.length > 0) this.#orderPrice = quoted.reduce((a, b) => (compareAmounts(a, b) <= 0 ? a : b));
     const price = this.#orderPrice;

@@ -87,9 +87,9 @@ describe('ensure parses into EnsureCommandOptions', () => {
 
   it('--max-spend takes <trx>/<duration>: 50/24h is 50.000000 TRX over 86,400,000 ms; anything else is refused', async () => {
     const options = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '50/24h']);
-    expect(options.run.maxSpend).toEqual({ trx: '50.000000', windowMs: 86_400_000, text: '50/24h' });
+    expect(options.run.ceiling).toEqual({ trx: '50.000000', windowMs: 86_400_000, text: '50/24h' });
     const half = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '7.5/1h']);
-    expect(half.run.maxSpend).toEqual({ trx: '7.500000', windowMs: 3_600_000, text: '7.5/1h' });
+    expect(half.run.ceiling).toEqual({ trx: '7.500000', windowMs: 3_600_000, text: '7.5/1h' });
     for (const [value, why] of [
       ['50', /must be <trx>\/<duration>/],
       ['0/1h', /above 0/],
@@ -105,7 +105,7 @@ describe('ensure parses into EnsureCommandOptions', () => {
 
   it('--budget names the ledger of --max-spend; alone, or with a window shorter than --every, it is refused', async () => {
     const options = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '8/1m', '--budget', 'pay-outs.1']);
-    expect(options.run.maxSpend).toEqual({ trx: '8.000000', windowMs: 60_000, text: '8/1m', budget: 'pay-outs.1' });
+    expect(options.run.ceiling).toEqual({ trx: '8.000000', windowMs: 60_000, text: '8/1m', budget: 'pay-outs.1' });
     await expect(parse([A, '--energy', '1', '--hours', '1', '--budget', 'payouts'])).rejects.toThrow(
       '--budget names the ledger of --max-spend: give both',
     );
@@ -116,7 +116,7 @@ describe('ensure parses into EnsureCommandOptions', () => {
       '--max-spend 8/1m: its window is shorter than --every, so it bounds nothing',
     );
     const same = await parse([A, '--energy', '1', '--hours', '1', '--max-spend', '8/2m', '--every', '2m']);
-    expect(same.run.maxSpend?.windowMs).toBe(120_000);
+    expect(same.run.ceiling?.windowMs).toBe(120_000);
   });
 
   it('opens no node, client or journal while parsing', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Order, QuoteResponse } from '../../../src/client/types.js';
 import { ApiError } from '../../../src/domain/errors.js';
-import type { MaxSpend, Purchase, SpendHold } from '../../../src/ensure/ensure-types.js';
+import type { Ceiling, Purchase, SpendHold } from '../../../src/ensure/ensure-types.js';
 import { newItem } from '../../../src/ensure/item.js';
 import { needId } from '../../../src/ensure/need-id.js';
 import { SpendCeiling } from '../../../src/ensure/spend-ceiling.js';
@@ -60,14 +60,14 @@ interface World {
   notes: string[];
 }
 
-function world(limit: MaxSpend, options: { ledger?: string; origin?: string; hostNowMs?: () => number } = {}): World {
+function world(limit: Ceiling, options: { ledger?: string; origin?: string; hostNowMs?: () => number } = {}): World {
   const name = options.ledger ?? accountLedger(KEY);
   const ledger = new FileSpendLedger(spendLedgerPath(dir, name), name);
   const journal = new MemoryJournal();
   const notes: string[] = [];
   const scope = { origin: options.origin ?? ORIGIN, keyId: KEY };
   const ceiling = new SpendCeiling({
-    limit,
+    ceiling: limit,
     open: async () => ({ ledger, journal: Object.assign(journal, { scope }) }),
     note: (line) => notes.push(line),
     ...(options.hostNowMs !== undefined && { hostNowMs: options.hostNowMs }),
@@ -75,7 +75,7 @@ function world(limit: MaxSpend, options: { ledger?: string; origin?: string; hos
   return { ceiling, ledger, journal, notes };
 }
 
-const limit = (trx: string, windowMs: number, text: string): MaxSpend => ({ trx, windowMs, text });
+const limit = (trx: string, windowMs: number, text: string): Ceiling => ({ trx, windowMs, text });
 
 /** One purchase through the ceiling as ensure places it: reserved, sent under its id, answered with an order. */
 async function place(w: World, clock: FakeServerClock, orders: Orders, p: Purchase, fields: Partial<Order> = {}) {
@@ -169,7 +169,7 @@ describe('SpendCeiling', () => {
     const name = accountLedger(KEY);
     const reads: number[] = [];
     const fresh = new SpendCeiling({
-      limit: limit('8.000000', HOUR, '8/1h'),
+      ceiling: limit('8.000000', HOUR, '8/1h'),
       open: async () => ({
         ledger: new FileSpendLedger(spendLedgerPath(dir, name), name),
         journal: Object.assign(w.journal, { scope: { origin: ORIGIN, keyId: KEY } }),

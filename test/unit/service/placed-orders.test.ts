@@ -92,7 +92,7 @@ describe('PlacedOrders and the --max-spend ledger', () => {
     const name = accountLedger('sha256:k');
     const ledger = new FileSpendLedger(spendLedgerPath(dir, name), name);
     const ceiling = new SpendCeiling({
-      limit: { trx: '8.000000', windowMs: HOUR, text: '8/1h' },
+      ceiling: { trx: '8.000000', windowMs: HOUR, text: '8/1h' },
       open: async () => ({
         ledger,
         journal: { scope: { origin: 'https://x', keyId: 'sha256:k' }, find: () => undefined },
