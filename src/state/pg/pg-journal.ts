@@ -4,28 +4,19 @@
  * writer called it). The rules are the folder's (journal.ts): a record is written before its request leaves;
  * an id journaled pending, or settled with an order, is returned to a second writer, whose bytes it must send;
  * a refused or unsent record is replaced; a record is settled once (the first answer stays). Each row carries
- * its order's address, so that a decision reads its own addresses' rows only (index journal_address).
+ * its order's address, so that a decision reads its own addresses' rows only (index journal_address). What
+ * needs no account (every account's pending records, an import) is pg-journal-rows.ts, with the row rules.
  */
 import type { Pool } from 'pg';
 import type { StateUrl } from '../../config/state-url.js';
 import { JournalWriteError, UnreadableRecordError } from '../../domain/journal-errors.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { UnreadableRecord } from '../../journal/read-records.js';
-import { orderBody, parseRecord, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
+import type { JournalRecord, OutcomeInput, Outcome } from '../../journal/record.js';
 import { stateStoreFailure } from './pg-connect.js';
+import { addressOf, COLUMNS, journalQuery, recordOf, rowPath, unreadableOf, type Row } from './pg-journal-rows.js';
 import { serverNowMs } from '../../domain/server-now.js';
 
-interface Row {
-  origin: string;
-  key_id: string;
-  client_request_id: string;
-  body: string;
-  journaled_at: Date;
-  last_error: string | null;
-  outcome: Outcome | null;
-}
-
-const COLUMNS = 'origin, key_id, client_request_id, body, journaled_at, last_error, outcome';
 const KEY = 'key_id = $1 AND client_request_id = $2';
 /** Settled records are kept this long, as in the folder. */
 const RETENTION = "interval '30 days'";
@@ -149,42 +140,6 @@ export class PgJournal implements OrderJournal {
     return (await this.#query<Row>('read the journal', sql, [])).rows.flatMap((row) => this.#record(row) ?? []);
   }
 
-  /**
-   * A record from a local journal (`energy state import`): added when the database has none under its id, its
-   * outcome written where the database's row is still pending; a row with an outcome is left as it is.
-   */
-  async import(record: JournalRecord): Promise<'added' | 'settled' | 'present'> {
-    const { rows } = await this.#query<{ added: boolean }>(
-      'import the journal',
-      `INSERT INTO energy.journal AS j (${COLUMNS}, host, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (key_id, client_request_id) DO UPDATE
-         SET outcome = EXCLUDED.outcome, updated_at = now()
-         WHERE j.outcome IS NULL AND EXCLUDED.outcome IS NOT NULL
-       RETURNING (xmax = 0) AS added`,
-      [
-        record.origin,
-        record.key_id,
-        record.client_request_id,
-        record.body,
-        new Date(record.journaled_at),
-        record.last_error,
-        record.outcome === null ? null : JSON.stringify(record.outcome),
-        this.host,
-        addressOf(record.body),
-      ],
-    );
-    return rows[0] === undefined ? 'present' : rows[0].added ? 'added' : 'settled';
-  }
-
-  /** Pending records of every API and key, and the rows that are not records. */
-  async everyPending(): Promise<{ records: JournalRecord[]; unreadable: UnreadableRecord[] }> {
-    const rows = await this.#pendingRows('true', []);
-    return {
-      records: rows.flatMap((row) => this.#record(row) ?? []),
-      unreadable: rows.flatMap((row) => this.#unreadable(row) ?? []),
-    };
-  }
-
   async unreadablePending(): Promise<UnreadableRecord[]> {
     const rows = await this.#pendingRows('key_id = $1', [this.scope.keyId]);
     return rows.flatMap((row) => this.#unreadable(row) ?? []);
@@ -237,48 +192,23 @@ export class PgJournal implements OrderJournal {
     return (await this.#query<Row>('read the journal', sql, this.#key(clientRequestId))).rows[0];
   }
 
-  async #query<R extends object>(doing: string, sql: string, params: unknown[]): Promise<{ rows: R[] }> {
-    try {
-      return await this.pool.query<R>(sql, params);
-    } catch (error) {
-      throw stateStoreFailure(error, this.url, `to ${doing}`);
-    }
+  #query<R extends object>(doing: string, sql: string, params: unknown[]): Promise<{ rows: R[] }> {
+    return journalQuery<R>(this.pool, this.url, doing, sql, params);
   }
 
   #key(clientRequestId: string): [string, string] {
     return [this.scope.keyId, clientRequestId];
   }
 
-  /** The row as a record, checked as a file is: a row whose body is not an order is not trusted. */
   #record(row: Row): JournalRecord | undefined {
-    return parseRecord(JSON.stringify(asRecord(row)));
+    return recordOf(row);
   }
 
   #unreadable(row: Row): UnreadableRecord | undefined {
-    return this.#record(row) === undefined
-      ? { path: this.#path(row.client_request_id), reason: 'its order body is garbled (not the JSON of an order)' }
-      : undefined;
+    return unreadableOf(row, this.where);
   }
 
   #path(clientRequestId: string): string {
-    return `${this.where} (energy.journal, client_request_id ${clientRequestId})`;
+    return rowPath(this.where, clientRequestId);
   }
-}
-
-/** The order's address, kept beside the body so that a decision reads its addresses' rows only; null if garbled. */
-function addressOf(body: string): string | null {
-  return orderBody(body)?.address ?? null;
-}
-
-function asRecord(row: Row): JournalRecord {
-  return {
-    version: 1,
-    origin: row.origin,
-    key_id: row.key_id,
-    client_request_id: row.client_request_id,
-    body: row.body,
-    journaled_at: row.journaled_at.toISOString(),
-    last_error: row.last_error,
-    outcome: row.outcome,
-  };
 }

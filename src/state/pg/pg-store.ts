@@ -21,6 +21,7 @@ import { ENDED } from './pg-claims-sql.js';
 import { ClaimsUpkeep } from './pg-claims-upkeep.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
+import { everyPending, importRecord } from './pg-journal-rows.js';
 import { pgFinalOrders } from './pg-final-orders.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
@@ -79,7 +80,7 @@ export class PgStore implements StateStore {
   }
 
   async allPending(): ReturnType<StateStore['allPending']> {
-    return new PgJournal(this.pool, { origin: '', keyId: '' }, this.url, this.host).everyPending();
+    return everyPending(this.pool, this.url);
   }
 
   async claims({ everyMs }: ClaimOptions): Promise<Claims> {
@@ -117,11 +118,10 @@ export class PgStore implements StateStore {
     return added;
   }
 
-  /** Every record of a local journal folder, in order: see PgJournal.import. */
+  /** Every record of a local journal folder, in order, each under its own API and key: see importRecord. */
   async importRecords(records: readonly JournalRecord[]): Promise<Record<'added' | 'settled' | 'present', number>> {
-    const journal = new PgJournal(this.pool, { origin: '', keyId: '' }, this.url, this.host);
     const counts = { added: 0, settled: 0, present: 0 };
-    for (const record of records) counts[await journal.import(record)] += 1;
+    for (const record of records) counts[await importRecord(this.pool, this.url, this.host, record)] += 1;
     return counts;
   }
 
