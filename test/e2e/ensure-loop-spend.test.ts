@@ -3,18 +3,15 @@
  * the server: a delivery the node never shows is bought once, then the item fails naming the node; the same
  * case in a single run says the same (exit 8, reason not_on_chain).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { SANDBOX_FAILING_ADDRESS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
+import { freshAddress, httpGet, until } from '../helpers/e2e.js';
 import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
-
-const RECORD_EVENT = fileURLToPath(new URL('../fixtures/record-event.cjs', import.meta.url));
+import { watchedServices } from '../helpers/watched-service.js';
 
 interface CycleLine {
   cycle: number;
@@ -28,12 +25,6 @@ const cycles = (stdout: string): CycleLine[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as CycleLine);
 
-const events = (path: string): { event: string; [key: string]: unknown }[] =>
-  (existsSync(path) ? readFileSync(path, 'utf8') : '')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { event: string });
-
 describe('ensure: a delivery the TRON node does not show', () => {
   // The API's world; the node is another sandbox (another world), where no delivery ever shows.
   const world = worldForSuite({ deliverAfterMs: 300, rateLimit: false });
@@ -45,19 +36,12 @@ describe('ensure: a delivery the TRON node does not show', () => {
 
   it('is bought once over many cycles; past the node-lag grace the item fails naming the order and the node (service and single run)', async () => {
     const address = freshAddress(30_001);
-    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
-    const eventFile = join(stateDir, 'events.ndjson');
-    const env = { ENERGY_TRON_NODE: otherWorld.url, ENERGY_STATE_DIR: stateDir };
-    const running: RunningCli = world.spawn(
-      [
-        'ensure',
-        ...rentalArgs(address, '--yes', '--every', '200ms', '--json'),
-        '--on-event',
-        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
-      ],
-      { env },
-    );
-    onTestFinished(() => void running.child.kill('SIGKILL'));
+    const services = watchedServices(world, { ENERGY_TRON_NODE: otherWorld.url }, 'energy-loop-');
+    const { env, events } = services;
+    const running: RunningCli = services.spawn([
+      'ensure',
+      ...rentalArgs(address, '--yes', '--every', '200ms', '--json'),
+    ]);
     const ordersTo = () => world.sandbox.orders().filter((order) => order.address === address);
     await until('the order is delivered', () => ordersTo()[0]?.delivery_final === true);
     const seen = () => cycles(running.output().stdout);
@@ -92,7 +76,7 @@ describe('ensure: a delivery the TRON node does not show', () => {
     expect(JSON.parse(single.stdout).items[0].error.message).toContain(`the TRON node at ${otherWorld.url}`);
     expect(ordersTo()).toHaveLength(1);
     // The service raised it once, when the address started failing, with its reason.
-    expect(events(eventFile).filter((event) => event.event === 'address_failed')).toEqual([
+    expect(events().filter((event) => event.event === 'address_failed')).toEqual([
       expect.objectContaining({ address, reason: 'not_on_chain', error: expect.objectContaining({ exit_code: 8 }) }),
     ]);
   }, 60_000);
@@ -102,21 +86,15 @@ describe('ensure --every: an address whose deliveries always fail', () => {
   const world = worldForSuite({ deliverAfterMs: 100, rateLimit: false });
 
   it('backs off (at most 4 orders in 20 cycles), raises delivery_failed once with the code, counts the cycles failed and spends 0', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
-    const eventFile = join(stateDir, 'events.ndjson');
-    const running = world.spawn(
-      [
-        'ensure',
-        ...rentalArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--every', '500ms', '--json'),
-        '--metrics',
-        '0',
-        '--on-event',
-        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
-      ],
-      { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } },
+    const { events, spawnWithMetrics } = watchedServices(
+      world,
+      { ENERGY_TRON_NODE: world.sandbox.url },
+      'energy-loop-',
     );
-    onTestFinished(() => void running.child.kill('SIGKILL'));
-    const url = await metricsUrl(running);
+    const { running, url } = await spawnWithMetrics([
+      'ensure',
+      ...rentalArgs(SANDBOX_FAILING_ADDRESS, '--yes', '--every', '500ms', '--json'),
+    ]);
     const seen = () => cycles(running.output().stdout);
     await until('20 cycles', () => seen().length >= 20, 30_000);
     const scrape = (await httpGet(`${url}/metrics`)).body;
@@ -129,7 +107,7 @@ describe('ensure --every: an address whose deliveries always fail', () => {
     expect(orders.length).toBeGreaterThanOrEqual(3);
     expect(orders.length).toBeLessThanOrEqual(4);
     expect(orders.every((order) => order.failure?.code === 'DELEGATION_FAILED')).toBe(true);
-    const raised = events(eventFile).filter((event) => event.event === 'delivery_failed');
+    const raised = events().filter((event) => event.event === 'delivery_failed');
     expect(raised).toEqual([
       expect.objectContaining({
         event: 'delivery_failed',
@@ -145,7 +123,7 @@ describe('ensure --every: an address whose deliveries always fail', () => {
       `order ${orders.at(-1)!.id} to ${SANDBOX_FAILING_ADDRESS} failed at delivery (DELEGATION_FAILED; its price went back to the balance), 1 in a row: no order to ${SANDBOX_FAILING_ADDRESS} before cycle 4`,
     );
     // The address fails cycle after cycle (also across the cycles that order for it): one address_failed.
-    expect(events(eventFile).filter((event) => event.event === 'address_failed')).toEqual([
+    expect(events().filter((event) => event.event === 'address_failed')).toEqual([
       expect.objectContaining({ address: SANDBOX_FAILING_ADDRESS, reason: 'delivery_failed' }),
     ]);
     expect(scrape).toContain('\nenergy_ensure_spent_trx_total 0.000000\n');
@@ -166,20 +144,10 @@ describe('ensure --max-spend', () => {
     // Activated already (no activation fee), 0.000060 TRX per energy for 1 h: 65,000 energy is 3.900000 TRX.
     world.sandbox.seedTronAccount(address, { activated: true });
     world.sandbox.setRates({ 1: '0.000060' });
-    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
-    const eventFile = join(stateDir, 'events.ndjson');
-    const env = { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir };
-    const args = [
-      'ensure',
-      ...rentalArgs(address, '--yes', '--every', '300ms', '--max-spend', '8/1h', '--json'),
-      '--metrics',
-      '0',
-      '--on-event',
-      `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
-    ];
-    const first = world.spawn(args, { env });
-    onTestFinished(() => void first.child.kill('SIGKILL'));
-    const url = await metricsUrl(first);
+    const services = watchedServices(world, { ENERGY_TRON_NODE: world.sandbox.url }, 'energy-loop-');
+    const { env, events, stateDir } = services;
+    const args = ['ensure', ...rentalArgs(address, '--yes', '--every', '300ms', '--max-spend', '8/1h', '--json')];
+    const { running: first, url } = await services.spawnWithMetrics(args);
     const refused = (running: RunningCli) =>
       cycles(running.output().stdout).filter((line) => line.items[0]?.reason === 'spend_limit').length;
     await until('five cycles refused by the ceiling', () => refused(first) >= 5, 30_000);
@@ -190,8 +158,7 @@ describe('ensure --max-spend', () => {
     first.child.kill('SIGTERM');
     expect((await first.result).code).toBe(0);
 
-    const second = world.spawn(args, { env });
-    onTestFinished(() => void second.child.kill('SIGKILL'));
+    const second = services.spawn(args, { metrics: true });
     await until('the restarted service refused five cycles', () => refused(second) >= 5, 30_000);
     second.child.kill('SIGTERM');
     const after = await second.result;
@@ -219,7 +186,7 @@ describe('ensure --max-spend', () => {
     // Alive all the while: a restart (the health timer, a HEALTHCHECK) asks /livez, and leaves it running.
     expect(live.status).toBe(200);
     // Once for the first service, once for the second: each time it is reached.
-    expect(events(eventFile).filter((event) => event.event === 'spend_limit_reached')).toEqual([
+    expect(events().filter((event) => event.event === 'spend_limit_reached')).toEqual([
       expect.objectContaining({ max_spend: '8/1h', left_trx: '0.200000' }),
       expect.objectContaining({ max_spend: '8/1h', left_trx: '0.200000' }),
     ]);
@@ -256,23 +223,9 @@ describe('ensure --every: an outage', () => {
 
   it('of 30 cycles raises one cycle_failed and one recovered', async () => {
     const address = freshAddress(30_401);
-    const stateDir = mkdtempSync(join(tmpdir(), 'energy-loop-'));
-    const eventFile = join(stateDir, 'events.ndjson');
-    const running = world.spawn(
-      [
-        '--retries',
-        '0',
-        'ensure',
-        ...rentalArgs(address, '--yes', '--every', '100ms', '--json'),
-        '--on-event',
-        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
-      ],
-      { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } },
-    );
-    onTestFinished(() => {
-      world.sandbox.clearFaults();
-      running.child.kill('SIGKILL');
-    });
+    const { events, spawn } = watchedServices(world, { ENERGY_TRON_NODE: world.sandbox.url }, 'energy-loop-');
+    const running = spawn(['--retries', '0', 'ensure', ...rentalArgs(address, '--yes', '--every', '100ms', '--json')]);
+    onTestFinished(() => world.sandbox.clearFaults());
     const seen = () => cycles(running.output().stdout);
     await until('a cycle ran to its end', () => seen().some((line) => line.error === undefined));
     // Every request fails from now on (the API's and the node's): the cycles cannot finish.
@@ -290,8 +243,8 @@ describe('ensure --every: an outage', () => {
     const result = await running.result;
     expect(result.code, result.stderr).toBe(0);
     expect(failedCycles()).toBeGreaterThanOrEqual(30);
-    await until('the hooks ran', () => events(eventFile).some((event) => event.event === 'recovered'));
-    const alarms = events(eventFile).filter((event) => ['cycle_failed', 'recovered'].includes(event.event));
+    await until('the hooks ran', () => events().some((event) => event.event === 'recovered'));
+    const alarms = events().filter((event) => ['cycle_failed', 'recovered'].includes(event.event));
     expect(alarms).toEqual([
       expect.objectContaining({
         event: 'cycle_failed',

@@ -4,26 +4,18 @@
  * its per-address gauge, as scraped, makes the EnergyAddressFailing rule fire in promtool for that wallet
  * only. Counted at the service's own outputs (cycles, events, scrape) and at the sandbox (no order).
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, it, onTestFinished } from 'vitest';
-import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
+import { expect, it } from 'vitest';
+import { freshAddress, httpGet, until } from '../helpers/e2e.js';
 import { describeWhere, hasCommand } from '../helpers/machine-needs.js';
 import { repoRoot } from '../helpers/manual.js';
 import { worldForSuite } from '../helpers/suite-world.js';
+import { watchedServices } from '../helpers/watched-service.js';
 
-const RECORD_EVENT = fileURLToPath(new URL('../fixtures/record-event.cjs', import.meta.url));
 const world = worldForSuite({ rateLimit: false });
-
-function events(file: string): { event: string; address?: string }[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { event: string; address?: string });
-}
 
 /** A promtool test of the shipped rules, its input series the scraped per-address gauges held for 10 minutes. */
 function promtoolCase(scrape: string, failing: string): string {
@@ -57,24 +49,13 @@ describeWhere('promtool', hasCommand('promtool', ['--version']), 'a wallet witho
     const [good1, good2, empty] = [freshAddress(45_201), freshAddress(45_202), freshAddress(45_203)];
     for (const address of [good1, good2]) world.sandbox.seedTronAccount(address, { energy: 200_000, usdt: 5_000_000n });
     world.sandbox.seedTronAccount(empty, { energy: 200_000 });
-    const stateDir = mkdtempSync(join(tmpdir(), 'energy-local-'));
-    const eventFile = join(stateDir, 'events.ndjson');
-    const args = ['ensure', good1, good2, empty, '--transfers', '1', '--to', good1, '--hours', '1'];
-    const running = world.spawn(
-      [
-        ...args,
-        '--every',
-        '200ms',
-        '--json',
-        '--metrics',
-        '0',
-        '--on-event',
-        `${process.execPath} ${RECORD_EVENT} ${eventFile}`,
-      ],
-      { env: { ENERGY_TRON_NODE: world.sandbox.url, ENERGY_STATE_DIR: stateDir } },
+    const { events, spawnWithMetrics } = watchedServices(
+      world,
+      { ENERGY_TRON_NODE: world.sandbox.url },
+      'energy-local-',
     );
-    onTestFinished(() => void running.child.kill('SIGKILL'));
-    const url = await metricsUrl(running);
+    const args = ['ensure', good1, good2, empty, '--transfers', '1', '--to', good1, '--hours', '1'];
+    const { running, url } = await spawnWithMetrics([...args, '--every', '200ms', '--json']);
     const cycles = () =>
       running
         .output()
@@ -98,7 +79,7 @@ describeWhere('promtool', hasCommand('promtool', ['--version']), 'a wallet witho
     expect(scrape).toContain('\nenergy_ensure_cycles_total{result="failed"} 0\n');
     expect(scrape).toContain(`\nenergy_address_failing{address="${empty}"} 1\n`);
     expect(scrape).toContain(`\nenergy_address_failing{address="${good1}"} 0\n`);
-    const raised = events(eventFile).filter((event) => event.event.startsWith('address_'));
+    const raised = events().filter((event) => event.event.startsWith('address_'));
     expect(raised).toEqual([expect.objectContaining({ event: 'address_failed', address: empty })]);
     expect(world.sandbox.orders().filter((order) => [good1, good2, empty].includes(order.address))).toHaveLength(0);
 

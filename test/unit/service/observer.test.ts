@@ -21,23 +21,29 @@ async function observerOnLoopback() {
   return { observer, notes, clock, url };
 }
 
+/** Three cycles, a second apart, in which `failing` fails beside an address that stands. */
+function threeCyclesFailing(
+  { observer, clock }: Awaited<ReturnType<typeof observerOnLoopback>>,
+  reason: EnsureItem['reason'],
+  error: NonNullable<EnsureItem['error']>,
+): void {
+  const failing: EnsureItem = { ...newItem('TA', 65_000, 0), reason, error };
+  for (let cycle = 1; cycle <= 3; cycle += 1) {
+    clock.advance(1000);
+    observer.cycleEnded({
+      cycle,
+      at: new Date(clock.now()).toISOString(),
+      items: [failing, newItem('TB', 65_000, 65_000)],
+    });
+  }
+}
+
 describe('ServiceObserver', () => {
   it('three cycles in a row with a failed address (each cycle ran to its end) turn /healthz 503', async () => {
-    const { observer, notes, clock, url } = await observerOnLoopback();
+    const service = await observerOnLoopback();
+    const { notes, url } = service;
     // Not the address's own trouble (its order refused by the API, as every order would be): the cycle fails.
-    const failing: EnsureItem = {
-      ...newItem('TA', 65_000, 0),
-      reason: 'failed',
-      error: { exit_code: 5, message: 'the balance cannot pay for it' },
-    };
-    for (let cycle = 1; cycle <= 3; cycle += 1) {
-      clock.advance(1000);
-      observer.cycleEnded({
-        cycle,
-        at: new Date(clock.now()).toISOString(),
-        items: [failing, newItem('TB', 65_000, 65_000)],
-      });
-    }
+    threeCyclesFailing(service, 'failed', { exit_code: 5, message: 'the balance cannot pay for it' });
     const health = await httpGet(`${url}/healthz`);
     expect(health.status).toBe(503);
     expect(JSON.parse(health.body)).toEqual({
@@ -51,20 +57,9 @@ describe('ServiceObserver', () => {
   });
 
   it('three cycles with one address failing for a reason of its own (not_on_chain) beside one that stands: /healthz 200', async () => {
-    const { observer, notes, clock, url } = await observerOnLoopback();
-    const failing: EnsureItem = {
-      ...newItem('TA', 65_000, 0),
-      reason: 'not_on_chain',
-      error: { exit_code: 8, message: 'the node does not show it' },
-    };
-    for (let cycle = 1; cycle <= 3; cycle += 1) {
-      clock.advance(1000);
-      observer.cycleEnded({
-        cycle,
-        at: new Date(clock.now()).toISOString(),
-        items: [failing, newItem('TB', 65_000, 65_000)],
-      });
-    }
+    const service = await observerOnLoopback();
+    const { notes, url } = service;
+    threeCyclesFailing(service, 'not_on_chain', { exit_code: 8, message: 'the node does not show it' });
     expect((await httpGet(`${url}/healthz`)).status).toBe(200);
     expect(notes.filter((line) => line.startsWith('energy: TA is failing'))).toEqual([
       'energy: TA is failing (not_on_chain): the node does not show it',
