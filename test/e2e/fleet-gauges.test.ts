@@ -4,11 +4,9 @@
  * host decides ("available 0" for a healthy wallet). Read between two cycles of the host, so that what its
  * last cycle said and what its /metrics says are of the same cycle.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, it, onTestFinished } from 'vitest';
+import { expect, it } from 'vitest';
 import { freshAddress, httpGet, metricsUrl, until, serviceCycles as cyclesOf } from '../helpers/e2e.js';
+import { fleetServices, stopFleet } from '../helpers/fleet-hosts.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -27,18 +25,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'gauges across a
 
   it("two services on one database: each exports an address's series only while its last cycle decided it", async () => {
     const addresses = Array.from({ length: 8 }, (_, i) => freshAddress(44_700 + i));
-    const hosts = Array.from({ length: 2 }, () => {
-      const args = rentalArgs(addresses, '--yes', '--json', '--every', '2s', '--metrics', '127.0.0.1:0');
-      const service = world.spawn(['ensure', ...args], {
-        env: {
-          ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-host-')),
-          ENERGY_TRON_NODE: world.sandbox.url,
-          ...cluster.current.env,
-        },
-      });
-      onTestFinished(() => void service.child.kill('SIGKILL'));
-      return service;
-    });
+    const args = rentalArgs(addresses, '--yes', '--json', '--every', '2s', '--metrics', '127.0.0.1:0');
+    const hosts = fleetServices(world, cluster.current, 2, args);
     const urls = await Promise.all(hosts.map((host) => metricsUrl(host)));
     // A few cycles each, so that both have decided addresses and let others go to the other host.
     await until('each host ran four cycles', () => hosts.every((host) => cyclesOf(host).length >= 4), 60_000);
@@ -59,9 +47,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'gauges across a
     }
     // The test is about something: the hosts did share the addresses out (else every host decides all).
     expect(elsewhere).toBeGreaterThan(0);
-    for (const host of hosts) host.child.kill('SIGTERM');
-    for (const result of await Promise.all(hosts.map((host) => host.result)))
-      expect(result.code, result.stderr).toBe(0);
+    await stopFleet(hosts);
     // Each address bought once across the fleet.
     const orders = world.sandbox.orders().filter((order) => addresses.includes(order.address));
     expect(orders).toHaveLength(addresses.length);

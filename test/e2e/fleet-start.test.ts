@@ -4,12 +4,10 @@
  * (a host new to the fleet claims in slices, its share read again at each one), not the first host all of it.
  * Orders are counted at the sandbox, by the host whose first cycle placed them.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, it, onTestFinished } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
 import { freshAddress, until, serviceCycles as cyclesOf, type ServiceCycle } from '../helpers/e2e.js';
+import { fleetServices, stopFleet as stop } from '../helpers/fleet-hosts.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -27,22 +25,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
   const cluster = clusterForSuite(bin);
 
   function services(addresses: readonly string[], every: string): RunningCli[] {
-    return Array.from({ length: HOSTS }, () => {
-      const service = world.spawn(['ensure', ...rentalArgs(addresses, '--yes', '--json', '--every', every)], {
-        env: {
-          ENERGY_STATE_DIR: mkdtempSync(join(tmpdir(), 'energy-host-')),
-          ENERGY_TRON_NODE: world.sandbox.url,
-          ...cluster.current.env,
-        },
-      });
-      onTestFinished(() => void service.child.kill('SIGKILL'));
-      return service;
-    });
-  }
-  async function stop(running: RunningCli[]): Promise<void> {
-    for (const service of running) service.child.kill('SIGTERM');
-    for (const result of await Promise.all(running.map((service) => service.result)))
-      expect(result.code, result.stderr).toBe(0);
+    return fleetServices(world, cluster.current, HOSTS, rentalArgs(addresses, '--yes', '--json', '--every', every));
   }
 
   it('4 services start together on the same 100 short addresses: none places over 1.5× its share, each address once', async () => {

@@ -5,15 +5,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LineResult } from '../../../src/batch/execute.js';
 import { runBatch, type BatchRequest } from '../../../src/batch/run-batch.js';
-import type { EnergyClient } from '../../../src/client/client.js';
 import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, CliError, ExitCode } from '../../../src/domain/errors.js';
-import type { Journal } from '../../../src/journal/journal.js';
 import { freshAddress } from '../../helpers/e2e.js';
+import { batchDeps } from '../../helpers/flow-deps.js';
 import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
 import { FakeClient } from '../ordering/fakes.js';
 
@@ -28,22 +26,10 @@ function runOn(text: string, client: FakeClient, journal = new MemoryJournal(), 
   const results: LineResult[] = [];
   const notes: string[] = [];
   const run = runBatch(
-    {
-      client: client as unknown as EnergyClient,
-      journal: journal as unknown as Journal,
-      confirm: undefined,
-      stdin: new PassThrough(),
-      spoolDir: dir,
-      interrupt: undefined,
+    batchDeps(client, journal, dir, file, {
       note: (line) => notes.push(line),
-      receiverNode: async () => undefined,
-      progress: () => {},
       onResult: async (result) => void results.push(result),
-      onPlannedLine: async () => {},
-      flush: async () => {},
-      recoverCommand: (id) => `energy order recover ${id}`,
-      rerunCommand: `energy order batch ${file} --yes`,
-    },
+    }),
     {
       file,
       format: undefined,

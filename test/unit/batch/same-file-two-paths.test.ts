@@ -6,12 +6,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../../../src/batch/run-batch.js';
-import type { EnergyClient } from '../../../src/client/client.js';
-import type { Journal } from '../../../src/journal/journal.js';
 import { freshAddress } from '../../helpers/e2e.js';
+import { batchDeps } from '../../helpers/flow-deps.js';
 import { MemoryJournal } from '../../helpers/memory-journal.js';
 import { FakeClient } from '../ordering/fakes.js';
 
@@ -20,25 +18,15 @@ const dir = mkdtempSync(join(tmpdir(), 'energy-batch-paths-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function runOn(file: string, client: FakeClient, journal: MemoryJournal): Promise<void> {
-  return runBatch(
-    {
-      client: client as unknown as EnergyClient,
-      journal: journal as unknown as Journal,
-      confirm: undefined,
-      stdin: new PassThrough(),
-      spoolDir: dir,
-      interrupt: undefined,
-      note: () => {},
-      receiverNode: async () => undefined,
-      progress: () => {},
-      onResult: async () => {},
-      onPlannedLine: async () => {},
-      flush: async () => {},
-      recoverCommand: (id) => `energy order recover ${id}`,
-      rerunCommand: `energy order batch ${file} --yes`,
-    },
-    { file, format: undefined, concurrency: 2, yes: true, maxTotal: undefined, dryRun: false, placeWhatFits: false },
-  );
+  return runBatch(batchDeps(client, journal, dir, file), {
+    file,
+    format: undefined,
+    concurrency: 2,
+    yes: true,
+    maxTotal: undefined,
+    dryRun: false,
+    placeWhatFits: false,
+  });
 }
 
 const idsPosted = (client: FakeClient) =>

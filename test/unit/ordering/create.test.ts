@@ -4,6 +4,7 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import type { Outcome } from '../../../src/journal/record.js';
 import { createOrder, type CreateRequest } from '../../../src/ordering/create.js';
+import { createFlowDeps } from '../../helpers/flow-deps.js';
 import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
 import { FakeClient, type PostAnswer } from './fakes.js';
 
@@ -175,28 +176,13 @@ const cases: Case[] = [
   },
 ];
 
-/** What createOrder takes, around a fake client and journal; its notes are kept to look at. */
-function createDeps(client: FakeClient, journal: MemoryJournal) {
-  const notes: string[] = [];
-  const deps = {
-    client,
-    journal,
-    confirm: undefined,
-    quoteDetails: () => [],
-    note: (line: string) => notes.push(line),
-    recoverCommand: (id: string) => `energy order recover ${id}`,
-    newRequestId: () => 'new-id',
-  };
-  return { deps, notes };
-}
-
 describe('createOrder', () => {
   it.each(cases)('$name', async (c) => {
     const client = new FakeClient({ answers: c.answers });
     const journal = new MemoryJournal();
     if (c.journaled !== undefined)
       journal.records.set(c.journaled.id, journalRecord(c.journaled.id, c.journaled.body, c.journaled.outcome ?? null));
-    const { deps, notes } = createDeps(client, journal);
+    const { deps, notes } = createFlowDeps(client, journal);
     const run = createOrder(deps, { ...base, ...c.request });
     if (c.exitCode === undefined) await run;
     else await expect(run).rejects.toSatisfy((e) => e instanceof CliError && e.exitCode === c.exitCode);
@@ -220,7 +206,7 @@ describe('createOrder run again after an interrupt (no --client-request-id)', ()
     const client = new FakeClient(script);
     const journal = new MemoryJournal();
     journal.records.set(earlier.id, journalRecord(earlier.id, earlier.body));
-    const { deps, notes } = createDeps(client, journal);
+    const { deps, notes } = createFlowDeps(client, journal);
     return { client, journal, notes, deps };
   };
 
@@ -300,7 +286,7 @@ describe('createOrder when the options say intake_enabled: false', () => {
   ])('%s: exit 5 before any order, nothing journaled', async (_name, request, quotes) => {
     const client = new FakeClient({ intake: false });
     const journal = new MemoryJournal();
-    const { deps } = createDeps(client, journal);
+    const { deps } = createFlowDeps(client, journal);
     const run = createOrder(deps, { ...base, ...request });
     await expect(run).rejects.toSatisfy(
       (e) => e instanceof CliError && e.exitCode === ExitCode.conflict && /intake_enabled: false/.test(e.message),
@@ -315,7 +301,7 @@ describe('createOrder when the options say intake_enabled: false', () => {
     const client = new FakeClient({
       optionsError: new ApiError(503, 'GET /v1/energy/options failed: HTTP 503', undefined),
     });
-    const { deps, notes } = createDeps(client, new MemoryJournal());
+    const { deps, notes } = createFlowDeps(client, new MemoryJournal());
     await createOrder(deps, { ...base, yes: true });
     expect(client.posted).toHaveLength(1);
     expect(notes.join('\n')).toMatch(
@@ -326,7 +312,7 @@ describe('createOrder when the options say intake_enabled: false', () => {
   it('options that get no answer (the network, TLS): the run ends there, nothing journaled or sent', async () => {
     const client = new FakeClient({ optionsError: new NetworkError('GET /v1/energy/options: connection refused') });
     const journal = new MemoryJournal();
-    const { deps } = createDeps(client, journal);
+    const { deps } = createFlowDeps(client, journal);
     await expect(createOrder(deps, { ...base, expectedTotal: '3.700000' })).rejects.toBeInstanceOf(NetworkError);
     expect(client.posted).toEqual([]);
     expect(journal.records.size).toBe(0);
@@ -336,7 +322,7 @@ describe('createOrder when the options say intake_enabled: false', () => {
     const client = new FakeClient({ intake: false, answers: ['existing'] });
     const journal = new MemoryJournal();
     journal.records.set('cron-1', journalRecord('cron-1', body('cron-1'), created('o-1')));
-    const { deps } = createDeps(client, journal);
+    const { deps } = createFlowDeps(client, journal);
     await createOrder(deps, { ...base, clientRequestId: 'cron-1' });
     expect(client.posted).toEqual([body('cron-1')]);
   });

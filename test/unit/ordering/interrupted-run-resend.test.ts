@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, CliError, ExitCode } from '../../../src/domain/errors.js';
 import { createOrder, type CreateRequest } from '../../../src/ordering/create.js';
+import { createFlowDeps } from '../../helpers/flow-deps.js';
 import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
 import { FakeClient } from './fakes.js';
 
@@ -29,15 +30,7 @@ function setUp(earlier: string, script: ConstructorParameters<typeof FakeClient>
   const client = new FakeClient(script);
   const journal = new MemoryJournal();
   journal.records.set(EARLIER, journalRecord(EARLIER, earlier));
-  const deps = {
-    client,
-    journal,
-    confirm: undefined,
-    quoteDetails: () => [],
-    note: () => undefined,
-    recoverCommand: (id: string) => `energy order recover ${id}`,
-    newRequestId: () => 'new-id',
-  };
+  const { deps } = createFlowDeps(client, journal);
   return { client, journal, deps };
 }
 

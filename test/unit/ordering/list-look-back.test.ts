@@ -14,6 +14,7 @@ import type { Order, OrderList } from '../../../src/client/types.js';
 import { ApiError } from '../../../src/domain/errors.js';
 import { orderBehindConflict } from '../../../src/ordering/conflict-order.js';
 import { recoverRecords } from '../../../src/ordering/recover.js';
+import { flowDeps } from '../../helpers/flow-deps.js';
 import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
@@ -60,14 +61,7 @@ describe('order recover on a host 20 minutes fast', () => {
     const journal = new MemoryJournal();
     const record = journalRecord(ID, body);
     journal.records.set(ID, record);
-    const notes: string[] = [];
-    const deps = {
-      client,
-      journal,
-      confirm: undefined,
-      note: (line: string) => notes.push(line),
-      recoverCommand: (id: string) => `energy order recover ${id}`,
-    };
+    const { deps, notes } = flowDeps(client, journal);
     // No --yes and nobody to ask: only a request the server shows may be resent.
     const { items, failure } = await recoverRecords(deps, [record], false);
     expect(failure).toBeUndefined();

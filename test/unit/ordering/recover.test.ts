@@ -5,6 +5,7 @@ import { orderRequestBody } from '../../../src/client/client.js';
 import { ApiError, ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import { recoverRecords } from '../../../src/ordering/recover.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
+import { flowDeps } from '../../helpers/flow-deps.js';
 import { MemoryJournal, journalRecord } from '../../helpers/memory-journal.js';
 import { FakeClient, type PostAnswer } from './fakes.js';
 
@@ -87,14 +88,7 @@ describe('recoverRecords', () => {
     const journal = new MemoryJournal();
     const records = c.ids.map((id) => journalRecord(id, body(id)));
     for (const record of records) journal.records.set(record.client_request_id, record);
-    const notes: string[] = [];
-    const deps = {
-      client,
-      journal,
-      confirm: undefined,
-      note: (line: string) => notes.push(line),
-      recoverCommand: (id: string) => `energy order recover ${id}`,
-    };
+    const { deps, notes } = flowDeps(client, journal);
     const run = recoverRecords(deps, records, c.yes === true);
     if (c.outcomes.length === 0) {
       await expect(run).rejects.toMatchObject({ exitCode: c.exitCode });
