@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { freshAddress, httpGet, metricsUrl, until } from '../helpers/e2e.js';
+import { rentalArgs } from '../helpers/rental.js';
 import { hasCommand } from '../helpers/machine-needs.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 
@@ -69,12 +70,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
         '--retries',
         '0',
         'ensure',
-        ...addresses,
-        '--energy',
-        '65000',
-        '--hours',
-        '1',
-        '--yes',
+        ...rentalArgs(addresses, '--yes'),
         '--every',
         '500ms',
         '--metrics',
@@ -169,19 +165,7 @@ describe('ensure --every with --metrics, --min-balance and --on-event', () => {
     const port = (busy.address() as AddressInfo).port;
     const before = world.sandbox.requestCount();
     const result = await world.run(
-      [
-        'ensure',
-        addresses[0]!,
-        '--energy',
-        '65000',
-        '--hours',
-        '1',
-        '--yes',
-        '--every',
-        '1m',
-        '--metrics',
-        String(port),
-      ],
+      ['ensure', ...rentalArgs(addresses[0]!, '--yes', '--every', '1m', '--metrics', String(port))],
       { env: { ENERGY_TRON_NODE: world.sandbox.url } },
     );
     busy.close();

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress } from '../helpers/e2e.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 import { createWorld, type World } from '../helpers/world.js';
 
 let world: World;
@@ -45,17 +46,7 @@ describe('an error line follows the locale', () => {
 });
 
 describe('a note follows the locale', () => {
-  const create = (n: number) => [
-    'order',
-    'create',
-    freshAddress(n),
-    '--energy',
-    '65000',
-    '--hours',
-    '1',
-    '--yes',
-    '--wait',
-  ];
+  const create = (n: number) => orderCreateArgs(freshAddress(n), '--yes', '--wait');
 
   it('LANG=C: "waiting until it is final..."', async () => {
     const before = world.sandbox.requestCount();

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { balanceOf, freshAddress } from '../helpers/e2e.js';
+import { orderCreateArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
 
@@ -17,18 +18,7 @@ describe('order amounts, by hand', () => {
     const quote = await world.run(['quote', target, '--energy', '65000', '--hours', '1', '--json']);
     expect(json(quote)).toMatchObject({ energy_trx: '2.600000', activation_trx: '1.100000', total_trx: '3.700000' });
 
-    const first = await world.run([
-      'order',
-      'create',
-      target,
-      '--energy',
-      '65000',
-      '--hours',
-      '1',
-      '--yes',
-      '--wait',
-      '--json',
-    ]);
+    const first = await world.run(orderCreateArgs(target, '--yes', '--wait', '--json'));
     expect(first.code, first.stderr).toBe(0);
     expect(json(first)).toMatchObject({ total_trx: '3.700000', delivery_final: true });
     // 100.000000 - 3.700000
