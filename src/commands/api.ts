@@ -6,14 +6,16 @@
  */
 import { Argument, Command, Option } from 'commander';
 import type { ApiField } from '../ordering/api-fields.js';
-import type { ApiDeps, ApiRequest } from '../ordering/api-request.js';
+import type { ApiRequest } from '../ordering/api-request.js';
 import type { Printer } from '../output/printer.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
-export interface ApiCommandOptions {
+export interface ApiCommandOptions extends Pick<
+  CommandServices,
+  'client' | 'journal' | 'terminal' | 'printer' | 'invocation'
+> {
   request: ApiRequest;
-  deps: ApiDeps;
-  printer: Printer;
 }
 
 export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Promise<void> = apiRun): Command {
@@ -43,17 +45,7 @@ export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Pr
     .action(async (method: string, path: string, parsed: { input?: string }) => {
       const { stringField, typedField } = await import('../ordering/api-fields.js');
       const fields: ApiField[] = specs.map(({ typed, spec }) => (typed ? typedField(spec) : stringField(spec)));
-      await run({
-        request: { method, path, fields, input: parsed.input },
-        deps: {
-          client: () => ctx.client(),
-          journal: () => ctx.journal(),
-          stdin: ctx.terminal.stdin,
-          interrupt: ctx.terminal.interrupt,
-          recoverCommand: (id) => ctx.invocation('order', 'recover', id),
-        },
-        printer: ctx.printer,
-      });
+      await run({ request: { method, path, fields, input: parsed.input }, ...ctx.services() });
     });
 }
 
@@ -62,9 +54,16 @@ async function apiRun(opts: ApiCommandOptions): Promise<void> {
     import('../ordering/api-request.js'),
     import('../client/decode.js'),
   ]);
+  const deps = {
+    client: opts.client,
+    journal: opts.journal,
+    stdin: opts.terminal.stdin,
+    interrupt: opts.terminal.interrupt,
+    recoverCommand: (id: string) => opts.invocation('order', 'recover', id),
+  };
   let body: Buffer;
   try {
-    body = (await apiRequest(opts.deps, opts.request)).body;
+    body = (await apiRequest(deps, opts.request)).body;
   } catch (error) {
     // The server's answer first, on stdout; the error (and its exit code) follows as for every command.
     const answered = failureBody(error);
