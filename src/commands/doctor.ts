@@ -1,13 +1,14 @@
 /** `energy doctor`: checks the setup end to end. The checks are loaded only when it runs. */
 import { Command } from 'commander';
-import { scrubSecrets, scrubSecretsDeep } from '../client/redact.js';
+import { scrubSecretsDeep } from '../client/redact.js';
 import { credentialValues } from '../config/credentials.js';
 import { configDir } from '../config/paths.js';
 import type { Settings } from '../config/settings.js';
 import { doctorTable, type ShownCheck } from '../output/doctor-views.js';
 import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
-import { createApiClient, createTronNode, type ServiceEnv } from './services.js';
+import { serviceEnv } from './service-env.js';
+import { createApiClient, createTronNode } from './services.js';
 
 export interface DoctorCommandOptions extends Pick<
   CommandServices,
@@ -52,14 +53,8 @@ async function doctorRun(opts: DoctorCommandOptions): Promise<void> {
   ]);
   const secrets: (string | undefined)[] = [...opts.knownCredentials()];
   // A diagnosis answers quickly: one attempt and 10 s per request unless --retries / --timeout say otherwise.
-  const run: ServiceEnv = {
-    terminal,
-    verbose: opts.verbose,
-    timeout: opts.timeout ?? 10,
-    retries: opts.retries ?? 0,
-    say: (line) => printer.note(scrubSecrets(line, secrets)),
-    trace: (line) => printer.verbose(scrubSecrets(line, secrets)),
-  };
+  const given = { verbose: opts.verbose, timeout: opts.timeout ?? 10, retries: opts.retries ?? 0 };
+  const run = serviceEnv(terminal, printer, given, () => secrets);
   const { env } = terminal;
   const checks = await runDoctor({
     env,
