@@ -30,7 +30,7 @@ export function orderDropCommand(ctx: Context, run: (options: DropCommandOptions
     .action((id: string) => run({ id, ...ctx.services() }));
 }
 
-async function dropRun(opts: DropCommandOptions): Promise<void> {
+export async function dropRun(opts: DropCommandOptions): Promise<void> {
   const { id, printer } = opts;
   const journal = await opts.journal();
   const record = await journal.find(id);
