@@ -26,7 +26,7 @@ export function addressCommand(
     .action((address: string) => run({ address, tronNode: () => ctx.tronNode(), ...ctx.services() }));
 }
 
-async function addressRun(opts: AddressCommandOptions): Promise<void> {
+export async function addressRun(opts: AddressCommandOptions): Promise<void> {
   const { printer, address } = opts;
   const node = await opts.tronNode();
   // getaccountresource answers {} for an account that does not exist; for one that does, getaccount

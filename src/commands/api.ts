@@ -49,7 +49,7 @@ export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Pr
     });
 }
 
-async function apiRun(opts: ApiCommandOptions): Promise<void> {
+export async function apiRun(opts: ApiCommandOptions): Promise<void> {
   const [{ apiRequest }, { failureBody }] = await Promise.all([
     import('../ordering/api-request.js'),
     import('../client/decode.js'),

@@ -43,7 +43,7 @@ export function completionCommand(
     });
 }
 
-async function completionRun(opts: CompletionCommandOptions): Promise<void> {
+export async function completionRun(opts: CompletionCommandOptions): Promise<void> {
   const { printer, terminal, shell } = opts;
   if (opts.profiles) {
     const { profileNames } = await import('../config/profile-names.js');

@@ -37,7 +37,7 @@ export function configUnsetCommand(ctx: Context, run: Run = configUnsetRun): Com
   return nameCommand(ctx, 'unset', 'remove a setting from the profile', run);
 }
 
-async function configGetRun({ name, printer, ...opts }: ConfigGetCommandOptions): Promise<void> {
+export async function configGetRun({ name, printer, ...opts }: ConfigGetCommandOptions): Promise<void> {
   const profile = opts.profile();
   const value = shown(name, (await opts.store.profile(profile))[name]);
   if (printer.jsonMode) await printer.json({ profile, name, value: value ?? null });
@@ -45,7 +45,7 @@ async function configGetRun({ name, printer, ...opts }: ConfigGetCommandOptions)
   else await printer.write(`${value}\n`);
 }
 
-async function configUnsetRun({ name, printer, ...opts }: ConfigGetCommandOptions): Promise<void> {
+export async function configUnsetRun({ name, printer, ...opts }: ConfigGetCommandOptions): Promise<void> {
   const profile = opts.profile();
   const removed = await opts.store.unset(profile, name);
   if (printer.jsonMode) await printer.json({ profile, name, removed });

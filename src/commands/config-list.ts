@@ -22,7 +22,7 @@ export function configListCommand(
     .action(() => run({ settingSources: () => ctx.settingSources(SETTING_NAMES), ...ctx.services() }));
 }
 
-async function configListRun(opts: ConfigListCommandOptions): Promise<void> {
+export async function configListRun(opts: ConfigListCommandOptions): Promise<void> {
   const { printer } = opts;
   // Sources only: a secret file or helper command is named, never read or run, and its secret never shown.
   const settings = await opts.settingSources();

@@ -16,7 +16,7 @@ export interface ConfigDeleteProfileCommandOptions extends ConfigProfilesCommand
 
 type Run = (options: ConfigProfilesCommandOptions) => Promise<void>;
 
-export function configProfilesCommand(ctx: Context, run: Run = profilesRun): Command {
+export function configProfilesCommand(ctx: Context, run: Run = configProfilesRun): Command {
   return new Command('profiles')
     .description('list the names of the stored profiles')
     .action(() => run({ store: ctx.store, ...ctx.services() }));
@@ -24,7 +24,7 @@ export function configProfilesCommand(ctx: Context, run: Run = profilesRun): Com
 
 export function configDeleteProfileCommand(
   ctx: Context,
-  run: (options: ConfigDeleteProfileCommandOptions) => Promise<void> = deleteProfileRun,
+  run: (options: ConfigDeleteProfileCommandOptions) => Promise<void> = configDeleteProfileRun,
 ): Command {
   return new Command('delete-profile')
     .description('remove a profile and every setting in it (its secret too)')
@@ -32,20 +32,24 @@ export function configDeleteProfileCommand(
     .action((nameText: string) => run({ profile: parseProfileName(nameText), store: ctx.store, ...ctx.services() }));
 }
 
-export function configPathCommand(ctx: Context, run: Run = pathRun): Command {
+export function configPathCommand(ctx: Context, run: Run = configPathRun): Command {
   return new Command('path')
     .description('print the config file path')
     .action(() => run({ store: ctx.store, ...ctx.services() }));
 }
 
-async function profilesRun({ store, printer }: ConfigProfilesCommandOptions): Promise<void> {
+export async function configProfilesRun({ store, printer }: ConfigProfilesCommandOptions): Promise<void> {
   const names = await store.profileNames();
   if (printer.jsonMode) await printer.json({ profiles: names });
   else if (names.length === 0) printer.note(`energy: no profiles in ${store.path}`);
   else await printer.write(names.map((name) => `${name}\n`).join(''));
 }
 
-async function deleteProfileRun({ store, printer, profile }: ConfigDeleteProfileCommandOptions): Promise<void> {
+export async function configDeleteProfileRun({
+  store,
+  printer,
+  profile,
+}: ConfigDeleteProfileCommandOptions): Promise<void> {
   const removed = await store.deleteProfile(profile);
   if (printer.jsonMode) await printer.json({ profile, removed });
   else if (removed) printer.note(`energy: profile ${profile} removed from ${store.path}`);
@@ -58,6 +62,6 @@ async function deleteProfileRun({ store, printer, profile }: ConfigDeleteProfile
   }
 }
 
-async function pathRun({ store, printer }: ConfigProfilesCommandOptions): Promise<void> {
+export async function configPathRun({ store, printer }: ConfigProfilesCommandOptions): Promise<void> {
   await (printer.jsonMode ? printer.json({ path: store.path }) : printer.write(`${store.path}\n`));
 }

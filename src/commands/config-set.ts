@@ -40,7 +40,7 @@ export function configSetCommand(
     );
 }
 
-async function configSetRun(opts: ConfigSetCommandOptions): Promise<void> {
+export async function configSetRun(opts: ConfigSetCommandOptions): Promise<void> {
   const { name, printer } = opts;
   refuseSecretOnArgv(name, opts.value);
   const stored = valueToStore(name, opts.value ?? (await readValue(opts)));

@@ -45,7 +45,7 @@ export function doctorCommand(
     );
 }
 
-async function doctorRun(opts: DoctorCommandOptions): Promise<void> {
+export async function doctorRun(opts: DoctorCommandOptions): Promise<void> {
   const { printer, terminal } = opts;
   const [{ runDoctor, outcome }, { stateDir }] = await Promise.all([
     import('../diagnose/run-doctor.js'),

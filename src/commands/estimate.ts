@@ -29,7 +29,7 @@ export interface EstimateCommandOptions extends TransferOptions, Pick<CommandSer
 /** The group `estimate`, and its verb `transfer` (whose run is `run`). */
 export function estimateCommand(
   ctx: Context,
-  run: (options: EstimateCommandOptions) => Promise<void> = estimateTransferRun,
+  run: (options: EstimateCommandOptions) => Promise<void> = estimateRun,
 ): Command {
   const estimate = new Command('estimate').description('estimate the energy an operation needs (TRON node)');
   estimate
@@ -57,7 +57,7 @@ export function estimateCommand(
   return estimate;
 }
 
-async function estimateTransferRun(options: EstimateCommandOptions): Promise<void> {
+export async function estimateRun(options: EstimateCommandOptions): Promise<void> {
   const { printer } = options;
   const node = await options.tronNode();
   const note = (line: string) => printer.note(line);

@@ -20,7 +20,7 @@ export function helpTopicCommand(
   return (ctx) => new Command(topic).description(summary).action(() => run({ topic, ...ctx.services() }));
 }
 
-async function helpTopicRun(opts: HelpTopicCommandOptions): Promise<void> {
+export async function helpTopicRun(opts: HelpTopicCommandOptions): Promise<void> {
   const { topicText, topicJson } = await import('../help/topics.js');
   await (opts.printer.jsonMode ? opts.printer.json(topicJson(opts.topic)) : opts.printer.write(topicText(opts.topic)));
 }

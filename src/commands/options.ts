@@ -15,7 +15,7 @@ export function optionsCommand(
     .action(() => run(ctx.services()));
 }
 
-async function optionsRun(opts: OptionsCommandOptions): Promise<void> {
+export async function optionsRun(opts: OptionsCommandOptions): Promise<void> {
   const { printer } = opts;
   const options = await (await opts.client()).options();
   await (printer.jsonMode ? printer.json(options) : printer.keyValue(optionsRows(options)));

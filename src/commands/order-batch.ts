@@ -29,7 +29,7 @@ interface Parsed {
 
 export function orderBatchCommand(
   ctx: Context,
-  run: (options: BatchCommandOptions) => Promise<void> = batchRun,
+  run: (options: BatchCommandOptions) => Promise<void> = orderBatchRun,
 ): Command {
   return new Command('batch')
     .summary('many orders from a CSV or NDJSON file')
@@ -71,7 +71,7 @@ export function orderBatchCommand(
     );
 }
 
-async function batchRun(opts: BatchCommandOptions): Promise<void> {
+export async function orderBatchRun(opts: BatchCommandOptions): Promise<void> {
   const { request } = opts;
   const client = await opts.client();
   const journal = await opts.journal();

@@ -20,7 +20,10 @@ export interface DropCommandOptions extends Pick<CommandServices, 'client' | 'jo
   id: string;
 }
 
-export function orderDropCommand(ctx: Context, run: (options: DropCommandOptions) => Promise<void> = dropRun): Command {
+export function orderDropCommand(
+  ctx: Context,
+  run: (options: DropCommandOptions) => Promise<void> = orderDropRun,
+): Command {
   return new Command('drop')
     .summary('drop a pending request the server never received')
     .description(
@@ -30,7 +33,7 @@ export function orderDropCommand(ctx: Context, run: (options: DropCommandOptions
     .action((id: string) => run({ id, ...ctx.services() }));
 }
 
-export async function dropRun(opts: DropCommandOptions): Promise<void> {
+export async function orderDropRun(opts: DropCommandOptions): Promise<void> {
   const { id, printer } = opts;
   const journal = await opts.journal();
   const record = await journal.find(id);

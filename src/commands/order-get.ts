@@ -9,14 +9,17 @@ export interface GetCommandOptions extends Pick<CommandServices, 'client' | 'pri
   orderId: string;
 }
 
-export function orderGetCommand(ctx: Context, run: (options: GetCommandOptions) => Promise<void> = getRun): Command {
+export function orderGetCommand(
+  ctx: Context,
+  run: (options: GetCommandOptions) => Promise<void> = orderGetRun,
+): Command {
   return new Command('get')
     .description('show one order')
     .addArgument(new Argument('<id>', 'order id (a UUID, or its first 8 characters)').argParser(orderId))
     .action((id: string) => run({ orderId: id, ...ctx.services() }));
 }
 
-async function getRun(opts: GetCommandOptions): Promise<void> {
+export async function orderGetRun(opts: GetCommandOptions): Promise<void> {
   const { printer } = opts;
   const client = await opts.client();
   const { resolveOrderId } = await import('../ordering/resolve-order-id.js');

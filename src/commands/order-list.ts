@@ -24,7 +24,10 @@ interface ListOptions {
 export interface ListCommandOptions
   extends ListOptions, Pick<CommandServices, 'client' | 'terminal' | 'printer' | 'invocation'> {}
 
-export function orderListCommand(ctx: Context, run: (options: ListCommandOptions) => Promise<void> = listRun): Command {
+export function orderListCommand(
+  ctx: Context,
+  run: (options: ListCommandOptions) => Promise<void> = orderListRun,
+): Command {
   return new Command('list')
     .description('list orders, newest first')
     .addOption(new Option('--limit <n>', 'orders per page').argParser(positiveInteger))
@@ -39,7 +42,7 @@ export function orderListCommand(ctx: Context, run: (options: ListCommandOptions
     .action((parsed: ListOptions) => run({ ...parsed, ...ctx.services() }));
 }
 
-async function listRun(options: ListCommandOptions): Promise<void> {
+export async function orderListRun(options: ListCommandOptions): Promise<void> {
   const { printer } = options;
   const csv = options.output === 'csv';
   if (csv && printer.jsonMode) throw new UsageError('--json and --output csv cannot be used together');

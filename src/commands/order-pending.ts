@@ -20,7 +20,7 @@ export interface PendingCommandOptions extends Pick<CommandServices, 'journal' |
 
 export function orderPendingCommand(
   ctx: Context,
-  run: (options: PendingCommandOptions) => Promise<void> = pendingRun,
+  run: (options: PendingCommandOptions) => Promise<void> = orderPendingRun,
 ): Command {
   return new Command('pending')
     .summary('order requests whose outcome is unknown')
@@ -30,7 +30,7 @@ export function orderPendingCommand(
     .action(() => run({ profiles: ctx.store, nowMs: serverNowMs, ...ctx.services() }));
 }
 
-async function pendingRun(opts: PendingCommandOptions): Promise<void> {
+export async function orderPendingRun(opts: PendingCommandOptions): Promise<void> {
   const { printer } = opts;
   const { pendingEndsAtMs, recordedOrder } = await import('../journal/record.js');
   const now = opts.nowMs();

@@ -26,7 +26,7 @@ export interface RecoverCommandOptions extends Pick<
 
 export function orderRecoverCommand(
   ctx: Context,
-  run: (options: RecoverCommandOptions) => Promise<void> = recoverRun,
+  run: (options: RecoverCommandOptions) => Promise<void> = orderRecoverRun,
 ): Command {
   return new Command('recover')
     .summary('settle pending requests (no second order)')
@@ -43,7 +43,7 @@ export function orderRecoverCommand(
     );
 }
 
-async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
+export async function orderRecoverRun(opts: RecoverCommandOptions): Promise<void> {
   const { printer, id } = opts;
   const client = await opts.client();
   const journal = await opts.journal();

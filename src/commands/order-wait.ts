@@ -12,7 +12,10 @@ export interface WaitCommandOptions extends Pick<CommandServices, 'client' | 'pr
   timeoutSeconds: number;
 }
 
-export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions) => Promise<void> = waitRun): Command {
+export function orderWaitCommand(
+  ctx: Context,
+  run: (options: WaitCommandOptions) => Promise<void> = orderWaitRun,
+): Command {
   return new Command('wait')
     .summary('follow an order until it is final')
     .description(
@@ -25,7 +28,7 @@ export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions
     );
 }
 
-async function waitRun(opts: WaitCommandOptions): Promise<void> {
+export async function orderWaitRun(opts: WaitCommandOptions): Promise<void> {
   const client = await opts.client();
   const [{ followToFinal }, { resolveOrderId }] = await Promise.all([
     import('../ordering/follow-order.js'),

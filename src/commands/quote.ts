@@ -30,7 +30,7 @@ export function quoteCommand(ctx: Context, run: (options: QuoteCommandOptions) =
     );
 }
 
-async function quoteRun(opts: QuoteCommandOptions): Promise<void> {
+export async function quoteRun(opts: QuoteCommandOptions): Promise<void> {
   const { printer, address } = opts;
   const client = await opts.client();
   const note = (line: string) => printer.note(line);

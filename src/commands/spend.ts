@@ -46,7 +46,7 @@ export function spendCommand(ctx: Context, run: (options: SpendCommandOptions) =
     );
 }
 
-async function spendRun(options: SpendCommandOptions): Promise<void> {
+export async function spendRun(options: SpendCommandOptions): Promise<void> {
   const { printer } = options;
   const csv = options.output === 'csv';
   if (csv && printer.jsonMode) throw new UsageError('--json and --output csv cannot be used together');

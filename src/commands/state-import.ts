@@ -26,7 +26,7 @@ export function stateImportCommand(
     .action((parsed: { from?: string }) => run({ from: parsed.from, ...ctx.services() }));
 }
 
-async function stateImportRun(opts: StateImportCommandOptions): Promise<void> {
+export async function stateImportRun(opts: StateImportCommandOptions): Promise<void> {
   const { printer } = opts;
   const [{ localRecords }, { stateDir, journalDir }, { folderLedgers }, { existsSync }] = await Promise.all([
     import('../journal/local-records.js'),

@@ -22,7 +22,7 @@ export function stateStatusCommand(
     .action(() => run(ctx.services()));
 }
 
-async function stateStatusRun(opts: StateStatusCommandOptions): Promise<void> {
+export async function stateStatusRun(opts: StateStatusCommandOptions): Promise<void> {
   const { printer } = opts;
   const store = await opts.state();
   const status = await store.status(await serverNowMs(opts));

@@ -1,7 +1,7 @@
 /**
  * Every command in one shape (gh's `NewCmdX(f, runF)`): each command file exports a builder that takes the
- * context and an injectable run, and a command line parses into the options that run is given, with the
- * services beside what was parsed; nothing runs but the run passed in. A command file without a row here, or
+ * context and an injectable run (and exports the run it uses by default), and a command line parses into the
+ * options that run is given, with the services beside what was parsed; nothing runs but the run passed in. A command file without a row here, or
  * over 150 lines, fails.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -180,6 +180,16 @@ describe('every command in one shape', () => {
       (name) => !rowed.has(name) && ![...NOT_COMMANDS, ...GROUPS, ...PARTS].includes(name),
     );
     expect(shapeless).toEqual([]);
+  });
+
+  it.each(ROWS)('$builder has its run exported beside it, which a test can call with fakes', async (row) => {
+    // `xCommand` and `xRun`, in the command's file or its own `-run.ts` (ensure-run.ts, sandbox-run.ts).
+    const name = row.builder.replace(/Command$/, 'Run');
+    const files = [row.file, row.file.replace(/\.ts$/, '-run.ts')].filter((file) => commandFiles().includes(file));
+    const modules = await Promise.all(
+      files.map(async (file) => (await import(new URL(file, DIR).href)) as Record<string, unknown>),
+    );
+    expect(modules.map((module) => typeof module[name])).toContain('function');
   });
 
   it('no command file is over 150 lines', () => {

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { EnergyClient } from '../../../src/client/client.js';
 import type { Order } from '../../../src/client/types.js';
-import { dropRun } from '../../../src/commands/order-drop.js';
+import { orderDropRun } from '../../../src/commands/order-drop.js';
 import type { OrderJournal } from '../../../src/journal/order-journal.js';
 import { Printer } from '../../../src/output/printer.js';
 import { MemoryJournal } from '../../helpers/memory-journal.js';
@@ -27,7 +27,7 @@ async function drop(orders: Order[], begin = true) {
   };
   const stderr = new PassThrough();
   const printer = new Printer({ stdout: new PassThrough(), stderr, stdin: new PassThrough(), env: {} }, false);
-  const run = dropRun({
+  const run = orderDropRun({
     id: ID,
     client: async () => client as unknown as EnergyClient,
     journal: async () => journal as unknown as OrderJournal,
