@@ -7,7 +7,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { ApiField } from '../ordering/api-fields.js';
 import type { ApiRequest } from '../ordering/api-request.js';
-import type { Printer } from '../output/printer.js';
+import { writeApiAnswer } from '../output/api-answer.js';
 import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
@@ -67,15 +67,8 @@ export async function apiRun(opts: ApiCommandOptions): Promise<void> {
   } catch (error) {
     // The server's answer first, on stdout; the error (and its exit code) follows as for every command.
     const answered = failureBody(error);
-    if (answered !== undefined) await writeBody(opts.printer, answered);
+    if (answered !== undefined) await writeApiAnswer(opts.printer, answered);
     throw error;
   }
-  await writeBody(opts.printer, body);
-}
-
-/** As gh api: a pipe gets the bytes untouched; a terminal gets them escaped, ending with a line break. */
-async function writeBody(printer: Printer, body: Buffer): Promise<void> {
-  if (printer.terminal.stdout.isTTY !== true) return printer.bytes(body);
-  const text = body.toString('utf8');
-  await printer.write(text === '' || text.endsWith('\n') ? text : `${text}\n`);
+  await writeApiAnswer(opts.printer, body);
 }
