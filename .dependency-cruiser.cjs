@@ -75,9 +75,10 @@ const LAYERS = {
 };
 
 /** Command files any command may import: shared parsing, the context and the services it builds, not other verbs. */
-const COMMAND_SHARED = '(context|command-services|services|arguments|duration-arguments|shell-words|examples)\\.ts';
-/** Commands whose file composes parts of their own: the order, config and state groups' verbs, ensure's run. */
-const COMMAND_GROUPS = ['order', 'config', 'ensure', 'state'];
+const COMMAND_SHARED =
+  '(context|command-services|services|service-env|arguments|duration-arguments|shell-words|examples)\\.ts';
+/** Commands whose file composes parts of their own: the order, config and state groups' verbs, ensure's, sandbox's run. */
+const COMMAND_GROUPS = ['order', 'config', 'ensure', 'state', 'sandbox'];
 
 module.exports = {
   forbidden: [

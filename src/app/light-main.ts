@@ -4,9 +4,9 @@
  * beyond one signed request) and failing exactly as the whole program does (failure.ts). Any other command
  * line is the whole program's (main.ts), though the entry sends none here.
  */
-import { showBalance } from '../commands/balance.js';
+import { balanceRun } from '../commands/balance.js';
 import { Context } from '../commands/context.js';
-import { showTime } from '../commands/time.js';
+import { timeRun } from '../commands/time.js';
 import { ExitCode } from '../domain/errors.js';
 import type { Terminal } from '../output/terminal.js';
 import { errorReport, reportFailure, withInterruptedErrors } from './failure.js';
@@ -19,7 +19,7 @@ export async function run(args: readonly string[], terminal: Terminal): Promise<
   // What commander's preAction hook would have set (program.ts): the options given, and only those.
   ctx.globals = light.globals;
   try {
-    await (light.command === 'balance' ? showBalance(ctx) : showTime(ctx));
+    await (light.command === 'balance' ? balanceRun : timeRun)(ctx.services());
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, errorReport(error), ctx, terminal, args);

@@ -6,14 +6,16 @@
  */
 import { Argument, Command, Option } from 'commander';
 import type { ApiField } from '../ordering/api-fields.js';
-import type { ApiDeps, ApiRequest } from '../ordering/api-request.js';
-import type { Printer } from '../output/printer.js';
+import type { ApiRequest } from '../ordering/api-request.js';
+import { writeApiAnswer } from '../output/api-answer.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
-export interface ApiCommandOptions {
+export interface ApiCommandOptions extends Pick<
+  CommandServices,
+  'client' | 'journal' | 'terminal' | 'printer' | 'invocation'
+> {
   request: ApiRequest;
-  deps: ApiDeps;
-  printer: Printer;
 }
 
 export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Promise<void> = apiRun): Command {
@@ -43,40 +45,30 @@ export function apiCommand(ctx: Context, run: (options: ApiCommandOptions) => Pr
     .action(async (method: string, path: string, parsed: { input?: string }) => {
       const { stringField, typedField } = await import('../ordering/api-fields.js');
       const fields: ApiField[] = specs.map(({ typed, spec }) => (typed ? typedField(spec) : stringField(spec)));
-      await run({
-        request: { method, path, fields, input: parsed.input },
-        deps: {
-          client: () => ctx.client(),
-          journal: () => ctx.journal(),
-          stdin: ctx.terminal.stdin,
-          interrupt: ctx.terminal.interrupt,
-          recoverCommand: (id) => ctx.invocation('order', 'recover', id),
-        },
-        printer: ctx.printer,
-      });
+      await run({ request: { method, path, fields, input: parsed.input }, ...ctx.services() });
     });
 }
 
-async function apiRun(opts: ApiCommandOptions): Promise<void> {
+export async function apiRun(opts: ApiCommandOptions): Promise<void> {
   const [{ apiRequest }, { failureBody }] = await Promise.all([
     import('../ordering/api-request.js'),
     import('../client/decode.js'),
   ]);
+  const deps = {
+    client: opts.client,
+    journal: opts.journal,
+    stdin: opts.terminal.stdin,
+    interrupt: opts.terminal.interrupt,
+    recoverCommand: (id: string) => opts.invocation('order', 'recover', id),
+  };
   let body: Buffer;
   try {
-    body = (await apiRequest(opts.deps, opts.request)).body;
+    body = (await apiRequest(deps, opts.request)).body;
   } catch (error) {
     // The server's answer first, on stdout; the error (and its exit code) follows as for every command.
     const answered = failureBody(error);
-    if (answered !== undefined) await writeBody(opts.printer, answered);
+    if (answered !== undefined) await writeApiAnswer(opts.printer, answered);
     throw error;
   }
-  await writeBody(opts.printer, body);
-}
-
-/** As gh api: a pipe gets the bytes untouched; a terminal gets them escaped, ending with a line break. */
-async function writeBody(printer: Printer, body: Buffer): Promise<void> {
-  if (printer.terminal.stdout.isTTY !== true) return printer.bytes(body);
-  const text = body.toString('utf8');
-  await printer.write(text === '' || text.endsWith('\n') ? text : `${text}\n`);
+  await writeApiAnswer(opts.printer, body);
 }

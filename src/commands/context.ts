@@ -7,7 +7,6 @@ import type { EnergyClient } from '../client/client.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import type { StateStore } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
-import { scrubSecrets } from '../client/redact.js';
 import { apiBaseUrl } from '../config/credentials.js';
 import { STATE_SETTING_NAMES, TRON_SETTING_NAMES, type SettingName } from '../config/names.js';
 import { configDir } from '../config/paths.js';
@@ -17,7 +16,8 @@ import { ConfigStore } from '../config/store.js';
 import { Printer } from '../output/printer.js';
 import type { Terminal } from '../output/terminal.js';
 import type { CommandServices } from './command-services.js';
-import { createApiClient, createTronNode, openJournal, type ServiceEnv } from './services.js';
+import { serviceEnv, type ServiceEnv } from './service-env.js';
+import { createApiClient, createTronNode, openJournal } from './services.js';
 import { commandLine, type GlobalOptions } from './shell-words.js';
 
 export class Context {
@@ -142,9 +142,6 @@ export class Context {
   }
 
   #serviceEnv(): ServiceEnv {
-    const { verbose, timeout, retries } = this.globals;
-    const say = (line: string) => this.printer.note(scrubSecrets(line, this.knownCredentials()));
-    const trace = (line: string) => this.printer.verbose(scrubSecrets(line, this.knownCredentials()));
-    return { terminal: this.terminal, verbose: verbose === true, timeout, retries, say, trace };
+    return serviceEnv(this.terminal, this.printer, this.globals, () => this.knownCredentials());
   }
 }

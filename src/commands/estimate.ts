@@ -8,7 +8,9 @@ import { estimateRows, type EstimateView } from '../output/tron-views.js';
 import { burnCost } from '../tron/burn-cost.js';
 import { estimateTransfer } from '../tron/estimate-transfer.js';
 import { USDT_MAINNET } from '../tron/tokens.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { tokenUnits, tronAddress } from './arguments.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
 interface TransferOptions {
@@ -18,7 +20,17 @@ interface TransferOptions {
   amount: bigint;
 }
 
-export function estimateCommand(ctx: Context): Command {
+export interface EstimateCommandOptions extends TransferOptions, Pick<CommandServices, 'client' | 'printer'> {
+  tronNode: () => Promise<TronNode>;
+  /** Whether the API's base URL and credentials are all set (else the portion is not asked for). */
+  apiConfigured: () => Promise<boolean>;
+}
+
+/** The group `estimate`, and its verb `transfer` (whose run is `run`). */
+export function estimateCommand(
+  ctx: Context,
+  run: (options: EstimateCommandOptions) => Promise<void> = estimateRun,
+): Command {
   const estimate = new Command('estimate').description('estimate the energy an operation needs (TRON node)');
   estimate
     .command('transfer')
@@ -39,40 +51,52 @@ export function estimateCommand(ctx: Context): Command {
         .argParser(tokenUnits)
         .default(1n, '1'),
     )
-    .action(async (options: TransferOptions) => {
-      const node = await ctx.tronNode();
-      const note = (line: string) => ctx.printer.note(line);
-      const [result, portion] = await Promise.all([estimateTransfer(node, options), portionSize(ctx)]);
-      // Read after the simulation: a transfer that would revert says so without a second request.
-      const burn = await burnCost(node, result.energyUsed, note);
-      const view: EstimateView = {
-        from: options.from,
-        to: options.to,
-        token: options.token,
-        amount: options.amount.toString(),
-        energy_used: result.energyUsed,
-        energy_penalty: result.energyPenalty,
-        energy_to_rent: portion === null ? result.energyUsed : roundUpToPortion(result.energyUsed, portion),
-        energy_per_portion: portion,
-        burn_trx: burn,
-      };
-      await (ctx.printer.jsonMode ? ctx.printer.json(view) : ctx.printer.keyValue(estimateRows(view)));
-    });
+    .action((parsed: TransferOptions) =>
+      run({ ...parsed, tronNode: () => ctx.tronNode(), apiConfigured: () => apiConfigured(ctx), ...ctx.services() }),
+    );
   return estimate;
+}
+
+export async function estimateRun(options: EstimateCommandOptions): Promise<void> {
+  const { printer } = options;
+  const node = await options.tronNode();
+  const note = (line: string) => printer.note(line);
+  const { from, to, token, amount } = options;
+  const [result, portion] = await Promise.all([
+    estimateTransfer(node, { from, to, token, amount }),
+    portionSize(options),
+  ]);
+  // Read after the simulation: a transfer that would revert says so without a second request.
+  const burn = await burnCost(node, result.energyUsed, note);
+  const view: EstimateView = {
+    from: options.from,
+    to: options.to,
+    token: options.token,
+    amount: options.amount.toString(),
+    energy_used: result.energyUsed,
+    energy_penalty: result.energyPenalty,
+    energy_to_rent: portion === null ? result.energyUsed : roundUpToPortion(result.energyUsed, portion),
+    energy_per_portion: portion,
+    burn_trx: burn,
+  };
+  await (printer.jsonMode ? printer.json(view) : printer.keyValue(estimateRows(view)));
+}
+
+async function apiConfigured(ctx: Context): Promise<boolean> {
+  const { 'base-url': baseUrl, 'api-key': key, 'api-secret': secret } = (await ctx.settings()).values;
+  return baseUrl.value !== undefined && key.value !== undefined && secret.value !== undefined;
 }
 
 /**
  * The API's energy_per_portion when the API is configured, else null. The estimate is the point of the
  * command: an API that cannot be asked costs the rounding (said on stderr), not the answer.
  */
-async function portionSize(ctx: Context): Promise<number | null> {
-  const settings = await ctx.settings();
-  const { 'base-url': baseUrl, 'api-key': key, 'api-secret': secret } = settings.values;
-  if (baseUrl.value === undefined || key.value === undefined || secret.value === undefined) return null;
+async function portionSize(options: EstimateCommandOptions): Promise<number | null> {
+  if (!(await options.apiConfigured())) return null;
   try {
-    return (await (await ctx.client()).options()).energy_per_portion;
+    return (await (await options.client()).options()).energy_per_portion;
   } catch (error) {
-    ctx.printer.note(
+    options.printer.note(
       `energy: not rounded to the API's portion: ${error instanceof Error ? error.message : String(error)}`,
     );
     return null;

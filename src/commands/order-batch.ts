@@ -4,8 +4,19 @@
  */
 import { Argument, Command, Option } from 'commander';
 import type { BatchRequest } from '../batch/run-batch.js';
+import type { TronNode } from '../tron/tron-node.js';
 import { concurrency, trxAmount } from './arguments.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
+
+export interface BatchCommandOptions extends Pick<
+  CommandServices,
+  'client' | 'journal' | 'terminal' | 'printer' | 'invocation'
+> {
+  request: BatchRequest;
+  /** The TRON node when one is configured (not the built-in default), for the receivers' contract check. */
+  receiverNode: () => Promise<TronNode | undefined>;
+}
 
 interface Parsed {
   format?: 'csv' | 'ndjson';
@@ -16,7 +27,10 @@ interface Parsed {
   placeWhatFits?: boolean;
 }
 
-export function orderBatchCommand(ctx: Context): Command {
+export function orderBatchCommand(
+  ctx: Context,
+  run: (options: BatchCommandOptions) => Promise<void> = orderBatchRun,
+): Command {
   return new Command('batch')
     .summary('many orders from a CSV or NDJSON file')
     .description(
@@ -39,22 +53,28 @@ export function orderBatchCommand(ctx: Context): Command {
     .option('--dry-run', 'check and quote every line, print the plan and its total; buy nothing')
     .option('--place-what-fits', 'when the balance cannot pay the sum, place the lines it covers (the rest fail)')
     .action((file: string, parsed: Parsed) =>
-      batchRun(ctx, {
-        file,
-        format: parsed.format,
-        concurrency: parsed.concurrency,
-        yes: parsed.yes === true,
-        maxTotal: parsed.maxTotal,
-        dryRun: parsed.dryRun === true,
-        placeWhatFits: parsed.placeWhatFits === true,
+      run({
+        request: {
+          file,
+          format: parsed.format,
+          concurrency: parsed.concurrency,
+          yes: parsed.yes === true,
+          maxTotal: parsed.maxTotal,
+          dryRun: parsed.dryRun === true,
+          placeWhatFits: parsed.placeWhatFits === true,
+        },
+        receiverNode: () => ctx.configuredTronNode(),
+        ...ctx.services(),
+        // Requests in flight when a signal comes are let finish, so that their outcome is known and journaled.
+        client: () => ctx.client({ finishInFlight: true }),
       }),
     );
 }
 
-async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
-  // Requests in flight when a signal comes are let finish, so that their outcome is known and journaled.
-  const client = await ctx.client({ finishInFlight: true });
-  const journal = await ctx.journal();
+export async function orderBatchRun(opts: BatchCommandOptions): Promise<void> {
+  const { request } = opts;
+  const client = await opts.client();
+  const journal = await opts.journal();
   const [{ runBatch }, { DERIVED_ID_WIDTH }, { batchPlanWriter, batchResultWriter }, { confirmOn }, os] =
     await Promise.all([
       import('../batch/run-batch.js'),
@@ -63,7 +83,7 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
       import('../output/prompt.js'),
       import('node:os'),
     ]);
-  const { printer, terminal } = ctx;
+  const { printer, terminal } = opts;
   const results = batchResultWriter(printer, DERIVED_ID_WIDTH);
   const planned = batchPlanWriter(printer, DERIVED_ID_WIDTH);
   const note = (line: string) => printer.note(line);
@@ -76,16 +96,16 @@ async function batchRun(ctx: Context, request: BatchRequest): Promise<void> {
     interrupt: terminal.interrupt,
     note,
     // As `order create`: the node is asked only when one is configured (not the built-in default).
-    receiverNode: () => ctx.configuredTronNode(),
+    receiverNode: opts.receiverNode,
     flush: async () => {
       await Promise.all([results.end(), planned.end()]);
     },
     progress: (line: string) => printer.status(line),
     onResult: results.write,
     onPlannedLine: planned.write,
-    recoverCommand: (id: string) => ctx.invocation('order', 'recover', id),
+    recoverCommand: (id: string) => opts.invocation('order', 'recover', id),
     // The re-run decides as this run did: the same format, cap and --place-what-fits.
-    rerunCommand: ctx.invocation(
+    rerunCommand: opts.invocation(
       'order',
       'batch',
       request.file,

@@ -41,7 +41,7 @@ interface Parsed {
 
 export function orderCreateCommand(
   ctx: Context,
-  run: (options: CreateCommandOptions) => Promise<void> = createRun,
+  run: (options: CreateCommandOptions) => Promise<void> = orderCreateRun,
 ): Command {
   return rentalArguments(new Command('create'))
     .summary('rent energy for an address')
@@ -76,7 +76,7 @@ export function orderCreateCommand(
     );
 }
 
-async function createRun(opts: CreateCommandOptions): Promise<void> {
+export async function orderCreateRun(opts: CreateCommandOptions): Promise<void> {
   // The client first: its credential checks say what is wrong before the journal asks for credentials.
   const client = await opts.client();
   // No rental can reach a contract: refused before any quote (the node is asked only when one is configured).

@@ -4,34 +4,29 @@
  * became of each.
  */
 import { Argument, Command } from 'commander';
-import type { EnergyClient } from '../client/client.js';
 import { UsageError } from '../domain/errors.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import { UnreadableRecordError } from '../domain/journal-errors.js';
 import type { OrderJournal } from '../journal/order-journal.js';
 import type { JournalRecord } from '../journal/record.js';
-import type { RecoverItem } from '../ordering/recover.js';
-import { shortId } from '../output/short-forms.js';
-import type { Printer } from '../output/printer.js';
+import { recoverTable } from '../output/pending-views.js';
 import { confirmOn } from '../output/prompt.js';
-import type { Terminal } from '../output/terminal.js';
 import { clientRequestId } from './arguments.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
-export interface RecoverCommandOptions {
+export interface RecoverCommandOptions extends Pick<
+  CommandServices,
+  'client' | 'journal' | 'terminal' | 'printer' | 'invocation'
+> {
   /** A client_request_id to settle alone, or undefined for every pending request of this API and key. */
   id: string | undefined;
   yes: boolean;
-  client: () => Promise<EnergyClient>;
-  journal: () => Promise<OrderJournal>;
-  terminal: Terminal;
-  printer: Printer;
-  invocation: (...words: string[]) => string;
 }
 
 export function orderRecoverCommand(
   ctx: Context,
-  run: (options: RecoverCommandOptions) => Promise<void> = recoverRun,
+  run: (options: RecoverCommandOptions) => Promise<void> = orderRecoverRun,
 ): Command {
   return new Command('recover')
     .summary('settle pending requests (no second order)')
@@ -44,19 +39,11 @@ export function orderRecoverCommand(
     )
     .option('-y, --yes', 'consent to placing the requests the server never received, without a prompt')
     .action((id: string | undefined, parsed: { yes?: boolean }) =>
-      run({
-        id,
-        yes: parsed.yes === true,
-        client: () => ctx.client(),
-        journal: () => ctx.journal(),
-        terminal: ctx.terminal,
-        printer: ctx.printer,
-        invocation: (...words) => ctx.invocation(...words),
-      }),
+      run({ id, yes: parsed.yes === true, ...ctx.services() }),
     );
 }
 
-async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
+export async function orderRecoverRun(opts: RecoverCommandOptions): Promise<void> {
   const { printer, id } = opts;
   const client = await opts.client();
   const journal = await opts.journal();
@@ -88,7 +75,7 @@ async function recoverRun(opts: RecoverCommandOptions): Promise<void> {
   const recoverCommand = (requestId: string) => opts.invocation('order', 'recover', requestId);
   const deps = { client, journal, confirm: confirmOn(opts.terminal), note, recoverCommand };
   const { items, failure } = await recoverRecords(deps, records, opts.yes);
-  await printItems(printer, items);
+  await (printer.jsonMode ? printer.json({ items }) : printer.table(recoverTable(items)));
   if (failure !== undefined) throw failure;
   if (unreadableFailure !== undefined) throw unreadableFailure;
 }
@@ -99,22 +86,4 @@ async function selectOne(journal: OrderJournal, id: string): Promise<JournalReco
   if (unreadable !== undefined) throw new UnreadableRecordError(id, unreadable.path, unreadable.reason);
   if (record === undefined) throw new UsageError(`no journal record for client_request_id ${id} with this API and key`);
   return [record];
-}
-
-async function printItems(printer: Printer, items: RecoverItem[]): Promise<void> {
-  if (printer.jsonMode) return printer.json({ items });
-  await printer.table({
-    columns: [
-      { head: 'CLIENT_REQUEST_ID', width: 20 },
-      { head: 'OUTCOME', width: 8 },
-      { head: 'ORDER', width: 36, short: { step: 1, form: shortId } },
-      { head: 'DETAIL', width: 20, cut: 2 },
-    ],
-    rows: items.map((item) => [
-      item.client_request_id,
-      item.outcome,
-      item.order?.id ?? '',
-      item.order === null ? (item.error?.message ?? '') : `${item.order.status}, ${item.order.total_trx} TRX`,
-    ]),
-  });
 }

@@ -1,23 +1,21 @@
 /** `energy order wait <id>`: parses into `WaitCommandOptions` and follows the order (ordering/follow-order.ts). */
 import { Argument, Command } from 'commander';
-import type { EnergyClient } from '../client/client.js';
 import type { Order } from '../client/types.js';
-import type { Printer } from '../output/printer.js';
 import { orderRows } from '../output/views.js';
 import { orderId } from './arguments.js';
 import { waitTimeoutOption } from './duration-arguments.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
-export interface WaitCommandOptions {
+export interface WaitCommandOptions extends Pick<CommandServices, 'client' | 'printer' | 'verbose' | 'invocation'> {
   orderId: string;
   timeoutSeconds: number;
-  client: () => Promise<EnergyClient>;
-  printer: Printer;
-  verbose: boolean;
-  invocation: (...words: string[]) => string;
 }
 
-export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions) => Promise<void> = waitRun): Command {
+export function orderWaitCommand(
+  ctx: Context,
+  run: (options: WaitCommandOptions) => Promise<void> = orderWaitRun,
+): Command {
   return new Command('wait')
     .summary('follow an order until it is final')
     .description(
@@ -26,18 +24,11 @@ export function orderWaitCommand(ctx: Context, run: (options: WaitCommandOptions
     .addArgument(new Argument('<id>', 'order id (a UUID, or its first 8 characters)').argParser(orderId))
     .addOption(waitTimeoutOption())
     .action((id: string, parsed: { waitTimeout: number }) =>
-      run({
-        orderId: id,
-        timeoutSeconds: parsed.waitTimeout,
-        client: () => ctx.client(),
-        printer: ctx.printer,
-        verbose: ctx.globals.verbose === true,
-        invocation: (...words) => ctx.invocation(...words),
-      }),
+      run({ orderId: id, timeoutSeconds: parsed.waitTimeout, ...ctx.services() }),
     );
 }
 
-async function waitRun(opts: WaitCommandOptions): Promise<void> {
+export async function orderWaitRun(opts: WaitCommandOptions): Promise<void> {
   const client = await opts.client();
   const [{ followToFinal }, { resolveOrderId }] = await Promise.all([
     import('../ordering/follow-order.js'),

@@ -19,19 +19,7 @@ import {
   requireApiKey,
 } from '../config/credentials.js';
 import type { Settings } from '../config/settings.js';
-import type { Terminal } from '../output/terminal.js';
-
-/** What building a client needs from the run: its terminal, --verbose/--timeout/--retries, and a stderr line. */
-export interface ServiceEnv {
-  terminal: Terminal;
-  verbose: boolean;
-  timeout: number | undefined;
-  retries: number | undefined;
-  /** Writes a line on stderr, credentials scrubbed. */
-  say: (line: string) => void;
-  /** Writes a --verbose line on stderr, credentials scrubbed. */
-  trace: (line: string) => void;
-}
+import type { ServiceEnv } from './service-env.js';
 
 /** --timeout and --retries, for both the API and the TRON node; --verbose request lines; retry notes on a terminal. */
 function transportOptions(run: ServiceEnv) {

@@ -8,29 +8,38 @@
  */
 import { Command } from 'commander';
 import { stateHostsTable, stateLedgersTable, stateStatusRows } from '../output/state-status-views.js';
+import type { CommandServices } from './command-services.js';
 import type { Context } from './context.js';
 
-export function stateStatusCommand(ctx: Context): Command {
+export type StateStatusCommandOptions = Pick<CommandServices, 'client' | 'state' | 'printer'>;
+
+export function stateStatusCommand(
+  ctx: Context,
+  run: (options: StateStatusCommandOptions) => Promise<void> = stateStatusRun,
+): Command {
   return new Command('status')
     .description('what the state store holds: hosts and their leases, pending records, schema version')
-    .action(async () => {
-      const store = await ctx.state();
-      const status = await store.status(await serverNowMs(ctx));
-      if (ctx.printer.jsonMode) return ctx.printer.json(status);
-      await ctx.printer.keyValue(stateStatusRows(status));
-      if (status.hosts.length > 0) await ctx.printer.table(stateHostsTable(status));
-      if (status.ledgers.length > 0) await ctx.printer.table(stateLedgersTable(status));
-    });
+    .action(() => run(ctx.services()));
+}
+
+export async function stateStatusRun(opts: StateStatusCommandOptions): Promise<void> {
+  const { printer } = opts;
+  const store = await opts.state();
+  const status = await store.status(await serverNowMs(opts));
+  if (printer.jsonMode) return printer.json(status);
+  await printer.keyValue(stateStatusRows(status));
+  if (status.hosts.length > 0) await printer.table(stateHostsTable(status));
+  if (status.ledgers.length > 0) await printer.table(stateLedgersTable(status));
 }
 
 /**
  * The API server's clock, as every ledger entry is stamped: one `GET /v1/time` (anonymous). Undefined where no
  * API is configured or it does not answer: the store's own clock then (the database's, or this host's).
  */
-async function serverNowMs(ctx: Context): Promise<number | undefined> {
+async function serverNowMs(opts: StateStatusCommandOptions): Promise<number | undefined> {
   try {
     const { readServerClock } = await import('../ordering/server-clock.js');
-    return (await readServerClock(await ctx.client(), Date.now)).nowMs();
+    return (await readServerClock(await opts.client(), Date.now)).nowMs();
   } catch {
     return undefined;
   }

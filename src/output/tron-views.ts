@@ -15,6 +15,17 @@ export function addressRows(state: AddressState & { contract: boolean | null }):
   ];
 }
 
+/** What the rows leave unsaid: no rental reaches a contract, and one to an address not activated pays that. */
+export function addressNotes(state: { contract: boolean | null; activated: boolean }): string[] {
+  if (state.contract === true)
+    return [
+      'energy: the address is a smart contract: TRON does not delegate energy to contract accounts, so no rental can reach it; rent for the address that sends the transactions',
+    ];
+  if (!state.activated)
+    return ['energy: the address is not activated: a rental to it pays the activation (see `energy quote`)'];
+  return [];
+}
+
 export interface EstimateView {
   from: string;
   to: string;

@@ -1,7 +1,9 @@
 /** What each resource looks like as a key/value block or a table row in the readable output. */
+import type { ClockCheck } from '../client/client.js';
+import { describeOffset } from '../client/clock.js';
 import type { BalanceResponse, OptionsResponse, Order, QuoteResponse } from '../client/types.js';
 import { printable } from '../domain/printable.js';
-import { formatInteger, formatTimestamp, formatYesNo } from './format.js';
+import { formatInteger, formatSeconds, formatTimestamp, formatYesNo } from './format.js';
 import type { Column } from './fit-table.js';
 import { shortAddress, shortId, shortTime } from './short-forms.js';
 
@@ -12,6 +14,16 @@ export function balanceRows(balance: BalanceResponse): Row[] {
     ['Available', `${balance.available_trx} TRX`],
     ['Held', `${balance.held_trx} TRX`],
     ['Status', printable(balance.status, 40)],
+  ];
+}
+
+/** `energy time`: the server's clock, this host's, and the skew and signing offset between them. */
+export function clockRows(check: ClockCheck): Row[] {
+  return [
+    ['Server time', `${formatTimestamp(check.unix_time)} (${check.unix_time})`],
+    ['Local time', `${formatTimestamp(check.local_unix_time)} (${check.local_unix_time})`],
+    ['Skew', `${formatSeconds(check.skew_seconds)}: ${describeOffset(check.skew_seconds)}`],
+    ['Signing offset', formatSeconds(check.signing_offset_seconds)],
   ];
 }
 
