@@ -78,7 +78,8 @@ async function edges(log: FileHandle, covers: number): Promise<{ head: string; t
 }
 
 function binaryOf(book: FolderBook): Buffer[] {
-  const { times, prefix, keys, seconds } = book.settled.parts;
+  const { times, keys, seconds } = book.settled.parts;
+  const prefix = book.settled.prefix;
   const view = (array: Float64Array | BigInt64Array | Uint32Array) =>
     Buffer.from(array.buffer, array.byteOffset, array.byteLength);
   return [view(times), view(prefix), keys, view(seconds)];
