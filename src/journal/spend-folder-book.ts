@@ -17,7 +17,15 @@ export interface CountedWindow {
   oldestMs: number | undefined;
 }
 
+/**
+ * Whole entries read since the last move before the settled ones among them are made compact: 2,000, or an
+ * eighth of the compact ones (each move copies them all: a log read from its start moves about 30 times).
+ */
+const SETTLE_EVERY = 2_000;
+
 export class FolderBook {
+  /** How many entries were whole after the last move (the open ones stay: they do not count again). */
+  #wholeAfterSettle = 0;
   /** The entries held whole: open ones, and settled ones read since the checkpoint. */
   readonly book = new SpendBook();
   /** The base URLs of each key's holds among the settled entries. */
@@ -96,11 +104,19 @@ export class FolderBook {
   /** Moves the settled whole entries into the compact part, leaving out what counts from before `beforeMs`. */
   settle(beforeMs: number): void {
     const settled = [...this.book.entries.values()].filter(isSettled);
-    if (settled.length === 0 && this.settled.deadCount(beforeMs) === 0) return;
-    for (const entry of settled)
-      if (entry.key_id !== undefined && entry.origin !== undefined) this.#addOrigin(entry.key_id, entry.origin);
-    this.settled = this.settled.merged(settled, beforeMs);
-    this.book.forget(settled.map((entry) => entry.id));
+    if (settled.length > 0 || this.settled.deadCount(beforeMs) > 0) {
+      for (const entry of settled)
+        if (entry.key_id !== undefined && entry.origin !== undefined) this.#addOrigin(entry.key_id, entry.origin);
+      this.settled = this.settled.merged(settled, beforeMs);
+      this.book.forget(settled.map((entry) => entry.id));
+    }
+    this.#wholeAfterSettle = this.book.entries.size;
+  }
+
+  /** Settles once enough more entries are whole than after the last time: what a read holds whole stays small. */
+  settleWhenDue(): void {
+    if (this.book.entries.size >= this.#wholeAfterSettle + Math.max(SETTLE_EVERY, this.settled.size / 8))
+      this.settle(-Infinity);
   }
 
   #addOrigin(keyId: string, origin: string): void {

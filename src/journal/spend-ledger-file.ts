@@ -8,7 +8,7 @@
  * whole file (spend-compact.ts: a temporary file, fsync, rename), under the lock.
  * What a process holds does not grow with the log: the entries that can no longer change are kept compactly
  * (spend-settled.ts, 36 bytes each), and a checkpoint beside the log (spend-checkpoint.ts, written under the
- * lock once the log has grown 1 MiB past the last one) holds them, so that a process reads only the log's
+ * lock once the log has grown 512 KiB past the last one) holds them, so that a process reads only the log's
  * tail past it; the rest, orders without an outcome and holds without an order, stay whole entries.
  */
 import { createHash } from 'node:crypto';
@@ -41,11 +41,8 @@ import { readLegacy, type LegacyLedger } from './spend-ledger-v1.js';
 
 /** Entries forgotten before the file is rewritten without them: at least this many, and half the rest. */
 const COMPACT_AT = 100;
-/** Log bytes past the checkpoint after which a change writes a new one (about 2,000 orders). */
-const CHECKPOINT_BYTES = 1 << 20;
-/** Whole entries read from the start of a log (no checkpoint) before the settled ones are made compact. */
-const SETTLE_EVERY = 10_000;
-
+/** Log bytes past the checkpoint after which a change writes a new one (about 1,100 orders). */
+const CHECKPOINT_BYTES = 1 << 19;
 /** The ledger's file in the journal's folder, named by a hash of the ledger's name (`account <key id>`, `budget <name>`). */
 export function spendLedgerPath(journalFolder: string, ledger: string): string {
   const hash = createHash('sha256').update(`energy spend ledger\n${ledger}`, 'utf8').digest('hex').slice(0, 16);
@@ -198,8 +195,8 @@ export class FileSpendLedger implements SpendLedger {
         const event = parseEventLine(line);
         if (event === undefined) throw unreadable(this.path, `line ${index} after the last read is not a ledger event`);
         this.#book.apply(event);
-        // A long read (a log without its checkpoint) keeps only the open entries whole.
-        if (this.#book.entries.size >= SETTLE_EVERY) this.#book.settle(-Infinity);
+        // A long read (a log without its checkpoint, or a long tail) keeps only the open entries whole.
+        this.#book.settleWhenDue();
       });
     } catch (error) {
       if (error instanceof UsageError) throw error;

@@ -134,7 +134,9 @@ export class SettledIndex {
       })
       .filter((entry) => entry.at >= beforeMs);
     const { keys, seconds } = this.#alive(beforeMs);
-    const byKey = added.sort((a, b) => Buffer.compare(a.key, b.key));
+    const byKey = added
+      .map((entry) => ({ ...entry, head: entry.key.readUInt32BE(0) }))
+      .sort((a, b) => (a.head !== b.head ? a.head - b.head : Buffer.compare(a.key, b.key)));
     const newKeys = Buffer.alloc(keys.length + byKey.length * KEY);
     const newSeconds = new Uint32Array(seconds.length + byKey.length);
     const old = new SettledIndex({ keys, seconds, times: new Float64Array(0), micros: new BigInt64Array(0) });

@@ -4,7 +4,7 @@
  * `nowMs` is the host's: a host whose clock is off by minutes moves the window's edge by as much.
  */
 import { SpendBook } from './spend-book.js';
-import { FolderBook } from './spend-folder-book.js';
+import type { FolderBook } from './spend-folder-book.js';
 import type { SpendEvent } from './spend-events.js';
 
 export interface LedgerTotals {
@@ -16,10 +16,9 @@ export interface LedgerTotals {
   spent_trx: string;
 }
 
-export function ledgerTotals(ledger: string, book: SpendBook | FolderBook, nowMs: number): LedgerTotals {
+export function ledgerTotals(ledger: string, book: FolderBook, nowMs: number): LedgerTotals {
   const since = nowMs - book.longestWindowMs;
-  const window =
-    book instanceof FolderBook ? book.window(since) : { entries: book.counted(since).length, spent: book.spent(since) };
+  const window = book.window(since);
   return { ledger, longest_window_ms: book.longestWindowMs, entries: window.entries, spent_trx: window.spent };
 }
 
