@@ -129,7 +129,7 @@ describe('the folder ledger with its checkpoint', () => {
   it("is not used damaged, nor beside another ledger's log; one that cannot be written costs only reading", async () => {
     await new FileSpendLedger(path, NAME, { checkpointBytes: 1 }).read();
     const bytes = readFileSync(checkpoint());
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[bytes.length - 1] = bytes.at(-1)! ^ 0xff;
     writeFileSync(checkpoint(), bytes);
     expect(await new FileSpendLedger(path, NAME, { checkpointBytes: 1 }).spent(0)).toBe('2011.502000');
     expect(readFileSync(checkpoint())).not.toEqual(bytes);
