@@ -33,7 +33,8 @@ async function ledgerFiles(journalFolder: string): Promise<string[]> {
 
 /**
  * What each of the folder's ledgers counts over its longest window (`energy state status`), each read as a
- * ceiling reads it (its checkpoint and the log's tail, spend-ledger-file.ts): not loaded whole.
+ * ceiling reads it (its checkpoint and the log's tail, spend-ledger-file.ts): not loaded whole, and without
+ * its lock or a write, as status read the folder before.
  */
 export async function folderLedgerTotals(journalFolder: string, nowMs: number): Promise<LedgerTotals[]> {
   const totals: LedgerTotals[] = [];
@@ -44,7 +45,7 @@ export async function folderLedgerTotals(journalFolder: string, nowMs: number): 
       throw new UsageError(
         `the --max-spend ledger ${path} cannot be read (no ledger header): --max-spend cannot count`,
       );
-    totals.push(await new FileSpendLedger(path, ledger).totals(nowMs));
+    totals.push(await new FileSpendLedger(path, ledger, { readOnly: true }).totals(nowMs));
   }
   return totals;
 }

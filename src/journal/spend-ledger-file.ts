@@ -79,7 +79,13 @@ export class FileSpendLedger implements SpendLedger {
   constructor(
     readonly path: string,
     readonly name: string,
-    private readonly options: { legacy?: LegacyLedger; lock?: LockOptions; checkpointBytes?: number } = {},
+    private readonly options: {
+      legacy?: LegacyLedger;
+      lock?: LockOptions;
+      checkpointBytes?: number;
+      /** Only to sum it (`energy state status`): read without its lock (its lines and checkpoint are written whole), never written. */
+      readOnly?: boolean;
+    } = {},
   ) {}
 
   /**
@@ -152,7 +158,7 @@ export class FileSpendLedger implements SpendLedger {
   }
 
   async #alone<T>(work: () => Promise<T>): Promise<T> {
-    return ledgerTurn(this.path, this.options.lock, work);
+    return this.options.readOnly === true ? work() : ledgerTurn(this.path, this.options.lock, work);
   }
 
   /**
@@ -262,8 +268,8 @@ export class FileSpendLedger implements SpendLedger {
   }
 
   async #checkpointWhenDue(): Promise<void> {
-    if (this.#ino !== undefined && this.#offset - this.#covers >= (this.options.checkpointBytes ?? CHECKPOINT_BYTES))
-      await this.#checkpoint();
+    const due = this.#offset - this.#covers >= (this.options.checkpointBytes ?? CHECKPOINT_BYTES);
+    if (this.#ino !== undefined && due && this.options.readOnly !== true) await this.#checkpoint();
   }
 
   /** Makes the settled entries compact and writes them down, covering the file as read. */

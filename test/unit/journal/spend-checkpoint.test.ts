@@ -67,6 +67,13 @@ describe('the folder ledger with its checkpoint', () => {
     });
   });
 
+  it('summed for state status: read without its lock and never written, however far past a checkpoint', async () => {
+    const totals = await new FileSpendLedger(path, NAME, { readOnly: true, checkpointBytes: 1 }).totals(T);
+    expect(totals).toEqual({ ledger: NAME, longest_window_ms: 24 * HOUR, entries: 2008, spent_trx: '2011.502000' });
+    expect(existsSync(checkpoint())).toBe(false);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
   it('reads only the log past its checkpoint: a line spoilt inside what it covers is never read', async () => {
     await new FileSpendLedger(path, NAME, { checkpointBytes: 1 }).read();
     const text = readFileSync(path, 'utf8');
