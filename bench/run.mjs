@@ -15,6 +15,7 @@ import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
 import { fleetRows, measureFleet } from './fleet.mjs';
 import { ledgerRows, measureLedger } from './ledger.mjs';
+import { folderLedgerRows, measureFolderLedger } from './folder-ledger.mjs';
 import { fleetStartRows, measureFleetStart } from './fleet-start.mjs';
 import { measureSupplyDay, supplyRows } from './supply-day.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
@@ -276,6 +277,8 @@ try {
   var fleet = await measureFleet({ node, bin, smoke });
   // The --max-spend ledger in PostgreSQL at 0 / 100k / 300k orders in its window (issue 47).
   var ledger = await measureLedger({ node, bin, smoke });
+  // The same in a state folder: the log, its checkpoint, what a run reads of them (issue 47).
+  var folderLedger = await measureFolderLedger({ node, bin, smoke });
   var fleetStart = await measureFleetStart({ node, bin, smoke });
   // A day of supply (issue 45) on a sandbox at 120× (12 min), renewed ahead and at the end: an hour with --smoke.
   var supply = await measureSupplyDay({ node, scale: 120, hours: smoke ? 1 : 24 });
@@ -373,6 +376,10 @@ if (!startupOnly)
           '| --- | ---: | ---: | :---: |',
           ...ledgerRows(ledger),
         ]),
+    '',
+    '| the --max-spend ledger in a state folder (this build) | measured | goal | met |',
+    '| --- | ---: | ---: | :---: |',
+    ...folderLedgerRows(folderLedger),
     '',
     'A day of supply (this build): 30 USDT transfers an hour from one address, 1-hour rentals, `--every` a minute, a sandbox at 120×:',
     '',

@@ -1,16 +1,19 @@
 /**
- * Every spend ledger of a state folder, whole, for `energy state import`: what the folder's ceilings counted
- * moves into the shared store with the journal, so that moving in does not lift a ceiling. A ledger that
- * cannot be read is an error (the import stops before anything of the ledgers is written), as for a ceiling.
+ * Every spend ledger of a state folder: whole, for `energy state import` and moving in (what the folder's
+ * ceilings counted moves into the shared store with the journal, so that moving in does not lift a ceiling:
+ * every id is needed there); summed as a ceiling reads them, for `energy state status`. A ledger that cannot
+ * be read is an error (the import stops before anything of the ledgers is written), as for a ceiling.
  */
-import { readdir } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { readRegularFileText } from '../storage/bounded-read.js';
 import { join } from 'node:path';
 import { describeFsError } from '../config/permissions.js';
 import { UsageError } from '../domain/errors.js';
-import { isLedgerFile } from './spend-ledger-file.js';
+import { READ_NONBLOCK } from '../storage/bounded-read.js';
+import { FileSpendLedger, isLedgerFile } from './spend-ledger-file.js';
 import { ledgerOfHeader, parseEventLine } from './spend-ledger-lines.js';
 import type { StoredEvent } from './spend-ledger.js';
+import type { LedgerTotals } from './spend-totals.js';
 
 export interface FolderLedger {
   ledger: string;
@@ -19,16 +22,56 @@ export interface FolderLedger {
   longestWindowMs: number;
 }
 
-export async function folderLedgers(journalFolder: string): Promise<FolderLedger[]> {
-  let names: string[];
+async function ledgerFiles(journalFolder: string): Promise<string[]> {
   try {
-    names = await readdir(journalFolder);
+    return (await readdir(journalFolder)).filter(isLedgerFile).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new UsageError(`cannot read ${journalFolder}: ${describeFsError(error)}`);
   }
+}
+
+/**
+ * What each of the folder's ledgers counts over its longest window (`energy state status`), each read as a
+ * ceiling reads it (its checkpoint and the log's tail, spend-ledger-file.ts): not loaded whole, and without
+ * its lock or a write, as status read the folder before.
+ */
+export async function folderLedgerTotals(journalFolder: string, nowMs: number): Promise<LedgerTotals[]> {
+  const totals: LedgerTotals[] = [];
+  for (const name of await ledgerFiles(journalFolder)) {
+    const path = join(journalFolder, name);
+    const ledger = await headerOf(path);
+    if (ledger === undefined)
+      throw new UsageError(
+        `the --max-spend ledger ${path} cannot be read (no ledger header): --max-spend cannot count`,
+      );
+    totals.push(await new FileSpendLedger(path, ledger, { readOnly: true }).totals(nowMs));
+  }
+  return totals;
+}
+
+/** The ledger a log's first line names (its first 64 KiB read, no more). */
+async function headerOf(path: string): Promise<string | undefined> {
+  try {
+    const file = await open(path, READ_NONBLOCK);
+    try {
+      const bytes = Buffer.alloc(1 << 16);
+      const { bytesRead } = await file.read(bytes, 0, bytes.length, 0);
+      const end = bytes.subarray(0, bytesRead).indexOf(0x0a);
+      return end === -1 ? undefined : ledgerOfHeader(bytes.subarray(0, end).toString('utf8'));
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    throw new UsageError(
+      `the --max-spend ledger ${path} cannot be read (${describeFsError(error)}): --max-spend cannot count`,
+    );
+  }
+}
+
+export async function folderLedgers(journalFolder: string): Promise<FolderLedger[]> {
   const ledgers: FolderLedger[] = [];
-  for (const name of names.filter(isLedgerFile).sort()) {
+  for (const name of await ledgerFiles(journalFolder)) {
     const path = join(journalFolder, name);
     const bad = (why: string) =>
       new UsageError(`the --max-spend ledger ${path} cannot be read (${why}): nothing of the ledgers was imported`);

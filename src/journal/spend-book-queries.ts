@@ -1,20 +1,22 @@
 /**
- * What a ceiling asks of a ledger held as a book in memory (the folder's, spend-ledger-file.ts): the same
- * questions PostgreSQL answers with SQL (state/pg/pg-spend-queries.ts).
+ * What a ceiling asks of the folder's ledger as a process holds it (spend-folder-book.ts: the settled entries
+ * compactly, the others whole): the same questions PostgreSQL answers with SQL (state/pg/pg-spend-queries.ts).
+ * Orders without an outcome and holds without an order are never settled: the whole entries answer for them.
  */
-import { entryAmount, entryTime, type SpendBook } from './spend-book.js';
+import { entryAmount, entryTime } from './spend-book.js';
+import type { FolderBook } from './spend-folder-book.js';
 import { decideHolds } from './spend-decide.js';
 import type { HoldDecision, HoldRequest, LackingOrder, OpenOrder, SpendEvent } from './spend-ledger.js';
 
 /** The hold decision over the whole book. */
-export function holdInBook(book: SpendBook, request: HoldRequest): { events: SpendEvent[]; decision: HoldDecision } {
+export function holdInBook(book: FolderBook, request: HoldRequest): { events: SpendEvent[]; decision: HoldDecision } {
   const since = request.nowMs - request.windowMs;
-  const first = book.counted(since)[0];
+  const window = book.window(since);
   return decideHolds(
     {
       sinceMs: since,
-      spent: book.spent(since),
-      oldestMs: first === undefined ? undefined : entryTime(first),
+      spent: window.spent,
+      oldestMs: window.oldestMs,
       origins: book.originsOf(request.keyId),
       longestWindowMs: book.longestWindowMs,
     },
@@ -23,15 +25,15 @@ export function holdInBook(book: SpendBook, request: HoldRequest): { events: Spe
   );
 }
 
-export function openOrdersInBook(book: SpendBook, sinceMs: number, keyId: string, atMost: number): OpenOrder[] {
-  return book
+export function openOrdersInBook(book: FolderBook, sinceMs: number, keyId: string, atMost: number): OpenOrder[] {
+  return book.book
     .counted(sinceMs)
     .filter((entry) => entry.order !== undefined && entry.final === undefined && entry.key_id === keyId)
     .slice(-atMost)
     .map((entry) => ({ id: entry.id, order_id: entry.order!.order_id }));
 }
 
-export function lackingInBook(book: SpendBook, sinceMs: number, keyId: string, atMost: number): LackingOrder[] {
+export function lackingInBook(book: FolderBook, sinceMs: number, keyId: string, atMost: number): LackingOrder[] {
   return [...book.entries.values()]
     .filter(
       (entry) =>
@@ -42,6 +44,6 @@ export function lackingInBook(book: SpendBook, sinceMs: number, keyId: string, a
 }
 
 /** Outcomes only for entries the book has (an outcome of an order pruned, or never held here, is not kept). */
-export function knownEvents(book: SpendBook, events: readonly SpendEvent[]): SpendEvent[] {
-  return events.filter((event) => event.kind !== 'final' || book.entries.has(event.id));
+export function knownEvents(book: FolderBook, events: readonly SpendEvent[]): SpendEvent[] {
+  return events.filter((event) => event.kind !== 'final' || book.has(event.id));
 }

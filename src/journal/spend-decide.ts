@@ -21,7 +21,7 @@ export interface WindowView {
 /** The events a hold writes (the window, when longer than any before; a hold per request that fits) and the decision. */
 export function decideHolds(
   view: WindowView,
-  entries: SpendBook,
+  entries: Pick<SpendBook, 'costOfHold'>,
   request: HoldRequest,
 ): { events: SpendEvent[]; decision: HoldDecision } {
   const { nowMs, windowMs, trx, holder, keyId, origin } = request;

@@ -1,24 +1,28 @@
 /**
  * The spend ledger in the state folder: an append-only log, `<state>/journal/spend-<hash of its name>.ndjson`
  * (0600, in the journal's 0700 folder), its header naming the ledger, then one event a line
- * (spend-ledger-lines.ts). Every read and write is under the ledger's own lock file (`….lock`, the state
- * folder's O_EXCL lock: one holder among every process of the machine, and of machines sharing the folder),
- * and in a process one at a time: a change reads what others appended since its last look (the file's
- * tail), decides, appends its lines in one write at the end it read up to, and fsyncs before the lock goes.
- * An event is never rewritten; entries no ceiling can reach (older than the longest window used on the
- * ledger) are dropped by a rewrite of the whole file (a temporary file, fsync, rename), under the lock.
+ * (spend-ledger-lines.ts). Every read and write is in the ledger's turn (spend-ledger-turn.ts: its lock file):
+ * a change reads what others appended since its last look (the file's tail), decides, appends its lines in
+ * one write at the end it read up to, and fsyncs before the lock goes. An event is never rewritten; entries
+ * no ceiling can reach (older than the longest window used on the ledger) are dropped by a rewrite of the
+ * whole file (spend-compact.ts: a temporary file, fsync, rename), under the lock.
+ * What a process holds does not grow with the log: the entries that can no longer change are kept compactly
+ * (spend-settled.ts, 36 bytes each), and a checkpoint beside the log (spend-checkpoint.ts, written under the
+ * lock once the log has grown 512 KiB past the last one) holds them, so that a process reads only the log's
+ * tail past it; the rest, orders without an outcome and holds without an order, stay whole entries.
  */
 import { createHash } from 'node:crypto';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { describeFsError, ensurePrivateDir } from '../config/permissions.js';
-import { ConflictError } from '../domain/cli-errors.js';
+import { open, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { describeFsError } from '../config/permissions.js';
 import { UsageError } from '../domain/errors.js';
 import { READ_NONBLOCK } from '../storage/bounded-read.js';
-import { syncFolder, writeDurably } from '../storage/durable-file.js';
-import { LockTimeoutError, withFileLock, type LockOptions } from '../storage/file-lock.js';
+import { syncFolder } from '../storage/durable-file.js';
+import type { LockOptions } from '../storage/file-lock.js';
 import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
-import { SpendBook } from './spend-book.js';
+import { checkpointPath, readCheckpoint, writeCheckpoint } from './spend-checkpoint.js';
+import { compactLog } from './spend-compact.js';
+import { FolderBook } from './spend-folder-book.js';
 import { holdInBook, knownEvents, lackingInBook, openOrdersInBook } from './spend-book-queries.js';
 import {
   PRUNE_SLACK_MS,
@@ -31,11 +35,14 @@ import {
 } from './spend-ledger.js';
 import { ledgerTotals, type LedgerTotals } from './spend-totals.js';
 import { eventLines, headerLine, ledgerOfHeader, parseEventLine } from './spend-ledger-lines.js';
+import { ledgerTurn } from './spend-ledger-turn.js';
+import { eachLine } from './spend-log.js';
 import { readLegacy, type LegacyLedger } from './spend-ledger-v1.js';
 
-/** Entries dropped from memory before the file is rewritten without them: at least this many, and half the rest. */
+/** Entries forgotten before the file is rewritten without them: at least this many, and half the rest. */
 const COMPACT_AT = 100;
-
+/** Log bytes past the checkpoint after which a change writes a new one (about 1,100 orders). */
+const CHECKPOINT_BYTES = 1 << 19;
 /** The ledger's file in the journal's folder, named by a hash of the ledger's name (`account <key id>`, `budget <name>`). */
 export function spendLedgerPath(journalFolder: string, ledger: string): string {
   const hash = createHash('sha256').update(`energy spend ledger\n${ledger}`, 'utf8').digest('hex').slice(0, 16);
@@ -52,9 +59,6 @@ function unreadable(path: string, why: string): UsageError {
   );
 }
 
-/** In this process, one change at a time per ledger file (the lock file then keeps other processes out). */
-const queues = new Map<string, Promise<unknown>>();
-
 /** What a change under the ledger's lock returns: the events to append, and the caller's answer. */
 export interface LedgerChange<T> {
   events: SpendEvent[];
@@ -62,25 +66,33 @@ export interface LedgerChange<T> {
 }
 
 export class FileSpendLedger implements SpendLedger {
-  #book = new SpendBook();
+  #book = new FolderBook();
   #ino: number | undefined;
   /** How far the file has been read: the end of its last whole line. */
   #offset = 0;
-  /** Entries forgotten in memory whose lines the file still holds. */
-  readonly #dead = new Set<string>();
+  /** How far the checkpoint on disk covers the file (0: none). */
+  #covers = 0;
+  /** Entries forgotten whose lines the file still holds. */
+  #forgotten = 0;
   #legacyDone = false;
 
   constructor(
     readonly path: string,
     readonly name: string,
-    private readonly options: { legacy?: LegacyLedger; lock?: LockOptions } = {},
+    private readonly options: {
+      legacy?: LegacyLedger;
+      lock?: LockOptions;
+      checkpointBytes?: number;
+      /** Only to sum it (`energy state status`): read without its lock (its lines and checkpoint are written whole), never written. */
+      readOnly?: boolean;
+    } = {},
   ) {}
 
   /**
    * Runs `change` on the ledger as it stands, alone among every process writing it, and appends the events
    * it returns before the lock goes; entries no window reaches are pruned meanwhile.
    */
-  async update<T>(nowMs: number, change: (book: SpendBook) => LedgerChange<T>): Promise<T> {
+  async update<T>(nowMs: number, change: (book: FolderBook) => LedgerChange<T>): Promise<T> {
     return this.#alone(async () => {
       await this.#catchUp();
       await this.#takeInLegacy();
@@ -90,6 +102,7 @@ export class FileSpendLedger implements SpendLedger {
       const { events, value } = change(this.#book);
       await this.#append(events);
       await this.#prune(Math.min(nowMs, newest));
+      await this.#checkpointWhenDue();
       return value;
     });
   }
@@ -122,8 +135,8 @@ export class FileSpendLedger implements SpendLedger {
   }
 
   async has(ids: readonly string[]): Promise<Set<string>> {
-    const { entries } = await this.read();
-    return new Set(ids.filter((id) => entries.has(id)));
+    const book = await this.read();
+    return new Set(ids.filter((id) => book.has(id)));
   }
 
   /** An older energy's ledger of this account, taken in once (its file then renamed). */
@@ -135,42 +148,23 @@ export class FileSpendLedger implements SpendLedger {
     this.#legacyDone = true;
   }
 
-  async read(): Promise<SpendBook> {
+  /** The ledger as it stands: the settled entries compactly, the others whole. */
+  async read(): Promise<FolderBook> {
     return this.#alone(async () => {
       await this.#catchUp();
+      await this.#checkpointWhenDue();
       return this.#book;
     });
   }
 
   async #alone<T>(work: () => Promise<T>): Promise<T> {
-    // One turn per file, however its path is spelt: the lock file alone cannot tell two holders of one process apart.
-    const key = resolve(this.path);
-    const before = queues.get(key) ?? Promise.resolve();
-    const mine = before.catch(() => undefined).then(() => this.#locked(work));
-    queues.set(key, mine);
-    try {
-      return await mine;
-    } finally {
-      if (queues.get(key) === mine) queues.delete(key);
-    }
+    return this.options.readOnly === true ? work() : ledgerTurn(this.path, this.options.lock, work);
   }
 
-  async #locked<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      ensurePrivateDir(dirname(this.path), 'state');
-      return await withFileLock(`${this.path}.lock`, work, { timeoutMs: 30_000, ...this.options.lock });
-    } catch (error) {
-      if (!(error instanceof LockTimeoutError)) throw error;
-      throw new ConflictError(
-        `the --max-spend ledger ${this.path} has been locked for 30 s (${error.message}): nothing ordered`,
-        {
-          hint: 'another energy is stuck holding it; a lock left by a process that died is taken over at once',
-        },
-      );
-    }
-  }
-
-  /** Reads what was appended since the last look (all of it when the file is new, or was rewritten). */
+  /**
+   * Reads what was appended since the last look; when the file is new to this process (or was rewritten),
+   * from its checkpoint when one describes it, else from its start.
+   */
   async #catchUp(): Promise<void> {
     let file: FileHandle;
     try {
@@ -183,19 +177,33 @@ export class FileSpendLedger implements SpendLedger {
     try {
       const info = await file.stat();
       if (!info.isFile()) throw unreadable(this.path, 'it is not a regular file');
-      if (info.ino !== this.#ino || info.size < this.#offset) this.#reset(info.ino);
-      if (info.size === this.#offset) return;
-      const bytes = Buffer.alloc(info.size - this.#offset);
-      let got = 0;
-      while (got < bytes.length) {
-        const { bytesRead } = await file.read(bytes, got, bytes.length - got, this.#offset + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
+      if (info.ino !== this.#ino || info.size < this.#offset) {
+        this.#reset(info.ino);
+        const checkpoint = await readCheckpoint(checkpointPath(this.path), this.name, file);
+        if (checkpoint !== undefined) {
+          this.#book = checkpoint.book;
+          this.#offset = this.#covers = checkpoint.covers;
+          this.#forgotten = checkpoint.forgotten;
+        }
       }
-      // A last line without its line break is a write cut short (a crash): it placed nothing, and is overwritten.
-      const end = bytes.subarray(0, got).lastIndexOf(0x0a) + 1;
-      this.#take(bytes.subarray(0, end).toString('utf8'), this.#offset === 0);
-      this.#offset += end;
+      if (info.size === this.#offset) return;
+      let fromStart = this.#offset === 0;
+      let index = 0;
+      this.#offset = await eachLine(file, this.#offset, info.size, (line) => {
+        if (fromStart) {
+          fromStart = false;
+          const ledger = ledgerOfHeader(line);
+          if (ledger !== this.name)
+            throw unreadable(this.path, ledger === undefined ? 'no ledger header' : `it is ${ledger}'s`);
+          return;
+        }
+        index += 1;
+        const event = parseEventLine(line);
+        if (event === undefined) throw unreadable(this.path, `line ${index} after the last read is not a ledger event`);
+        this.#book.apply(event);
+        // A long read (a log without its checkpoint, or a long tail) keeps only the open entries whole.
+        this.#book.settleWhenDue();
+      });
     } catch (error) {
       if (error instanceof UsageError) throw error;
       throw unreadable(this.path, describeFsError(error));
@@ -204,27 +212,12 @@ export class FileSpendLedger implements SpendLedger {
     }
   }
 
-  #take(text: string, fromStart: boolean): void {
-    const lines = text.split('\n').slice(0, -1);
-    if (fromStart && lines.length > 0) {
-      const ledger = ledgerOfHeader(lines.shift()!);
-      if (ledger !== this.name)
-        throw unreadable(this.path, ledger === undefined ? 'no ledger header' : `it is ${ledger}'s`);
-    }
-    for (const [index, line] of lines.entries()) {
-      const event = parseEventLine(line);
-      if (event === undefined)
-        throw unreadable(this.path, `line ${index + 1} after the last read is not a ledger event`);
-      this.#book.apply(event);
-      if (event.kind !== 'window') this.#dead.delete(event.id);
-    }
-  }
-
   #reset(ino: number | undefined): void {
-    this.#book = new SpendBook();
+    this.#book = new FolderBook();
     this.#ino = ino;
     this.#offset = 0;
-    this.#dead.clear();
+    this.#covers = 0;
+    this.#forgotten = 0;
   }
 
   async #append(events: readonly SpendEvent[]): Promise<void> {
@@ -255,37 +248,45 @@ export class FileSpendLedger implements SpendLedger {
       );
     }
     this.#offset += bytes.length;
-    for (const event of stored) {
-      this.#book.apply(event);
-      if (event.kind !== 'window') this.#dead.delete(event.id);
-    }
+    for (const event of stored) this.#book.apply(event);
   }
 
   /** Forgets what no window reaches at `nowMs`; rewrites the file without it once enough has piled up. */
   async #prune(nowMs: number): Promise<void> {
     if (this.#book.longestWindowMs === 0 || !Number.isFinite(nowMs)) return;
-    const ids = this.#book.prunable(nowMs - this.#book.longestWindowMs - PRUNE_SLACK_MS);
-    this.#book.forget(ids);
-    for (const id of ids) this.#dead.add(id);
-    if (this.#dead.size < Math.max(COMPACT_AT, this.#book.entries.size / 2)) return;
-    const lines = (await readFile(this.path, 'utf8')).slice(0, this.#offset).split('\n').slice(1, -1);
-    const kept = lines.filter((line) => {
-      const event = parseEventLine(line);
-      return event !== undefined && event.kind !== 'window' && !this.#dead.has(event.id);
-    });
-    const window = eventLines([{ kind: 'window', window_ms: this.#book.longestWindowMs }]).text;
-    const text = headerLine(this.name) + window + kept.map((line) => `${line}\n`).join('');
-    await writeDurably(this.path, text, { mode: PRIVATE_FILE_MODE });
-    const info = await open(this.path, READ_NONBLOCK).then(async (file) => {
+    const cut = nowMs - this.#book.longestWindowMs - PRUNE_SLACK_MS;
+    this.#forgotten += this.#book.forget(cut);
+    const settledDead = this.#book.settled.deadCount(cut);
+    const live = this.#book.settled.size - settledDead + this.#book.entries.size;
+    if (this.#forgotten + settledDead < Math.max(COMPACT_AT, live / 2)) return;
+    this.#book.settle(cut);
+    const { ino, size } = await compactLog(this.path, this.name, this.#offset, this.#book);
+    this.#ino = ino;
+    this.#offset = size;
+    this.#forgotten = 0;
+    await this.#checkpoint();
+  }
+
+  async #checkpointWhenDue(): Promise<void> {
+    const due = this.#offset - this.#covers >= (this.options.checkpointBytes ?? CHECKPOINT_BYTES);
+    if (this.#ino !== undefined && due && this.options.readOnly !== true) await this.#checkpoint();
+  }
+
+  /** Makes the settled entries compact and writes them down, covering the file as read. */
+  async #checkpoint(): Promise<void> {
+    this.#book.settle(-Infinity);
+    try {
+      const log = await open(this.path, READ_NONBLOCK);
       try {
-        return await file.stat();
+        const state = { book: this.#book, covers: this.#offset, forgotten: this.#forgotten };
+        await writeCheckpoint(checkpointPath(this.path), this.name, log, state);
       } finally {
-        await file.close();
+        await log.close();
       }
-    });
-    this.#ino = info.ino;
-    this.#offset = Buffer.byteLength(text, 'utf8');
-    this.#dead.clear();
+      this.#covers = this.#offset;
+    } catch {
+      // The checkpoint only saves reading: without it (a full disk), the log is read further, and exact.
+    }
   }
 }
 

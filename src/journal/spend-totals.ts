@@ -4,6 +4,7 @@
  * `nowMs` is the host's: a host whose clock is off by minutes moves the window's edge by as much.
  */
 import { SpendBook } from './spend-book.js';
+import type { FolderBook } from './spend-folder-book.js';
 import type { SpendEvent } from './spend-events.js';
 
 export interface LedgerTotals {
@@ -15,14 +16,10 @@ export interface LedgerTotals {
   spent_trx: string;
 }
 
-export function ledgerTotals(ledger: string, book: SpendBook, nowMs: number): LedgerTotals {
+export function ledgerTotals(ledger: string, book: FolderBook, nowMs: number): LedgerTotals {
   const since = nowMs - book.longestWindowMs;
-  return {
-    ledger,
-    longest_window_ms: book.longestWindowMs,
-    entries: book.counted(since).length,
-    spent_trx: book.spent(since),
-  };
+  const window = book.window(since);
+  return { ledger, longest_window_ms: book.longestWindowMs, entries: window.entries, spent_trx: window.spent };
 }
 
 /** A ledger's book from its events, as the stores fold them. */

@@ -75,13 +75,11 @@ export class LocalStore implements StateStore {
 
   /** The folder: this machine alone; its one lease is `ensure.lock` while a run holds it (no expiry: a holder alive here is waited for). */
   async status(serverNowMs?: number): Promise<StoreStatus> {
-    const [{ holderState, lockSystem, readHolder }, { listJson }, { folderLedgers }, { bookOf, ledgerTotals }] =
-      await Promise.all([
-        import('../../storage/lock-holder.js'),
-        import('../../journal/read-records.js'),
-        import('../../journal/folder-ledgers.js'),
-        import('../../journal/spend-totals.js'),
-      ]);
+    const [{ holderState, lockSystem, readHolder }, { listJson }, { folderLedgerTotals }] = await Promise.all([
+      import('../../storage/lock-holder.js'),
+      import('../../journal/read-records.js'),
+      import('../../journal/folder-ledgers.js'),
+    ]);
     const folder = journalDir(this.stateDir);
     const { records, unreadable } = existsSync(folder)
       ? pendingRecordsIn(this.stateDir)
@@ -120,7 +118,7 @@ export class LocalStore implements StateStore {
       runs: { total: 0, not_ended: 0, last_at: null, by_host: [] },
       merged_records: listJson(join(folder, 'merged')).length,
       clock: { source: serverNowMs === undefined ? 'host' : 'server', now: new Date(nowMs).toISOString() },
-      ledgers: (await folderLedgers(folder)).map(({ ledger, events }) => ledgerTotals(ledger, bookOf(events), nowMs)),
+      ledgers: await folderLedgerTotals(folder, nowMs),
     };
   }
 
