@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 /** Median milliseconds of one begin + settle, over `count` orders, in a fresh journal under `root`. */
 export async function journalMsPerOrder(root, count) {
-  const { Journal } = await import('../dist/journal/journal.js');
+  const { Journal } = await import('../dist/state/folder/journal.js');
   const dir = mkdtempSync(join(root, 'journal-bench-'));
   try {
     const journal = new Journal(dir, { origin: 'http://127.0.0.1:1', keyId: 'sha256:0000000000000000' });

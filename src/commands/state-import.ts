@@ -29,9 +29,9 @@ export function stateImportCommand(
 export async function stateImportRun(opts: StateImportCommandOptions): Promise<void> {
   const { printer } = opts;
   const [{ localRecords }, { stateDir, journalDir }, { folderLedgers }, { existsSync }] = await Promise.all([
-    import('../journal/local-records.js'),
+    import('../state/folder/local-records.js'),
     import('../journal/state-dir.js'),
-    import('../journal/folder-ledgers.js'),
+    import('../state/folder/folder-ledgers.js'),
     import('node:fs'),
   ]);
   const folder = opts.from ?? stateDir(opts.terminal.env);

@@ -10,7 +10,7 @@ import { describeOrigin } from '../config/secret-sources.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
-import { pendingRecordsIn } from '../journal/journal.js';
+import { pendingRecordsIn } from '../state/folder/journal.js';
 import { stalePendingNote } from './stale-pending.js';
 import { journalDir } from '../journal/state-dir.js';
 import { formatIsoTime } from '../output/format.js';

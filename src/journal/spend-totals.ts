@@ -1,10 +1,10 @@
 /**
  * A --max-spend ledger summed for `energy state status`: what it counts over the longest window any ceiling
  * used on it (what the strictest reader of it sees), as of `nowMs`. The status has no API clock to hand, so
- * `nowMs` is the host's: a host whose clock is off by minutes moves the window's edge by as much.
+ * `nowMs` is the host's: a host whose clock is off by minutes moves the window's edge by as much. Each store
+ * sums its own (the folder's in state/folder/spend-folder-book.ts, PostgreSQL's in one statement).
  */
 import { SpendBook } from './spend-book.js';
-import type { FolderBook } from './spend-folder-book.js';
 import type { SpendEvent } from './spend-events.js';
 
 export interface LedgerTotals {
@@ -14,12 +14,6 @@ export interface LedgerTotals {
   /** Orders and holds counted in that window, and their sum (six decimals). */
   entries: number;
   spent_trx: string;
-}
-
-export function ledgerTotals(ledger: string, book: FolderBook, nowMs: number): LedgerTotals {
-  const since = nowMs - book.longestWindowMs;
-  const window = book.window(since);
-  return { ledger, longest_window_ms: book.longestWindowMs, entries: window.entries, spent_trx: window.spent };
 }
 
 /** A ledger's book from its events, as the stores fold them. */

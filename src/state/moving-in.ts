@@ -16,8 +16,8 @@
 import { existsSync } from 'node:fs';
 import { ConflictError } from '../domain/cli-errors.js';
 import { sumAmounts } from '../domain/money.js';
-import { folderLedgers } from '../journal/folder-ledgers.js';
-import { pendingRecordsIn } from '../journal/journal.js';
+import { folderLedgers } from './folder/folder-ledgers.js';
+import { pendingRecordsIn } from './folder/journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
 import { journalDir } from '../journal/state-dir.js';

@@ -9,7 +9,7 @@ import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { FinalOrders } from '../journal/final-orders.js';
-import type { FolderLedger } from '../journal/folder-ledgers.js';
+import type { FolderLedger } from './folder/folder-ledgers.js';
 import type { SpendLedger } from '../journal/spend-ledger.js';
 import type { LedgerTotals } from '../journal/spend-totals.js';
 

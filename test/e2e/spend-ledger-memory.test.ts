@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetLedger } from '../../src/journal/spend-ledger.js';
-import { spendLedgerPath } from '../../src/journal/spend-ledger-file.js';
+import { spendLedgerPath } from '../../src/state/folder/spend-ledger-file.js';
 import { holdLine, orderLine, settledOrders, windowLine, writeSpendLog } from '../helpers/spend-log.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,7 +24,7 @@ const MiB = 1024 * 1024;
 
 /** Holds 1.000000 on a new id at T under a day's ceiling, reads the ledger; prints what it holds and its heap. */
 const DECIDER = `
-import { FileSpendLedger } from './src/journal/spend-ledger-file.ts';
+import { FileSpendLedger } from './src/state/folder/spend-ledger-file.ts';
 
 async function main() {
   const [path, name, now, id] = process.argv.slice(2);

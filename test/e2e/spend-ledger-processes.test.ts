@@ -13,14 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetLedger } from '../../src/journal/spend-ledger.js';
-import { FileSpendLedger } from '../../src/journal/spend-ledger-file.js';
+import { FileSpendLedger } from '../../src/state/folder/spend-ledger-file.js';
 import { settledOrders, windowLine, writeSpendLog } from '../helpers/spend-log.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Holds 1.000000 under a ceiling of 50 `runs` times (when it fits), under one ledger instance; prints how many it held. */
 const WRITER = `
-import { FileSpendLedger } from './src/journal/spend-ledger-file.ts';
+import { FileSpendLedger } from './src/state/folder/spend-ledger-file.ts';
 import { addAmounts, compareAmounts } from './src/domain/money.ts';
 
 async function main() {
@@ -79,7 +79,7 @@ describe('the spend ledger file, 8 processes writing at once', () => {
 
 /** Asks `hold` (the decision every run makes) for 1.000000 under a ceiling of 120 `runs` times; prints how many fitted. */
 const HOLDER = `
-import { FileSpendLedger } from './src/journal/spend-ledger-file.ts';
+import { FileSpendLedger } from './src/state/folder/spend-ledger-file.ts';
 
 async function main() {
   const [path, name, runs, who, now] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import type { BatchDeps } from '../../src/batch/run-batch.js';
 import type { EnergyClient } from '../../src/client/client.js';
-import type { Journal } from '../../src/journal/journal.js';
+import type { Journal } from '../../src/state/folder/journal.js';
 
 /**
  * What an order flow of src/ordering/ (createOrder, recoverRecords) takes around a fake client and a journal:

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../domain/errors.js';
 import { printable } from '../../domain/printable.js';
-import { Journal, pendingRecordsIn } from '../../journal/journal.js';
+import { Journal, pendingRecordsIn } from './journal.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import type { SpendLedger } from '../../journal/spend-ledger.js';
 import { ensureLockPath, journalDir } from '../../journal/state-dir.js';
@@ -26,7 +26,7 @@ export class LocalStore implements StateStore {
     const journal = new Journal(this.stateDir, scope);
     if (!this.#named) {
       this.#named = true;
-      const { nameRecordsByKey, noteSpelling } = await import('../../journal/key-names.js');
+      const { nameRecordsByKey, noteSpelling } = await import('./key-names.js');
       const { merged } = nameRecordsByKey(journal.folder);
       if (merged > 0)
         note(
@@ -54,8 +54,8 @@ export class LocalStore implements StateStore {
 
   async spendLedger(name: string, account: JournalScope): Promise<SpendLedger> {
     const [{ FileSpendLedger, spendLedgerPath }, { legacyLedger }, { accountLedger }] = await Promise.all([
-      import('../../journal/spend-ledger-file.js'),
-      import('../../journal/spend-ledger-v1.js'),
+      import('./spend-ledger-file.js'),
+      import('./spend-ledger-v1.js'),
       import('../../journal/spend-ledger.js'),
     ]);
     const folder = journalDir(this.stateDir);
@@ -78,7 +78,7 @@ export class LocalStore implements StateStore {
     const [{ holderState, lockSystem, readHolder }, { listJson }, { folderLedgerTotals }] = await Promise.all([
       import('../../storage/lock-holder.js'),
       import('../../journal/read-records.js'),
-      import('../../journal/folder-ledgers.js'),
+      import('./folder-ledgers.js'),
     ]);
     const folder = journalDir(this.stateDir);
     const { records, unreadable } = existsSync(folder)

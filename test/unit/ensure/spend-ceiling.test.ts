@@ -14,7 +14,7 @@ import { newItem } from '../../../src/ensure/item.js';
 import { needId } from '../../../src/ensure/need-id.js';
 import { SpendCeiling } from '../../../src/ensure/spend-ceiling.js';
 import { accountLedger, budgetLedger } from '../../../src/journal/spend-ledger.js';
-import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
+import { FileSpendLedger, spendLedgerPath } from '../../../src/state/folder/spend-ledger-file.js';
 import { journalRecord, MemoryJournal } from '../../helpers/memory-journal.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 import { fakeServerClock, type FakeServerClock } from '../../helpers/fake-clock.js';

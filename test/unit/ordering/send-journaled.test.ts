@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EnergyClient } from '../../../src/client/client.js';
 import { ExitCode, NetworkError } from '../../../src/domain/errors.js';
 import { OrderOutcomeUnknownError } from '../../../src/domain/cli-errors.js';
-import { Journal } from '../../../src/journal/journal.js';
+import { Journal } from '../../../src/state/folder/journal.js';
 import { keyIdOf } from '../../../src/journal/record.js';
 import { sendJournaled } from '../../../src/ordering/send-journaled.js';
 import { closedPort } from '../../helpers/e2e.js';

@@ -8,7 +8,7 @@ import { newItem } from '../../../src/ensure/item.js';
 import { needId } from '../../../src/ensure/need-id.js';
 import { SpendCeiling } from '../../../src/ensure/spend-ceiling.js';
 import { accountLedger } from '../../../src/journal/spend-ledger.js';
-import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
+import { FileSpendLedger, spendLedgerPath } from '../../../src/state/folder/spend-ledger-file.js';
 import { MAX_HOLD_CYCLES, PlacedOrders } from '../../../src/service/placed-orders.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 import { fakeServerClock } from '../../helpers/fake-clock.js';

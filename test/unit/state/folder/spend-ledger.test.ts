@@ -18,12 +18,12 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CliError } from '../../../src/domain/errors.js';
-import { addAmounts, compareAmounts } from '../../../src/domain/money.js';
-import { SpendBook } from '../../../src/journal/spend-book.js';
-import { accountLedger, budgetLedger, type SpendEvent } from '../../../src/journal/spend-ledger.js';
-import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
-import { legacyLedger } from '../../../src/journal/spend-ledger-v1.js';
+import { CliError } from '../../../../src/domain/errors.js';
+import { addAmounts, compareAmounts } from '../../../../src/domain/money.js';
+import { SpendBook } from '../../../../src/journal/spend-book.js';
+import { accountLedger, budgetLedger, type SpendEvent } from '../../../../src/journal/spend-ledger.js';
+import { FileSpendLedger, spendLedgerPath } from '../../../../src/state/folder/spend-ledger-file.js';
+import { legacyLedger } from '../../../../src/state/folder/spend-ledger-v1.js';
 
 const A = 'TPL66VK2gCXNCD7EJg9pgJRfqcRazjhUZY';
 const HOUR = 3_600_000;

@@ -8,8 +8,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetLedger, type HoldRequest } from '../../../src/journal/spend-ledger.js';
-import { FileSpendLedger, spendLedgerPath } from '../../../src/journal/spend-ledger-file.js';
+import { budgetLedger, type HoldRequest } from '../../../../src/journal/spend-ledger.js';
+import { FileSpendLedger, spendLedgerPath } from '../../../../src/state/folder/spend-ledger-file.js';
 import {
   appendSpendLog,
   holdLine,
@@ -17,7 +17,7 @@ import {
   settledOrders,
   windowLine,
   writeSpendLog,
-} from '../../helpers/spend-log.js';
+} from '../../../helpers/spend-log.js';
 
 const HOUR = 3_600_000;
 const T = Date.UTC(2026, 11, 7, 12);

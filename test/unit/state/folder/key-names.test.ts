@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../../src/journal/journal.js';
-import { nameRecordsByKey, noteSpelling } from '../../../src/journal/key-names.js';
-import { keyIdOf, type JournalRecord } from '../../../src/journal/record.js';
+import { Journal } from '../../../../src/state/folder/journal.js';
+import { nameRecordsByKey, noteSpelling } from '../../../../src/state/folder/key-names.js';
+import { keyIdOf, type JournalRecord } from '../../../../src/journal/record.js';
 
 let dir: string;
 beforeEach(() => {

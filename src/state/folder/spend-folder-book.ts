@@ -5,9 +5,10 @@
  * stand) and is not kept; an event of any other id goes to its entry. `settle` moves the entries that have
  * settled into the compact part, which is what a checkpoint then writes.
  */
-import { sumAmounts } from '../domain/money.js';
-import { entryAmount, entryTime, SpendBook, type SpendEntry } from './spend-book.js';
-import type { SpendEvent } from './spend-events.js';
+import { sumAmounts } from '../../domain/money.js';
+import { entryAmount, entryTime, SpendBook, type SpendEntry } from '../../journal/spend-book.js';
+import type { SpendEvent } from '../../journal/spend-events.js';
+import type { LedgerTotals } from '../../journal/spend-totals.js';
 import { amountOf, isSettled, SettledIndex } from './spend-settled.js';
 
 /** The window as both parts count it. */
@@ -124,4 +125,11 @@ export class FolderBook {
     set.add(origin);
     this.settledOrigins.set(keyId, set);
   }
+}
+
+/** The ledger's totals for `energy state status` (journal/spend-totals.ts): its longest window, as of `nowMs`. */
+export function ledgerTotals(ledger: string, book: FolderBook, nowMs: number): LedgerTotals {
+  const since = nowMs - book.longestWindowMs;
+  const window = book.window(since);
+  return { ledger, longest_window_ms: book.longestWindowMs, entries: window.entries, spent_trx: window.spent };
 }

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, RETENTION_DAYS, pendingRecordsIn } from '../../../src/journal/journal.js';
-import { keyIdOf } from '../../../src/journal/record.js';
-import { fakeClock } from '../../helpers/fake-clock.js';
+import { Journal, RETENTION_DAYS, pendingRecordsIn } from '../../../../src/state/folder/journal.js';
+import { keyIdOf } from '../../../../src/journal/record.js';
+import { fakeClock } from '../../../helpers/fake-clock.js';
 
 let dir: string;
 beforeEach(() => {

@@ -14,15 +14,15 @@
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { describeFsError } from '../config/permissions.js';
-import { UsageError } from '../domain/errors.js';
-import { READ_NONBLOCK } from '../storage/bounded-read.js';
-import { syncFolder } from '../storage/durable-file.js';
-import type { LockOptions } from '../storage/file-lock.js';
-import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
+import { describeFsError } from '../../config/permissions.js';
+import { UsageError } from '../../domain/errors.js';
+import { READ_NONBLOCK } from '../../storage/bounded-read.js';
+import { syncFolder } from '../../storage/durable-file.js';
+import type { LockOptions } from '../../storage/file-lock.js';
+import { PRIVATE_FILE_MODE } from '../../storage/file-modes.js';
 import { checkpointPath, readCheckpoint, writeCheckpoint } from './spend-checkpoint.js';
 import { compactLog } from './spend-compact.js';
-import { FolderBook } from './spend-folder-book.js';
+import { FolderBook, ledgerTotals } from './spend-folder-book.js';
 import { holdInBook, knownEvents, lackingInBook, openOrdersInBook } from './spend-book-queries.js';
 import {
   PRUNE_SLACK_MS,
@@ -32,9 +32,9 @@ import {
   type OpenOrder,
   type SpendEvent,
   type SpendLedger,
-} from './spend-ledger.js';
-import { ledgerTotals, type LedgerTotals } from './spend-totals.js';
-import { eventLines, headerLine, ledgerOfHeader, parseEventLine } from './spend-ledger-lines.js';
+} from '../../journal/spend-ledger.js';
+import type { LedgerTotals } from '../../journal/spend-totals.js';
+import { eventLines, headerLine, ledgerOfHeader, parseEventLine } from '../../journal/spend-ledger-lines.js';
 import { ledgerTurn } from './spend-ledger-turn.js';
 import { eachLine } from './spend-log.js';
 import { readLegacy, type LegacyLedger } from './spend-ledger-v1.js';

@@ -6,11 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { rename } from 'node:fs/promises';
-import { readRegularFileText } from '../storage/bounded-read.js';
+import { readRegularFileText } from '../../storage/bounded-read.js';
 import { join } from 'node:path';
-import { describeFsError } from '../config/permissions.js';
-import { UsageError } from '../domain/errors.js';
-import type { SpendEvent } from './spend-ledger.js';
+import { describeFsError } from '../../config/permissions.js';
+import { UsageError } from '../../domain/errors.js';
+import type { SpendEvent } from '../../journal/spend-ledger.js';
 
 export interface LegacyLedger {
   path: string;

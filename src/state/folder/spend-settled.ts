@@ -11,7 +11,7 @@
  * Amounts never pass through a JavaScript number: micro-TRX as bigint, text with six decimals at the edges.
  */
 import { hash } from 'node:crypto';
-import { entryAmount, entryTime, type SpendEntry } from './spend-book.js';
+import { entryAmount, entryTime, type SpendEntry } from '../../journal/spend-book.js';
 
 const KEY = 16;
 const INT64_MAX = 2n ** 63n - 1n;

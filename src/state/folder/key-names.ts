@@ -10,10 +10,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
-import { listJson, readRecordFile } from './read-records.js';
-import type { JournalScope } from './order-journal.js';
-import { hasOrder, type JournalRecord } from './record.js';
+import { PRIVATE_FILE_MODE } from '../../storage/file-modes.js';
+import { listJson, readRecordFile } from '../../journal/read-records.js';
+import type { JournalScope } from '../../journal/order-journal.js';
+import { hasOrder, type JournalRecord } from '../../journal/record.js';
 
 /** Present once every record of the folder is named by its key alone. */
 const MARKER = 'named-by-key';

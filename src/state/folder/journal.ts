@@ -12,15 +12,15 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertPrivate, describeFsError, ensurePrivateDir } from '../config/permissions.js';
-import { JournalWriteError, UnreadableRecordError } from '../domain/journal-errors.js';
+import { assertPrivate, describeFsError, ensurePrivateDir } from '../../config/permissions.js';
+import { JournalWriteError, UnreadableRecordError } from '../../domain/journal-errors.js';
 import { keyPrefix, recordFileName } from './key-names.js';
-import { listJson, readFolder, readRecordFile, type UnreadableRecord } from './read-records.js';
-import { journalDir } from './state-dir.js';
+import { listJson, readFolder, readRecordFile, type UnreadableRecord } from '../../journal/read-records.js';
+import { journalDir } from '../../journal/state-dir.js';
 import { sweepTemporaries } from './sweep.js';
-import type { JournalScope, OrderJournal } from './order-journal.js';
-import { hasOrder, orderBody, type JournalRecord, type Outcome, type OutcomeInput } from './record.js';
-import { serverNowMs } from '../domain/server-now.js';
+import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
+import { hasOrder, orderBody, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
+import { serverNowMs } from '../../domain/server-now.js';
 
 /** How far a settled file's time (the host clock's) may sit before its record's stamp (the server's). */
 const MTIME_SLACK_MS = 3_600_000;
@@ -281,8 +281,8 @@ export function pendingRecordsIn(stateDir: string): { records: JournalRecord[]; 
  * Writing is loaded on first write: `order get` and `order list` only count pending records, and should
  * not load node:fs/promises for that.
  */
-function durableFiles(): Promise<typeof import('../storage/durable-file.js')> {
-  return import('../storage/durable-file.js');
+function durableFiles(): Promise<typeof import('../../storage/durable-file.js')> {
+  return import('../../storage/durable-file.js');
 }
 
 /** The record is for one of `addresses` (any, when none are given). */

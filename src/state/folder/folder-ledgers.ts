@@ -5,15 +5,15 @@
  * be read is an error (the import stops before anything of the ledgers is written), as for a ceiling.
  */
 import { open, readdir } from 'node:fs/promises';
-import { readRegularFileText } from '../storage/bounded-read.js';
+import { readRegularFileText } from '../../storage/bounded-read.js';
 import { join } from 'node:path';
-import { describeFsError } from '../config/permissions.js';
-import { UsageError } from '../domain/errors.js';
-import { READ_NONBLOCK } from '../storage/bounded-read.js';
+import { describeFsError } from '../../config/permissions.js';
+import { UsageError } from '../../domain/errors.js';
+import { READ_NONBLOCK } from '../../storage/bounded-read.js';
 import { FileSpendLedger, isLedgerFile } from './spend-ledger-file.js';
-import { ledgerOfHeader, parseEventLine } from './spend-ledger-lines.js';
-import type { StoredEvent } from './spend-ledger.js';
-import type { LedgerTotals } from './spend-totals.js';
+import { ledgerOfHeader, parseEventLine } from '../../journal/spend-ledger-lines.js';
+import type { StoredEvent } from '../../journal/spend-ledger.js';
+import type { LedgerTotals } from '../../journal/spend-totals.js';
 
 export interface FolderLedger {
   ledger: string;

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { syncFolder, removeQuietly } from '../storage/durable-file.js';
-import { READ_NONBLOCK } from '../storage/bounded-read.js';
-import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
+import { syncFolder, removeQuietly } from '../../storage/durable-file.js';
+import { READ_NONBLOCK } from '../../storage/bounded-read.js';
+import { PRIVATE_FILE_MODE } from '../../storage/file-modes.js';
 import type { FolderBook } from './spend-folder-book.js';
-import { eventLines, headerLine, parseEventLine } from './spend-ledger-lines.js';
+import { eventLines, headerLine, parseEventLine } from '../../journal/spend-ledger-lines.js';
 import { eachLine, lineWriter } from './spend-log.js';
 
 /** Rewrites the log's first `upTo` bytes without what `book` no longer has; the new file's inode and size. */

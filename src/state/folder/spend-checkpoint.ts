@@ -13,10 +13,10 @@
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { writeDurably } from '../storage/durable-file.js';
-import { READ_NONBLOCK } from '../storage/bounded-read.js';
-import { PRIVATE_FILE_MODE } from '../storage/file-modes.js';
-import type { SpendEntry } from './spend-book.js';
+import { writeDurably } from '../../storage/durable-file.js';
+import { READ_NONBLOCK } from '../../storage/bounded-read.js';
+import { PRIVATE_FILE_MODE } from '../../storage/file-modes.js';
+import type { SpendEntry } from '../../journal/spend-book.js';
 import { FolderBook } from './spend-folder-book.js';
 import { SettledIndex } from './spend-settled.js';
 

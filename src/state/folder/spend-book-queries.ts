@@ -3,10 +3,10 @@
  * compactly, the others whole): the same questions PostgreSQL answers with SQL (state/pg/pg-spend-queries.ts).
  * Orders without an outcome and holds without an order are never settled: the whole entries answer for them.
  */
-import { entryAmount, entryTime } from './spend-book.js';
+import { entryAmount, entryTime } from '../../journal/spend-book.js';
 import type { FolderBook } from './spend-folder-book.js';
-import { decideHolds } from './spend-decide.js';
-import type { HoldDecision, HoldRequest, LackingOrder, OpenOrder, SpendEvent } from './spend-ledger.js';
+import { decideHolds } from '../../journal/spend-decide.js';
+import type { HoldDecision, HoldRequest, LackingOrder, OpenOrder, SpendEvent } from '../../journal/spend-ledger.js';
 
 /** The hold decision over the whole book. */
 export function holdInBook(book: FolderBook, request: HoldRequest): { events: SpendEvent[]; decision: HoldDecision } {

@@ -4,8 +4,8 @@
  * worked out from the fixture with bigint arithmetic here, not by the code under test.
  */
 import { describe, expect, it } from 'vitest';
-import type { SpendEntry } from '../../../src/journal/spend-book.js';
-import { amountOf, microOf, SettledIndex } from '../../../src/journal/spend-settled.js';
+import type { SpendEntry } from '../../../../src/journal/spend-book.js';
+import { amountOf, microOf, SettledIndex } from '../../../../src/state/folder/spend-settled.js';
 
 /** Order n: at second (n × 37) mod 100, for (n + 1) × 1.000001 TRX; every seventh refunded. */
 function entry(n: number): SpendEntry {

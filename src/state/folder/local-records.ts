@@ -1,9 +1,9 @@
 /** Every record of a local journal folder, for `energy state import` (state/): read, never written. */
 import { join } from 'node:path';
-import { assertPrivate } from '../config/permissions.js';
-import { readFolder, type UnreadableRecord } from './read-records.js';
-import { hasOrder, type JournalRecord } from './record.js';
-import { journalDir } from './state-dir.js';
+import { assertPrivate } from '../../config/permissions.js';
+import { readFolder, type UnreadableRecord } from '../../journal/read-records.js';
+import { hasOrder, type JournalRecord } from '../../journal/record.js';
+import { journalDir } from '../../journal/state-dir.js';
 
 /** Every record in the journal folder of `stateDir` (pending, then settled; each oldest first), for `energy state import`. */
 export function localRecords(stateDir: string): { records: JournalRecord[]; unreadable: UnreadableRecord[] } {

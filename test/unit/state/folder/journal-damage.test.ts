@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CreatedOrder } from '../../../src/client/client.js';
-import { CliError, ExitCode } from '../../../src/domain/errors.js';
-import { Journal, pendingRecordsIn } from '../../../src/journal/journal.js';
-import { keyIdOf } from '../../../src/journal/record.js';
-import { sendJournaled } from '../../../src/ordering/send-journaled.js';
+import type { CreatedOrder } from '../../../../src/client/client.js';
+import { CliError, ExitCode } from '../../../../src/domain/errors.js';
+import { Journal, pendingRecordsIn } from '../../../../src/state/folder/journal.js';
+import { keyIdOf } from '../../../../src/journal/record.js';
+import { sendJournaled } from '../../../../src/ordering/send-journaled.js';
 
 let dir: string;
 beforeEach(() => {

@@ -5,9 +5,9 @@
  * machines sharing the folder).
  */
 import { dirname, resolve } from 'node:path';
-import { ensurePrivateDir } from '../config/permissions.js';
-import { ConflictError } from '../domain/cli-errors.js';
-import { LockTimeoutError, withFileLock, type LockOptions } from '../storage/file-lock.js';
+import { ensurePrivateDir } from '../../config/permissions.js';
+import { ConflictError } from '../../domain/cli-errors.js';
+import { LockTimeoutError, withFileLock, type LockOptions } from '../../storage/file-lock.js';
 
 const queues = new Map<string, Promise<unknown>>();
 
