@@ -10,14 +10,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetLedger } from '../../src/journal/spend-ledger.js';
 import { spendLedgerPath } from '../../src/state/folder/spend-ledger-file.js';
 import { holdLine, orderLine, settledOrders, windowLine, writeSpendLog } from '../helpers/spend-log.js';
+import { bundleProgram } from '../helpers/bundled-program.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOUR = 3_600_000;
 const T = Date.UTC(2026, 11, 7, 12);
 const MiB = 1024 * 1024;
@@ -61,15 +59,7 @@ describe('a folder ledger of 100,000 orders, one process deciding beside it', ()
   let program: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'energy-ledger-memory-'));
-    program = join(dir, 'decider.cjs');
-    await build({
-      stdin: { contents: DECIDER, resolveDir: ROOT, loader: 'ts' },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: program,
-      logLevel: 'error',
-    });
+    program = await bundleProgram(DECIDER, join(dir, 'decider.cjs'));
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

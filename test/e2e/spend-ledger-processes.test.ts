@@ -9,14 +9,11 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetLedger } from '../../src/journal/spend-ledger.js';
 import { FileSpendLedger } from '../../src/state/folder/spend-ledger-file.js';
 import { settledOrders, windowLine, writeSpendLog } from '../helpers/spend-log.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { bundleProgram } from '../helpers/bundled-program.js';
 
 /** Holds 1.000000 under a ceiling of 50 `runs` times (when it fits), under one ledger instance; prints how many it held. */
 const WRITER = `
@@ -45,15 +42,7 @@ describe('the spend ledger file, 8 processes writing at once', () => {
   let writer: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'energy-ledger-processes-'));
-    writer = join(dir, 'writer.cjs');
-    await build({
-      stdin: { contents: WRITER, resolveDir: ROOT, loader: 'ts' },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: writer,
-      logLevel: 'error',
-    });
+    writer = await bundleProgram(WRITER, join(dir, 'writer.cjs'));
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -102,15 +91,7 @@ describe('the spend ledger file beside 20,000 settled orders, 16 processes holdi
   let holder: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'energy-ledger-holders-'));
-    holder = join(dir, 'holder.cjs');
-    await build({
-      stdin: { contents: HOLDER, resolveDir: ROOT, loader: 'ts' },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: holder,
-      logLevel: 'error',
-    });
+    holder = await bundleProgram(HOLDER, join(dir, 'holder.cjs'));
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
