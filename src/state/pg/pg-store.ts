@@ -23,6 +23,8 @@ import { connectPool, stateStoreFailure } from './pg-connect.js';
 import { PgJournal } from './pg-journal.js';
 import { pgFinalOrders } from './pg-final-orders.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
+import { pgSharedList } from './pg-shared-list.js';
+import type { SharedOrderList } from '../shared-list.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
 import { storeStatus } from './pg-status.js';
 import { migrate, tryWrite } from './pg-schema.js';
@@ -103,6 +105,10 @@ export class PgStore implements StateStore {
 
   finalOrders(keyId: string): FinalOrders {
     return pgFinalOrders(this.pool, keyId);
+  }
+
+  sharedList(keyId: string): SharedOrderList {
+    return pgSharedList(this.pool, keyId, `${this.host} ${process.pid}`);
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {
