@@ -41,6 +41,8 @@ type Pages = Pick<EnergyClient, 'orderPages'>;
 export interface CycleListOptions {
   shared: SharedOrderList;
   everyMs: number;
+  /** The service's addresses: the fleet's reading is asked for all of them at once, for every caller of the cycle. */
+  addresses?: readonly string[] | undefined;
   trace?: ((line: string) => void) | undefined;
   /** The pause between looks (tests); and the monotonic clock the wait is bounded on. */
   sleep?: (ms: number) => Promise<void>;
@@ -49,9 +51,11 @@ export interface CycleListOptions {
 
 export class CycleList {
   /** This cycle's own reading from the API (as the fleet's reader, or alone): read once, filtered per caller. */
-  #own: Promise<{ orders: Order[]; scan: RecentScan }> | undefined;
+  #own: Promise<Listing> | undefined;
   /** The store shares no list (the folder): every caller reads as it always has. */
   #none = false;
+  /** The fleet's reading as this cycle first took it, and the addresses it holds the orders of. */
+  #young: { snapshot: ListSnapshot; asked: ReadonlySet<string> } | undefined;
 
   constructor(private readonly options: CycleListOptions) {}
 
@@ -67,18 +71,24 @@ export class CycleList {
     reachMs: number,
   ): Promise<Listing | undefined> {
     if (this.#none) return undefined;
+    const young = this.#young;
+    if (this.#own === undefined && young !== undefined && [...addresses].every((a) => young.asked.has(a))) {
+      const listing = usable(young.snapshot, oldestMs);
+      if (listing !== undefined) return only(listing, addresses);
+    }
     if (this.#own === undefined) {
-      const snapshot = await this.#turn(client, [...addresses], Math.min(reachMs, oldestMs));
+      const asked = new Set([...addresses, ...(this.options.addresses ?? [])]);
+      const snapshot = await this.#turn(client, [...asked], Math.min(reachMs, oldestMs));
       if (snapshot === 'none') return undefined;
       if (snapshot !== undefined) {
+        this.#young = { snapshot, asked };
         const listing = usable(snapshot, oldestMs);
-        if (listing !== undefined) return listing;
+        if (listing !== undefined) return only(listing, addresses);
         this.options.trace?.("energy: the fleet's reading of the order list cannot be used: read here");
         this.#own = readList(client, Math.min(reachMs, oldestMs));
       }
     }
-    const own = await this.#own!;
-    return { orders: own.orders.filter((order) => addresses.has(order.address)), scan: own.scan };
+    return only(await this.#own!, addresses);
   }
 
   /** The fleet's reading, or this host's own (started in #own), or 'none'. */
@@ -115,6 +125,10 @@ export class CycleList {
       await pause(wait);
     }
   }
+}
+
+function only(listing: Listing, addresses: ReadonlySet<string>): Listing {
+  return { orders: listing.orders.filter((order) => addresses.has(order.address)), scan: listing.scan };
 }
 
 /** The snapshot as a listing for a caller whose window starts at `oldestMs`, or undefined when it is not one. */

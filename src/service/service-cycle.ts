@@ -32,7 +32,9 @@ export function serviceCycle(
     // The order list read once this cycle, for settling and deciding; in a fleet, by one host an interval.
     const shared = deps.sharedList;
     const list =
-      shared === undefined || everyMs === undefined ? undefined : new CycleList({ shared, everyMs, trace: deps.trace });
+      shared === undefined || everyMs === undefined
+        ? undefined
+        : new CycleList({ shared, everyMs, addresses, trace: deps.trace });
     if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client, list));
     // --file: read again each cycle, so that an address added or removed takes effect without a restart.
     if (run.rereadAddresses !== undefined) addresses = await run.rereadAddresses(addresses);

@@ -124,6 +124,32 @@ describe('a cycle reads the order list once', () => {
     expect(counts.pages).toBe(0);
   });
 
+  it("the fleet's reading is asked for once a cycle, for all the service's addresses, and each caller gets its own", async () => {
+    const { client, counts } = api();
+    const asked: string[][] = [];
+    const list: SharedOrderList = {
+      take: async (addresses) => {
+        asked.push([...addresses]);
+        return { kind: 'snapshot', snapshot: snapshot(LISTED) };
+      },
+      publish: async () => true,
+      release: async () => undefined,
+    };
+    const cycle = new CycleList({ shared: list, everyMs: EVERY_MS, addresses: ['TA', 'TB'] });
+    const first = await cycle.read(client, new Set(['TA']), OLDEST, REACH);
+    const second = await cycle.read(client, new Set(['TB']), OLDEST, REACH);
+    const third = await cycle.read(client, new Set(['TC']), OLDEST, REACH);
+    expect(first!.orders.map((o) => o.client_request_id)).toEqual(['req-1', 'req-3']);
+    expect(second!.orders.map((o) => o.client_request_id)).toEqual(['req-2']);
+    expect(third!.orders).toEqual([]);
+    // TC is not the service's: asked for again, with the service's own.
+    expect(asked).toEqual([
+      ['TA', 'TB'],
+      ['TC', 'TA', 'TB'],
+    ]);
+    expect(counts.pages).toBe(0);
+  });
+
   it('while another host reads, waits (doubling, at most 1 s) and then takes its reading', async () => {
     const { client, counts } = api();
     const { list, seen } = shared({ kind: 'wait' }, { kind: 'wait' }, { kind: 'snapshot', snapshot: snapshot([]) });
