@@ -1,7 +1,8 @@
 /**
  * One cycle of the service: the orders it placed earlier followed (settled when final: spent, or refunded
- * and backed off; with a shared store, from the cycle's one reading of the order list), then one `ensure` run that holds back from addresses backing off, then the balance read
- * when the metrics or --min-balance want it. What it finds goes to the observer.
+ * and backed off; with a shared store, from the cycle's one reading of the order list), then one `ensure` run
+ * that holds back from addresses backing off, then the balance read when the metrics or --min-balance want it.
+ * What it finds goes to the observer.
  */
 import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
 import { runEnsure } from '../ensure/run-ensure.js';
