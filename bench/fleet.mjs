@@ -66,6 +66,8 @@ export async function measureFleet({
   const reads = () => READS.reduce((sum, path) => sum + sandbox.requestCount(path), 0);
   // API requests: all the sandbox answered but its TRON node's.
   const apiRequests = () => sandbox.requestCount() - sandbox.tronRequests().length;
+  // Pages of the order list (GET /v1/energy/orders; an order by id is another path).
+  const listPages = () => sandbox.requestCount('/v1/energy/orders', 'GET');
   const env = (host) => ({
     PATH: process.env.PATH,
     HOME: work,
@@ -101,10 +103,17 @@ export async function measureFleet({
       });
     // Warm: every host has ended its first cycle (process start, getaccount once) before counting.
     await allPast(1);
-    const [before, log, from, apiBefore] = [reads(), cluster.logSize(), [...lines], apiRequests()];
+    const [before, log, from, apiBefore, listBefore] = [
+      reads(),
+      cluster.logSize(),
+      [...lines],
+      apiRequests(),
+      listPages(),
+    ];
     await allPast(1 + cycles);
     const after = reads();
     const apiAfter = apiRequests();
+    const listAfter = listPages();
     const ran = lines.reduce((sum, n, host) => sum + n - from[host], 0) / lines.length;
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(ended);
@@ -113,6 +122,7 @@ export async function measureFleet({
     return {
       perAddressCycle: (after - before) / addresses / ran,
       apiPerAddressCycle: (apiAfter - apiBefore) / addresses / ran,
+      listPagesPerInterval: (listAfter - listBefore) / ran,
       statementsPerAddressCycle: statements.length / addresses / ran,
       longestMs: Math.max(0, ...statements),
     };
@@ -169,7 +179,7 @@ export async function measureFleet({
       await finished(ensure('buyer', waiting, []), 'the first run');
       const one = await serve([waiting], 2_000, 5);
       const four = await serve([waiting, waiting, waiting, waiting], 2_000, 5);
-      return { api: { size: apiOnly, one: one.apiPerAddressCycle, four: four.apiPerAddressCycle } };
+      return { api: apiFigures(apiOnly, one, four) };
     }
     const size = smoke ? 20 : 400;
     const everyMs = smoke ? 1_000 : 2_000;
@@ -216,7 +226,7 @@ export async function measureFleet({
       size,
       everyMs,
       quiet,
-      api: { size, one: quiet.apiPerAddressCycle, four: quietFour.apiPerAddressCycle },
+      api: apiFigures(size, quiet, quietFour),
       one,
       four,
       big: {
@@ -250,9 +260,20 @@ export function fleetRows(f) {
   ];
 }
 
-function apiRow({ size, one, four }) {
+function apiFigures(size, one, four) {
+  return {
+    size,
+    one: one.apiPerAddressCycle,
+    four: four.apiPerAddressCycle,
+    listOne: one.listPagesPerInterval,
+    listFour: four.listPagesPerInterval,
+  };
+}
+
+function apiRow({ size, one, four, listOne, listFour }) {
   const ratio = four / one;
-  return `| API requests per address per interval, addresses waiting for their orders: 1 host × ${size} / 4 hosts × the same | ${one.toFixed(3)} / ${four.toFixed(3)} (${ratio.toFixed(2)}x) | ≤ 1.2x | ${ratio <= 1.2 ? 'yes' : 'no'} |`;
+  const pages = `${listOne.toFixed(2)} / ${listFour.toFixed(2)} list pages an interval`;
+  return `| API requests per address per interval, addresses waiting for their orders: 1 host × ${size} / 4 hosts × the same (${pages}) | ${one.toFixed(3)} / ${four.toFixed(3)} (${ratio.toFixed(2)}x) | ≤ 1.2x | ${ratio <= 1.2 ? 'yes' : 'no'} |`;
 }
 
 function spendRows(spend) {

@@ -12,6 +12,7 @@ import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Claims } from '../state/state-store.js';
 import type { TronNode } from '../tron/tron-node.js';
 import type { FinalOrders } from '../journal/final-orders.js';
+import { openedLater } from '../state/shared-list.js';
 import type { CommandServices } from './command-services.js';
 
 export interface EnsureCommandOptions extends CommandServices {
@@ -55,6 +56,8 @@ export async function ensureRun(opts: EnsureCommandOptions): Promise<void> {
       claim: async (addresses, slice) => (await claims())(async () => (await opts.journal()).scope, addresses, slice),
       knownAccounts: knownAccountsOf(opts),
       finalOrders: finalOrdersOf(opts),
+      // A service's order list, read by one host of a fleet an interval (the folder shares none).
+      sharedList: opts.everyMs === undefined ? undefined : openedLater(opts.state, opts.journal),
       spendCeiling,
       confirm: confirmOn(opts.terminal),
       exit: opts.terminal.exit,

@@ -11,6 +11,8 @@ import type { ClaimAddresses, ClaimHolder } from '../state/address-claim.js';
 import type { KnownAccounts } from '../state/known-accounts.js';
 import type { Need } from './need-id.js';
 import type { FinalOrders } from '../journal/final-orders.js';
+import type { SharedOrderList } from '../state/shared-list.js';
+import type { CycleList } from './cycle-list.js';
 import type { LimitBefore } from './landed.js';
 
 /**
@@ -161,6 +163,10 @@ export interface EnsureDeps {
   knownAccounts?: KnownAccounts | undefined;
   /** Orders the fleet knows ended (a shared state store): not followed by id again by any host. */
   finalOrders?: FinalOrders | undefined;
+  /** A service's: the order list one host of the fleet reads an interval (a shared state store; cycle-list.ts). */
+  sharedList?: SharedOrderList | undefined;
+  /** A service's reading of the order list for the cycle under way (made each cycle from `sharedList`). */
+  cycleList?: CycleList | undefined;
   /**
    * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
    * as the error its item fails with (`delivery_failed`); undefined to buy as usual.

@@ -19,7 +19,7 @@ import type { Order } from '../client/types.js';
 import type { JournalRecord } from '../journal/record.js';
 import { mapLimit } from '../domain/pool.js';
 import { orderIdOf, pendingEndsAtMs, recordedOrder } from '../journal/record.js';
-import { scanRecentOrders } from '../ordering/find-recent.js';
+import { scanRecentOrders, type RecentScan } from '../ordering/find-recent.js';
 import { timestampMs } from '../domain/api-time.js';
 import { formatTimestamp } from '../domain/text-forms.js';
 import type { EnsureClient, EnsureJournal } from './ensure-types.js';
@@ -29,6 +29,7 @@ import { energyOnItsWay, stampedAhead } from './on-its-way.js';
 import { deliveredAndLasting } from './not-on-chain.js';
 import { isHeldRental } from './renewal.js';
 import type { ServerClock } from '../ordering/server-clock.js';
+import { FLEET_REACH_MS, type CycleList } from './cycle-list.js';
 
 export interface InFlight extends Need {
   energy: number;
@@ -61,6 +62,8 @@ export interface InFlightInput {
    * an order is followed by id until then, and not after).
    */
   knownFinal?: Set<string> | undefined;
+  /** A service's reading of the list for this cycle (shared by the fleet's services); undefined: read here. */
+  list?: CycleList | undefined;
   /** What the fleet knows ended (a shared state store): followed by id by no host again. */
   finalOrders?: FinalOrders | undefined;
   /** `--verbose` lines. */
@@ -97,29 +100,35 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   const oldest = Math.min(...[...result.values()].map((entry) => entry.windowStartMs));
   const listed = new Set<string>();
   const anchoredAt = new Map<string, number>();
-  const scan = await scanRecentOrders(
-    client,
-    oldest,
-    (order) => {
-      listed.add(order.client_request_id);
-      const entry = result.get(order.address);
-      if (entry === undefined) return;
-      const onItsWay = energyOnItsWay(order, nowMs);
-      entry.energy += onItsWay;
-      if (order.delivery_final) entry.deliveredEnergy += onItsWay;
-      if (order.delivery_final && onItsWay > 0 && !stampedAhead(order, nowMs)) entry.justDelivered.push(order);
-      if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
-      if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
-      if (isHeldRental(order, nowMs)) entry.rentals.push(order);
-      // The newest order to the address within its window is its anchor (the first met, in a newest-first list).
-      const created = timestampMs(order.created_at);
-      if (created >= entry.windowStartMs && created > (anchoredAt.get(order.address) ?? -Infinity)) {
-        anchoredAt.set(order.address, created);
-        entry.anchor = { orderId: order.id };
-      }
-    },
-    { onPageSize: (size) => trace?.(`energy: order list read in pages of ${size ?? "the server's default size"}`) },
-  );
+  const visit = (order: Order): void => {
+    listed.add(order.client_request_id);
+    const entry = result.get(order.address);
+    if (entry === undefined) return;
+    const onItsWay = energyOnItsWay(order, nowMs);
+    entry.energy += onItsWay;
+    if (order.delivery_final) entry.deliveredEnergy += onItsWay;
+    if (order.delivery_final && onItsWay > 0 && !stampedAhead(order, nowMs)) entry.justDelivered.push(order);
+    if (deliveredAndLasting(order, nowMs)) entry.delivered.push(order);
+    if (stampedAhead(order, nowMs)) entry.stampedAheadEnergy += order.energy;
+    if (isHeldRental(order, nowMs)) entry.rentals.push(order);
+    // The newest order to the address within its window is its anchor (the first met, in a newest-first list).
+    const created = timestampMs(order.created_at);
+    if (created >= entry.windowStartMs && created > (anchoredAt.get(order.address) ?? -Infinity)) {
+      anchoredAt.set(order.address, created);
+      entry.anchor = { orderId: order.id };
+    }
+  };
+  // A service's cycle reads the list once, and in a fleet one host an interval reads it for all (cycle-list.ts).
+  const listing = await input.list?.read(client, input.addresses, oldest, nowMs - FLEET_REACH_MS);
+  let scan: RecentScan;
+  if (listing === undefined)
+    scan = await scanRecentOrders(client, oldest, visit, {
+      onPageSize: (size) => trace?.(`energy: order list read in pages of ${size ?? "the server's default size"}`),
+    });
+  else {
+    for (const order of listing.orders) visit(order);
+    scan = listing.scan;
+  }
   for (const line of scan.notices) input.note?.(line);
   if (!scan.complete && scan.outOfOrder) throw unorderedListError();
   if (!scan.complete) {

@@ -67,6 +67,7 @@ export async function planShortfalls(
     clock,
     knownFinal: deps.knownFinal,
     finalOrders: deps.finalOrders,
+    list: deps.cycleList,
     trace: deps.trace,
     note: deps.note,
   });

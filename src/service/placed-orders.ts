@@ -13,12 +13,15 @@ import { OrderFailedError } from '../domain/cli-errors.js';
 import { printable } from '../domain/printable.js';
 import { timestampMs } from '../domain/api-time.js';
 import { scanRecentOrders } from '../ordering/find-recent.js';
+import type { EnergyClient } from '../client/client.js';
+import { FLEET_REACH_MS, type CycleList } from '../ensure/cycle-list.js';
 
 /** Where an order's outcome is told: the --max-spend ledger (a refund gives its price back). */
 type Settles = Pick<SpendCeilingRule, 'settle'>;
 
 /** Where the followed orders are read: the list's pages, and by id those the pages do not show. */
-type Follows = Pick<EnsureClient, 'getOrder'> & Partial<Pick<EnsureClient, 'orderPages'>>;
+type Follows = Pick<EnsureClient, 'getOrder'> &
+  Partial<Pick<EnsureClient, 'orderPages'> & Pick<EnergyClient, 'serverNowMs'>>;
 
 /** Read back this much before the oldest order followed: the list is the server's, in its own order. */
 const LIST_SLACK_MS = 60_000;
@@ -68,10 +71,10 @@ export class PlacedOrders {
   }
 
   /** At a cycle's start: each order followed once more; those now final are settled and returned. */
-  async settle(client: Follows): Promise<Settled[]> {
+  async settle(client: Follows, list?: CycleList): Promise<Settled[]> {
     const cycle = this.#cycle;
     const settled: Settled[] = [];
-    const listed = await this.#listed(client);
+    const listed = await this.#listed(client, list);
     for (const [id, known] of this.#unsettled) {
       const order = isFinal(known) ? known : (listed.get(id) ?? (await client.getOrder(id)));
       if (!isFinal(order)) continue;
@@ -82,13 +85,22 @@ export class PlacedOrders {
   }
 
   /** The followed orders not known final, as the list's newest pages show them (back to the oldest of them). */
-  async #listed(client: Follows): Promise<Map<string, Order>> {
+  async #listed(client: Follows, list: CycleList | undefined): Promise<Map<string, Order>> {
     const open = [...this.#unsettled.values()].filter((order) => !isFinal(order));
     const found = new Map<string, Order>();
     if (open.length === 0 || client.orderPages === undefined) return found;
     const wanted = new Set(open.map((order) => order.id));
     const oldest = open.reduce((least, order) => Math.min(least, timestampMs(order.created_at)), Infinity);
-    await scanRecentOrders({ orderPages: client.orderPages.bind(client) }, oldest - LIST_SLACK_MS, (order) => {
+    const pages = { orderPages: client.orderPages.bind(client) };
+    // In a fleet: the cycle's one reading (the fleet's, or this host's, which in-flight then uses again).
+    const nowMs = client.serverNowMs?.() ?? oldest;
+    const addresses = new Set(open.map((order) => order.address));
+    const listing = await list?.read(pages, addresses, oldest - LIST_SLACK_MS, nowMs - FLEET_REACH_MS);
+    if (listing !== undefined) {
+      for (const order of listing.orders) if (wanted.has(order.id)) found.set(order.id, order);
+      return found;
+    }
+    await scanRecentOrders(pages, oldest - LIST_SLACK_MS, (order) => {
       if (wanted.has(order.id)) found.set(order.id, order);
       return found.size === wanted.size;
     });

@@ -43,7 +43,7 @@ export async function serve({ deps, run, everyMs, watch, printCycle }: ServeOpti
   try {
     await runService({
       everyMs,
-      cycle: serviceCycle(serviceDeps, run, observer),
+      cycle: serviceCycle(serviceDeps, run, observer, everyMs),
       report: async (report) => {
         observer.cycleEnded(report);
         await printCycle(report);

@@ -1,18 +1,21 @@
 /**
  * One cycle of the service: the orders it placed earlier followed (settled when final: spent, or refunded
- * and backed off), then one `ensure` run that holds back from addresses backing off, then the balance read
- * when the metrics or --min-balance want it. What it finds goes to the observer.
+ * and backed off; with a shared store, from the cycle's one reading of the order list), then one `ensure` run
+ * that holds back from addresses backing off, then the balance read when the metrics or --min-balance want it.
+ * What it finds goes to the observer.
  */
 import type { EnsureDeps, EnsureItem, EnsureOptions } from '../ensure/ensure-types.js';
 import { runEnsure } from '../ensure/run-ensure.js';
 import type { ServiceObserver } from './observer.js';
 import { PlacedOrders } from './placed-orders.js';
 import { OnceNotes } from './once-notes.js';
+import { CycleList } from '../ensure/cycle-list.js';
 
 export function serviceCycle(
   deps: EnsureDeps,
   run: EnsureOptions,
   observer: ServiceObserver,
+  everyMs?: number,
 ): () => Promise<EnsureItem[]> {
   const ceiling = deps.spendCeiling;
   const placed = new PlacedOrders(ceiling);
@@ -27,10 +30,16 @@ export function serviceCycle(
   return async () => {
     cycle += 1;
     placed.begin(cycle);
-    if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client));
+    // The order list read once this cycle, for settling and deciding; in a fleet, by one host an interval.
+    const shared = deps.sharedList;
+    const list =
+      shared === undefined || everyMs === undefined
+        ? undefined
+        : new CycleList({ shared, everyMs, addresses, trace: deps.trace });
+    if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client, list));
     // --file: read again each cycle, so that an address added or removed takes effect without a restart.
     if (run.rereadAddresses !== undefined) addresses = await run.rereadAddresses(addresses);
-    const items = await runEnsure(cycleDeps, { ...run, addresses });
+    const items = await runEnsure({ ...cycleDeps, cycleList: list }, { ...run, addresses });
     notes.endCycle();
     placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
     if (ceiling !== undefined) {

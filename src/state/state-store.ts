@@ -5,6 +5,7 @@
  */
 import type { AddressClaim, ClaimSlice } from './address-claim.js';
 import type { KnownAccounts } from './known-accounts.js';
+import type { SharedOrderList } from './shared-list.js';
 import type { JournalScope, OrderJournal } from '../journal/order-journal.js';
 import type { UnreadableRecord } from '../journal/read-records.js';
 import type { JournalRecord } from '../journal/record.js';
@@ -114,6 +115,8 @@ export interface StateStore {
   knownAccounts?(): KnownAccounts | undefined;
   /** Orders of the API key `keyId` the fleet knows ended (PostgreSQL); undefined where each process follows its own. */
   finalOrders?(keyId: string): FinalOrders | undefined;
+  /** The order list of the API key `keyId` read by one service an interval (PostgreSQL); undefined: each its own. */
+  sharedList?(keyId: string): SharedOrderList | undefined;
   /** For `energy doctor`: the schema's version (null for the folder) and one round trip's time. */
   health(): Promise<{ schemaVersion: number | null; latencyMs: number }>;
   close(): Promise<void>;

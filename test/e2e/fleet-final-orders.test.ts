@@ -2,8 +2,8 @@
  * Order GETs once for the fleet (issue 47 item 3): an order the list does not show, journaled in the shared
  * database, is followed by id by the first host that decides its address; once it has ended no other host asks
  * for it again (energy.final_order, schema migration 7). Counted at the sandbox: GET /v1/energy/orders/{id}.
- * A row is kept 7 days. A database at 6 comes to 7, and a 7 made twice (the table there, its version row not) is
- * no error.
+ * A row is kept 7 days. A database at 6 comes to 8, and a 7 and 8 made twice (the tables there, their version
+ * rows not) is no error.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,21 +74,24 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     expect(world.sandbox.orders().filter((candidate) => candidate.address === address)).toHaveLength(1);
   }, 90_000);
 
-  it('a database at 6 comes to 7; the table there already without its version row is no error', async () => {
+  it('a database at 6 comes to 8; the tables there already without their version rows are no error', async () => {
     cluster.current.sql('CREATE DATABASE at_six');
     const url = cluster.current.url.replace('/postgres?', '/at_six?');
     const sql = (query: string) => cluster.current.sql(query, 'at_six');
     const status = () => world.run(['state', 'status', '--json'], { env: host(url) });
     expect((await status()).code).toBe(0);
-    sql('DELETE FROM energy.schema_version WHERE version = 7; DROP TABLE energy.final_order');
+    sql(
+      'DELETE FROM energy.schema_version WHERE version >= 7; DROP TABLE energy.final_order, energy.order_list, energy.order_list_item',
+    );
     expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('6');
     const upgraded = await status();
     expect(upgraded.code, upgraded.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('7');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('8');
     expect(sql("SELECT to_regclass('energy.final_order') IS NOT NULL")).toBe('t');
-    sql('DELETE FROM energy.schema_version WHERE version = 7');
+    expect(sql("SELECT to_regclass('energy.order_list_item') IS NOT NULL")).toBe('t');
+    sql('DELETE FROM energy.schema_version WHERE version >= 7');
     const again = await status();
     expect(again.code, again.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('7');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('8');
   }, 60_000);
 });

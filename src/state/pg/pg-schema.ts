@@ -150,6 +150,30 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (key_id, order_id)
    );
    CREATE INDEX IF NOT EXISTS final_order_at ON energy.final_order (known_at);`,
+  // 8: the order list read by one service of the fleet an interval (pg-shared-list.ts): per API key, the lease
+  // of the host that reads it and which reading is current; the reading's orders, filed by address. Idempotent, as 7 is.
+  `CREATE TABLE IF NOT EXISTS energy.order_list (
+     key_id text PRIMARY KEY,
+     holder text,
+     lease_token text,
+     lease_at timestamptz,
+     lease_until timestamptz,
+     read_at timestamptz,
+     read_token text,
+     reach_ms bigint,
+     complete boolean,
+     oldest_read_ms bigint,
+     out_of_order boolean
+   );
+   CREATE TABLE IF NOT EXISTS energy.order_list_item (
+     key_id text NOT NULL,
+     token text NOT NULL,
+     seq integer NOT NULL,
+     address text NOT NULL,
+     body jsonb NOT NULL,
+     PRIMARY KEY (key_id, token, seq)
+   );
+   CREATE INDEX IF NOT EXISTS order_list_item_address ON energy.order_list_item (key_id, token, address);`,
 ];
 
 /** The schema version this program writes. */

@@ -24,6 +24,8 @@ import { PgJournal } from './pg-journal.js';
 import { everyPending, importRecord } from './pg-journal-rows.js';
 import { pgFinalOrders } from './pg-final-orders.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
+import { pgSharedList } from './pg-shared-list.js';
+import type { SharedOrderList } from '../shared-list.js';
 import { PgSpendLedger } from './pg-spend-ledger.js';
 import { storeStatus } from './pg-status.js';
 import { migrate, tryWrite } from './pg-schema.js';
@@ -104,6 +106,10 @@ export class PgStore implements StateStore {
 
   finalOrders(keyId: string): FinalOrders {
     return pgFinalOrders(this.pool, keyId);
+  }
+
+  sharedList(keyId: string): SharedOrderList {
+    return pgSharedList(this.pool, keyId, `${this.host} ${process.pid}`);
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { OrderPagesParams } from '../../../src/client/client.js';
 import type { Order, OrderList } from '../../../src/client/types.js';
 import { PlacedOrders } from '../../../src/service/placed-orders.js';
+import { CycleList } from '../../../src/ensure/cycle-list.js';
+import type { SharedOrderList } from '../../../src/state/shared-list.js';
 import { sampleOrder } from '../../helpers/sample-order.js';
 
 const NOW = Date.UTC(2026, 10, 23, 10);
@@ -67,5 +69,30 @@ describe('following placed orders', () => {
     placed.begin(2);
     expect((await placed.settle(client)).map((s) => s.order.id)).toEqual([placedOrder(1).id, placedOrder(2).id]);
     expect(counts).toEqual({ pages: 1, gets: 1 });
+  });
+
+  it("in a fleet: settled from the fleet's young reading of the list (no page read here), by id only what it lacks", async () => {
+    const placed = new PlacedOrders();
+    placed.begin(1);
+    placed.placed([placedOrder(1), placedOrder(2)]);
+    const { client, counts } = server([
+      placedOrder(1, { delivery_final: true }),
+      placedOrder(2, { delivery_final: true }),
+    ]);
+    const asked: string[][] = [];
+    const shared: SharedOrderList = {
+      take: async (addresses) => {
+        asked.push([...addresses]);
+        const snapshot = { ageMs: 0, reachMs: 0, complete: true, oldestReadMs: NOW, outOfOrder: false };
+        return { kind: 'snapshot', snapshot: { ...snapshot, orders: [placedOrder(1, { delivery_final: true })] } };
+      },
+      publish: async () => true,
+      release: async () => undefined,
+    };
+    placed.begin(2);
+    const settled = await placed.settle(client, new CycleList({ shared, everyMs: 60_000 }));
+    expect(settled.map((s) => s.order.id)).toEqual([placedOrder(1).id, placedOrder(2).id]);
+    expect(counts).toEqual({ pages: 0, gets: 1 });
+    expect(asked).toEqual([['TA1', 'TA2']]);
   });
 });

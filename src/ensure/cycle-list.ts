@@ -1,0 +1,182 @@
+/**
+ * A service's reading of the account's order list for one cycle (issue 47): read from the API at most once a
+ * cycle, and in a fleet (a state store that shares it, state/shared-list.ts) by one host an interval. The host
+ * whose cycle comes first once the last reading is an interval old takes the lease, reads the list as alone,
+ * and publishes it; the others read, for their own addresses, that reading from the database instead of the
+ * API. A reading older than the host's interval is refused (then the host reads, or waits for the one reading):
+ * what another client of the account ordered since is the part it cannot see, for one interval at most. What the
+ * fleet's own hosts ordered since is in the shared journal and counted as ever (in-flight.ts). A database that
+ * cannot be used, a reader that does not publish within its lease, or a reading that is not an order list: the
+ * host reads the list itself.
+ */
+import type { Order } from '../client/types.js';
+import { order as orderShape } from '../client/schemas.js';
+import type { EnergyClient } from '../client/client.js';
+import { sleep } from '../domain/sleep.js';
+import { scanRecentOrders, type RecentScan } from '../ordering/find-recent.js';
+import type { ListSnapshot, ListTurn, SharedOrderList } from '../state/shared-list.js';
+import { PERIOD_MS } from './need-id.js';
+
+/** What a reading holds for a caller: its orders (newest first, of the addresses asked for) and how it ended. */
+export interface Listing {
+  orders: Order[];
+  scan: RecentScan;
+}
+
+/** How far back a reading for the fleet goes: the oldest moment any address's window can start (need-id.ts). */
+export const FLEET_REACH_MS = 2 * PERIOD_MS;
+/** The reader's lease: its interval, within these bounds (a reading of 10 pages takes a second or two). */
+const MIN_LEASE_MS = 5_000;
+const MAX_LEASE_MS = 60_000;
+/** Waits between looks while another host reads: doubling from the first, at most the last. */
+const FIRST_WAIT_MS = 50;
+const LONGEST_WAIT_MS = 1_000;
+
+export function listLeaseMs(everyMs: number): number {
+  return Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, everyMs));
+}
+
+type Pages = Pick<EnergyClient, 'orderPages'>;
+
+export interface CycleListOptions {
+  shared: SharedOrderList;
+  everyMs: number;
+  /** The service's addresses: the fleet's reading is asked for all of them at once, for every caller of the cycle. */
+  addresses?: readonly string[] | undefined;
+  trace?: ((line: string) => void) | undefined;
+  /** The pause between looks (tests); and the monotonic clock the wait is bounded on. */
+  sleep?: (ms: number) => Promise<void>;
+  monotonicMs?: () => number;
+}
+
+export class CycleList {
+  /** This cycle's own reading from the API (as the fleet's reader, or alone): read once, filtered per caller. */
+  #own: Promise<Listing> | undefined;
+  /** The store shares no list (the folder): every caller reads as it always has. */
+  #none = false;
+  /** The fleet's reading as this cycle first took it, and the addresses it holds the orders of. */
+  #young: { snapshot: ListSnapshot; asked: ReadonlySet<string> } | undefined;
+
+  constructor(private readonly options: CycleListOptions) {}
+
+  /**
+   * The orders of `addresses` back to `oldestMs` (server clock), or undefined where the store shares no list.
+   * `reachMs`: how far back this host reads the list when it is the one to read (at least as far as any host
+   * of the fleet needs).
+   */
+  async read(
+    client: Pages,
+    addresses: ReadonlySet<string>,
+    oldestMs: number,
+    reachMs: number,
+  ): Promise<Listing | undefined> {
+    if (this.#none) return undefined;
+    const young = this.#young;
+    if (this.#own === undefined && young !== undefined && [...addresses].every((a) => young.asked.has(a))) {
+      const listing = usable(young.snapshot, oldestMs);
+      if (listing !== undefined) return only(listing, addresses);
+    }
+    if (this.#own === undefined) {
+      const asked = new Set([...addresses, ...(this.options.addresses ?? [])]);
+      const snapshot = await this.#turn(client, [...asked], Math.min(reachMs, oldestMs));
+      if (snapshot === 'none') return undefined;
+      if (snapshot !== undefined) {
+        this.#young = { snapshot, asked };
+        const listing = usable(snapshot, oldestMs);
+        if (listing !== undefined) return only(listing, addresses);
+        this.options.trace?.("energy: the fleet's reading of the order list cannot be used: read here");
+        this.#own = readList(client, Math.min(reachMs, oldestMs));
+      }
+    }
+    return only(await this.#own!, addresses);
+  }
+
+  /** The fleet's reading, or this host's own (started in #own), or 'none'. */
+  async #turn(client: Pages, addresses: string[], reachMs: number): Promise<ListSnapshot | 'none' | undefined> {
+    const { shared, everyMs, trace } = this.options;
+    const pause = this.options.sleep ?? sleep;
+    const monotonic = this.options.monotonicMs ?? (() => performance.now());
+    const leaseMs = listLeaseMs(everyMs);
+    const deadline = monotonic() + leaseMs;
+    for (let wait = FIRST_WAIT_MS; ; wait = Math.min(2 * wait, LONGEST_WAIT_MS)) {
+      let turn: ListTurn;
+      try {
+        turn = await shared.take(addresses, everyMs, leaseMs);
+      } catch {
+        trace?.('energy: the state store cannot share the order list now: read here');
+        this.#own = readList(client, reachMs);
+        return undefined;
+      }
+      if (turn.kind === 'none') {
+        this.#none = true;
+        return 'none';
+      }
+      if (turn.kind === 'snapshot') return turn.snapshot;
+      if (turn.kind === 'read') {
+        trace?.('energy: this host reads the order list for the fleet this interval');
+        this.#own = readAndPublish(client, reachMs, shared, turn.token);
+        return undefined;
+      }
+      if (monotonic() >= deadline) {
+        trace?.("energy: the fleet's reader did not publish the order list within its lease: read here");
+        this.#own = readList(client, reachMs);
+        return undefined;
+      }
+      await pause(wait);
+    }
+  }
+}
+
+function only(listing: Listing, addresses: ReadonlySet<string>): Listing {
+  return { orders: listing.orders.filter((order) => addresses.has(order.address)), scan: listing.scan };
+}
+
+/** The snapshot as a listing for a caller whose window starts at `oldestMs`, or undefined when it is not one. */
+export function usable(snapshot: ListSnapshot, oldestMs: number): Listing | undefined {
+  if (snapshot.reachMs > oldestMs) return undefined;
+  const orders: Order[] = [];
+  try {
+    for (const [index, value] of snapshot.orders.entries()) orders.push(orderShape(value, `orders[${index}]`));
+  } catch {
+    return undefined;
+  }
+  const scan: RecentScan = {
+    complete: snapshot.complete,
+    oldestReadMs: snapshot.oldestReadMs ?? undefined,
+    repeated: 0,
+    outOfOrder: snapshot.outOfOrder,
+    notices: [],
+  };
+  return { orders, scan };
+}
+
+async function readList(client: Pages, reachMs: number): Promise<{ orders: Order[]; scan: RecentScan }> {
+  const orders: Order[] = [];
+  const scan = await scanRecentOrders(client, reachMs, (order) => void orders.push(order));
+  return { orders, scan };
+}
+
+/** Read as alone, then published for the fleet (a store that does not take it costs nothing but its reading). */
+async function readAndPublish(
+  client: Pages,
+  reachMs: number,
+  shared: SharedOrderList,
+  token: string,
+): Promise<{ orders: Order[]; scan: RecentScan }> {
+  let reading: { orders: Order[]; scan: RecentScan };
+  try {
+    reading = await readList(client, reachMs);
+  } catch (error) {
+    await shared.release(token).catch(() => undefined);
+    throw error;
+  }
+  const { scan } = reading;
+  const reach = {
+    reachMs,
+    complete: scan.complete,
+    oldestReadMs: scan.oldestReadMs ?? null,
+    outOfOrder: scan.outOfOrder,
+  };
+  await shared.publish(token, reading.orders, reach).catch(() => false);
+  return reading;
+}
