@@ -17,6 +17,7 @@ import { printable } from '../../domain/printable.js';
 import { setLocal, startupOptions, type Limits } from './pg-limits.js';
 import { sessionSettings, type SessionSettings } from './pg-settings.js';
 import { sessionFailure } from './pg-failure.js';
+import { eachStatementInATransaction } from './pg-local-transaction.js';
 import { noSchema, READ_VERSION } from './pg-schema.js';
 
 export const STATE_HINT =
@@ -154,27 +155,8 @@ async function newPool(settings: SessionSettings, url: StateUrl, options: string
     allowExitOnIdle: true,
   });
   pool.on('error', () => undefined);
-  if (local) eachStatementInATransaction(pool);
+  if (local) eachStatementInATransaction(pool, begin);
   return pool;
-}
-
-/** Local mode: a statement run outside a transaction runs in one of its own, so that the limits apply. */
-function eachStatementInATransaction(pool: Pool): void {
-  pool.query = (async (text: unknown, values?: unknown) => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await client.query(text as string, values as unknown[]);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      // A session lost meanwhile is not queryable: the pool drops it.
-      client.release();
-    }
-  }) as Pool['query'];
 }
 
 function missingPassword(
