@@ -134,6 +134,25 @@ await build({
   outdir: 'dist/bin',
   plugins: [lightOnly, layout],
 });
+/**
+ * pg requires node:dns as it loads (lib/connection-parameters.js) for one use: the native driver's libpq string
+ * (getLibpqConnectionString), which the JavaScript client never builds; its sockets resolve a host name through
+ * node:net, as before. node:dns is loaded when that one use first reads it, not on every stateful run.
+ */
+const lazyDns = {
+  name: 'energy-lazy-dns',
+  setup(b) {
+    b.onResolve({ filter: /^dns$/ }, (args) =>
+      /[\\/]pg[\\/]lib[\\/]connection-parameters\.js$/.test(args.importer)
+        ? { path: 'dns', namespace: 'lazy-dns' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-dns' }, () => ({
+      contents: `module.exports = { get lookup() { return require('node:dns').lookup; } };`,
+      loader: 'js',
+    }));
+  },
+};
 for (const [name, file] of Object.entries(VENDOR)) {
   // The package's default export as module.exports, and as its own .default, so that both `import X from`
   // and `const { default: X } = await import()` (each through esbuild's interop) find it.
@@ -145,6 +164,7 @@ for (const [name, file] of Object.entries(VENDOR)) {
     outExtension: undefined,
     // pg's native binding is optional (pg.native) and not installed.
     external: ['pg-native'],
+    plugins: [lazyDns],
   });
 }
 writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(meta));

@@ -114,4 +114,10 @@ describe('what a command loads for the state store', () => {
   it('order pending with one loads not the moving-in check, nor the folder ledgers and node:fs/promises it reads', async () => {
     expect(await loads(['order', 'pending', '--json'], stateUrl, 11)).not.toContain('node:fs/promises');
   });
+
+  it('order pending with one over a socket loads pg but not node:dns (pg wants it only for its native driver)', async () => {
+    const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
+    expect(files).toContain('vendor/pg.cjs');
+    expect(files).not.toContain('node:dns');
+  });
 });

@@ -10,13 +10,15 @@
  * Queries are never named (no prepared statement outlives its transaction), as PgBouncer's transaction
  * mode needs.
  */
-import type { Pool, PoolConfig } from 'pg';
+import type { Pool, PoolConfig, QueryResult } from 'pg';
 import type { StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
 import { setLocal, startupOptions, type Limits } from './pg-limits.js';
 import { sessionSettings, type SessionSettings } from './pg-settings.js';
 import { sessionFailure } from './pg-failure.js';
+import { eachStatementInATransaction } from './pg-local-transaction.js';
+import { noSchema, READ_VERSION } from './pg-schema.js';
 
 export const STATE_HINT =
   'check that the database is up and that ENERGY_STATE_URL (or the state-url setting, --state-url) names it; `energy doctor` checks it. balance, quote, time, options and order get/list work without it';
@@ -27,42 +29,71 @@ export const MAX_SESSIONS = 2;
 /** What a run's failures are said with: its limits (named when one is hit) and the passwords to scrub. */
 const known: { limits?: Limits; secrets: Set<string> } = { secrets: new Set() };
 
-/** A pool whose sessions carry the limits, its first session made (the mode decided), or exit 11. */
-export async function connectPool(url: StateUrl, env: NodeJS.ProcessEnv): Promise<Pool> {
+/** The limits given at start-up that the server applied: all three where it took the startup options. */
+const APPLIED = `SELECT count(*) AS applied FROM pg_settings WHERE source = 'client'
+  AND name IN ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout')`;
+
+/**
+ * A pool whose sessions carry the limits, its first session made (the mode decided), or exit 11; with the
+ * schema's version where the first session read it (beside the check of its limits, in the same round trip).
+ */
+export async function connectPool(
+  url: StateUrl,
+  env: NodeJS.ProcessEnv,
+): Promise<{ pool: Pool; schemaVersion: number | undefined }> {
   const settings = await sessionSettings(url, env);
   known.limits = settings.limits;
   const options = startupOptions(settings.limits, settings.otherOptions);
   const withOptions = await newPool(settings, url, options, false);
-  let mode;
+  let first;
   try {
-    mode = await firstSession(withOptions);
+    first = await firstSession(withOptions);
   } catch (error) {
     await withOptions.end().catch(() => undefined);
     throw stateStoreFailure(error, url, '(nothing was sent)');
   }
-  if (mode === 'startup') return withOptions;
+  const { mode, schemaVersion } = first;
+  if (mode === 'startup') return { pool: withOptions, schemaVersion };
   await withOptions.end().catch(() => undefined);
   // Startup options refused or dropped: the limits go with each transaction instead. Options of the user's
   // own are still sent: refused again, they are said as libpq would (its own options, its own business).
-  return newPool(settings, url, startupOptions(undefined, settings.otherOptions), true);
+  return { pool: await newPool(settings, url, startupOptions(undefined, settings.otherOptions), true), schemaVersion };
 }
 
-/** 'startup' where the server applied the limits given at start-up, else 'dropped' or 'refused'. */
-async function firstSession(pool: Pool): Promise<'startup' | 'dropped' | 'refused'> {
+/**
+ * 'startup' where the server applied the limits given at start-up, else 'dropped' or 'refused'; and the schema's
+ * version, read in the same simple query (0 where there is no schema yet; undefined where no session was made).
+ */
+async function firstSession(
+  pool: Pool,
+): Promise<{ mode: 'startup' | 'dropped' | 'refused'; schemaVersion: number | undefined }> {
   let client;
   try {
     client = await pool.connect();
   } catch (error) {
     // PgBouncer: "unsupported startup parameter: options" (08P01), before authentication.
-    if (/unsupported startup parameter/i.test(String((error as Error).message))) return 'refused';
+    if (/unsupported startup parameter/i.test(String((error as Error).message))) {
+      return { mode: 'refused', schemaVersion: undefined };
+    }
     throw error;
   }
   try {
-    const { rows } = await client.query<{ applied: string }>(
-      `SELECT count(*) AS applied FROM pg_settings WHERE source = 'client'
-         AND name IN ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout')`,
-    );
-    return rows[0]?.applied === '3' ? 'startup' : 'dropped';
+    let applied: unknown;
+    let schemaVersion = 0;
+    try {
+      // Two statements, one Query message: pg returns a result for each.
+      const [settings, version] = (await client.query(`${APPLIED}; ${READ_VERSION}`)) as unknown as [
+        QueryResult<{ applied: string }>,
+        QueryResult<{ version: number | null }>,
+      ];
+      applied = settings.rows[0]?.applied;
+      schemaVersion = version.rows[0]?.version ?? 0;
+    } catch (error) {
+      // No schema yet (a first run, which creates it): the check alone.
+      if (!noSchema(error)) throw error;
+      applied = (await client.query<{ applied: string }>(APPLIED)).rows[0]?.applied;
+    }
+    return { mode: applied === '3' ? 'startup' : 'dropped', schemaVersion };
   } finally {
     client.release();
   }
@@ -124,27 +155,8 @@ async function newPool(settings: SessionSettings, url: StateUrl, options: string
     allowExitOnIdle: true,
   });
   pool.on('error', () => undefined);
-  if (local) eachStatementInATransaction(pool);
+  if (local) eachStatementInATransaction(pool, begin);
   return pool;
-}
-
-/** Local mode: a statement run outside a transaction runs in one of its own, so that the limits apply. */
-function eachStatementInATransaction(pool: Pool): void {
-  pool.query = (async (text: unknown, values?: unknown) => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await client.query(text as string, values as unknown[]);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      // A session lost meanwhile is not queryable: the pool drops it.
-      client.release();
-    }
-  }) as Pool['query'];
 }
 
 function missingPassword(

@@ -179,24 +179,32 @@ const MIGRATIONS: readonly string[] = [
 /** The schema version this program writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** The schema version's read: also sent with the first session's check of its limits (pg-connect.ts), one round trip. */
+export const READ_VERSION = 'SELECT max(version) AS version FROM energy.schema_version';
+
 /** The version the database is at, 0 when the schema is not there yet. */
 export async function schemaVersion(client: PoolClient): Promise<number> {
   try {
-    const { rows } = await client.query<{ version: number | null }>(
-      'SELECT max(version) AS version FROM energy.schema_version',
-    );
+    const { rows } = await client.query<{ version: number | null }>(READ_VERSION);
     return rows[0]?.version ?? 0;
   } catch (error) {
-    // 3F000: no schema "energy"; 42P01: no table schema_version.
-    const code = (error as { code?: string }).code;
-    if (code === '3F000' || code === '42P01') return 0;
+    if (noSchema(error)) return 0;
     throw error;
   }
 }
 
-/** Brings the schema to SCHEMA_VERSION (idempotent, safe from many hosts at once); returns the version. */
-export async function migrate(client: PoolClient, host: string): Promise<number> {
-  const found = await schemaVersion(client);
+/** 3F000: no schema "energy"; 42P01: no table schema_version. */
+export function noSchema(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '3F000' || code === '42P01';
+}
+
+/**
+ * Brings the schema to SCHEMA_VERSION (idempotent, safe from many hosts at once); returns the version. `read`:
+ * the version already read on this run's first session, so that a current schema costs no round trip here.
+ */
+export async function migrate(client: PoolClient, host: string, read?: number): Promise<number> {
+  const found = read ?? (await schemaVersion(client));
   if (found === SCHEMA_VERSION) return found;
   if (found > SCHEMA_VERSION) throw newerSchema(found);
   await client.query('BEGIN');

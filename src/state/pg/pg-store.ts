@@ -52,11 +52,11 @@ export class PgStore implements StateStore {
 
   /** Connects, and creates or migrates the schema: a database that cannot be used fails here (exit 11). */
   static async open(url: StateUrl, env: NodeJS.ProcessEnv): Promise<PgStore> {
-    const pool = await connectPool(url, env);
+    const { pool, schemaVersion } = await connectPool(url, env);
     try {
       const client = await pool.connect();
       try {
-        return new PgStore(pool, url, await migrate(client, hostname()));
+        return new PgStore(pool, url, await migrate(client, hostname(), schemaVersion));
       } finally {
         client.release();
       }
