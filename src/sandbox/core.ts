@@ -28,6 +28,8 @@ export interface SandboxCore {
   readonly requestsByMethod: Map<string, number>;
   /** Pending 'delay' fault timers, cleared on close so that the process can exit. */
   readonly timers: Set<NodeJS.Timeout>;
+  /** Requests a 'hold' fault is holding: each one's way on, called by `releaseHeld()` or on close. */
+  readonly held: Set<() => void>;
 }
 
 export function createCore(options: ResolvedOptions): SandboxCore {
@@ -54,5 +56,6 @@ export function createCore(options: ResolvedOptions): SandboxCore {
     requestsByPath: new Map(),
     requestsByMethod: new Map(),
     timers: new Set(),
+    held: new Set(),
   };
 }

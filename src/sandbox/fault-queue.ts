@@ -6,7 +6,7 @@ interface Queued {
   remaining: number;
 }
 
-const KINDS = new Set(['status', 'delay', 'drop', 'drop-after-commit', 'hold-after-commit', 'raw']);
+const KINDS = new Set(['status', 'delay', 'hold', 'drop', 'drop-after-commit', 'hold-after-commit', 'raw']);
 
 export class FaultQueue {
   private queue: Queued[] = [];
@@ -31,6 +31,11 @@ export class FaultQueue {
 
   clear(): void {
     this.queue = [];
+  }
+
+  /** Drops the queued faults of one kind, leaving the others. */
+  drop(kind: Fault['kind']): void {
+    this.queue = this.queue.filter(({ fault }) => fault.kind !== kind);
   }
 
   /** The fault for this request, if any, counting it as used. */

@@ -63,6 +63,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
   // Reading starts now so that a client that gives up during a delay has still sent its whole request.
   const body = readBody(req, core.options.bodyLimitBytes);
   if (fault?.kind === 'delay') await sleep(core, fault.ms);
+  if (fault?.kind === 'hold') {
+    await new Promise<void>((resolve) => core.held.add(resolve));
+    if (req.socket.destroyed) return;
+  }
 
   const reply = await answer(req, core, { method, path, query, body });
   if (reply === undefined || req.socket.destroyed) return;

@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isApiAmount } from '../domain/money-text.js';
-import { createCore } from './core.js';
+import { createCore, type SandboxCore } from './core.js';
 import { handleRequest } from './handle-request.js';
 import { resolveOptions } from './options.js';
 import { problemReply, send } from './reply.js';
@@ -45,6 +45,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     apiSecret: resolved.apiSecret,
     inject: (fault) => core.faults.inject(fault),
     clearFaults: () => core.faults.clear(),
+    releaseHeld: () => {
+      core.faults.drop('hold');
+      releaseHeld(core);
+    },
     setClockOffset: (seconds) => core.clock.setOffset(seconds),
     advance: (ms) => core.clock.advance(ms),
     setIntake: (enabled) => {
@@ -94,6 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= new Promise<void>((resolve) => {
         for (const timer of core.timers) clearTimeout(timer);
         core.timers.clear();
+        releaseHeld(core);
         server.close(() => resolve());
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
@@ -101,4 +106,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return closing;
     },
   };
+}
+
+function releaseHeld(core: SandboxCore): void {
+  for (const goOn of core.held) goOn();
+  core.held.clear();
 }

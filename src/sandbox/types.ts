@@ -90,6 +90,8 @@ export interface Sandbox {
   readonly apiSecret: string;
   inject(fault: Fault): void;
   clearFaults(): void;
+  /** Lets every request a 'hold' fault is holding go on, and drops the 'hold' faults still queued. */
+  releaseHeld(): void;
   setClockOffset(seconds: number): void;
   /**
    * Moves the sandbox's clock on by `ms` (whole, ≥ 0) at once: orders deliver and expire, and the TRON node
@@ -128,6 +130,8 @@ export type FaultMatch = { method?: string; path?: string };
 export type Fault = (
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'delay'; ms: number }
+  /** The request waits, unanswered, until `releaseHeld()` (or the sandbox closes): a gate a test opens. */
+  | { kind: 'hold' }
   | { kind: 'drop' }
   | { kind: 'drop-after-commit' }
   /** Commits the order, then answers only after `ms` (default: never, until the client goes or the sandbox closes). */

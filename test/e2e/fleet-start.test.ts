@@ -24,15 +24,24 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
   const world = worldForSuite({ rateLimit: false, deliverAfterMs: 3_600_000 });
   const cluster = clusterForSuite(bin);
 
+  /** Services with a host row: each has claimed once (nothing yet before the first host's migrations). */
+  function hostsRegistered(): number {
+    if (cluster.current.sql("SELECT to_regclass('energy.hosts') IS NOT NULL") !== 't') return 0;
+    return Number(cluster.current.sql('SELECT count(*) FROM energy.hosts WHERE ended_at IS NULL AND every_ms > 0'));
+  }
+
   function services(addresses: readonly string[], every: string): RunningCli[] {
     return fleetServices(world, cluster.current, HOSTS, rentalArgs(addresses, '--yes', '--json', '--every', every));
   }
 
   it('4 services start together on the same 100 short addresses: none places over 1.5× its share, each address once', async () => {
     const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_200 + i));
-    // Quotes slowed for the first slices: the hosts' starts (a second or two apart here) fall within them.
-    world.sandbox.inject({ kind: 'delay', ms: 700, times: 24, match: { path: '/v1/energy/quotes' } });
+    // Every quote waits until all 4 hosts have claimed their first slice: they start together here however
+    // far apart a loaded machine spawns them, and the share each reads at its next slice counts all four.
+    world.sandbox.inject({ kind: 'hold', times: 100, match: { path: '/v1/energy/quotes' } });
     const running = services(addresses, '1m');
+    await until('every host claimed a first slice', () => hostsRegistered() === HOSTS, 60_000);
+    world.sandbox.releaseHeld();
     await until('every host ended its first cycle', () => running.every((s) => cyclesOf(s).length > 0), 60_000);
     const byHost = running.map((service) => boughtIn(cyclesOf(service)[0]));
     // A share is 25: no host over 37; together every address, each once.

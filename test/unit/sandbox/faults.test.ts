@@ -90,6 +90,36 @@ describe('sandbox faults', () => {
     );
   });
 
+  it('hold: answers nothing until releaseHeld, then answers every held request and holds no more', async () => {
+    sandbox.inject({ kind: 'hold', times: 3, match: { path: '/v1/balance' } });
+    let answered = 0;
+    const held = [1, 2].map(() => call(sandbox, { path: '/v1/balance' }).then((res) => (answered++, res)));
+    await pollUntil(
+      async () => sandbox.requestCount('/v1/balance'),
+      (n) => n === 2,
+      2000,
+    );
+    // Other paths are not held.
+    expect((await call(sandbox, { path: '/v1/time', sign: false })).status).toBe(200);
+    expect(answered).toBe(0);
+    sandbox.releaseHeld();
+    expect((await Promise.all(held)).map((res) => res.status)).toEqual([200, 200]);
+    // The third 'times' was dropped with the release.
+    expect((await call(sandbox, { path: '/v1/balance', timeoutMs: 2000 })).status).toBe(200);
+  });
+
+  it('hold: a request still held when the sandbox closes ends with its connection', async () => {
+    sandbox.inject({ kind: 'hold' });
+    const held = call(sandbox, { path: '/v1/balance' });
+    await pollUntil(
+      async () => sandbox.requestCount('/v1/balance'),
+      (n) => n === 1,
+      2000,
+    );
+    await sandbox.close();
+    await expect(held).rejects.toThrow();
+  });
+
   it('drop: closes the connection before handling and commits nothing', async () => {
     sandbox.inject({ kind: 'drop' });
     await expect(postJson(sandbox, ORDERS, order)).rejects.toThrow();
