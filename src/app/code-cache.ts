@@ -44,8 +44,13 @@ export function privateCacheDir(
   if (xdg === undefined && (home === undefined || !path.isAbsolute(home))) return undefined;
   const dir = path.join(xdg ?? path.join(home!, '.cache'), 'energy');
   try {
-    makeDirs(fs, dir);
-    return isOurs(fs.lstatSync(dir), uid) && fs.lstatSync(dir).isDirectory() ? dir : undefined;
+    // There on every run but the first: one lstat, not a walk up the folders and two more.
+    let stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      makeDirs(fs, dir);
+      stat = fs.lstatSync(dir);
+    }
+    return isOurs(stat, uid) && stat.isDirectory() ? dir : undefined;
   } catch {
     return undefined;
   }
