@@ -113,6 +113,24 @@ function phases(node, args, env, runs, file) {
   return PHASES.map((_, p) => median(samples.map((row) => row[p])));
 }
 
+/**
+ * The young generation in one run: V8's collections of it (`--trace-gc`), and the KB the run allocated there,
+ * read at exit (young-gen.cjs) from a run whose young generation is too large to be collected.
+ */
+function youngGeneration(node, args, env, file) {
+  const traced = spawnSync(node, ['--trace-gc', ...args], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const collections = traced.stdout.split('\n').filter((line) => /\] +\d+ ms: (Scavenge|Minor)/.test(line)).length;
+  spawnSync(node, ['--min-semi-space-size=64', '-r', here('./young-gen.cjs'), ...args], {
+    env: { ...env, BENCH_YOUNG_FILE: file },
+    stdio: 'ignore',
+  });
+  return { collections, allocatedKb: Number(readFileSync(file, 'utf8')) };
+}
+
 /** One Node line: the table of ratios and where the time goes. */
 async function measureLine({ node, version }, { bin, rounds, phaseRuns, before }) {
   const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-startup-'));
@@ -166,7 +184,11 @@ async function measureLine({ node, version }, { bin, rounds, phaseRuns, before }
     const file = join(work, 'phases.json');
     const floorPhases = phases(node, cases[0].args, floorEnv, phaseRuns, file);
     const ourPhases = phases(node, cases[1].args, profileEnv, phaseRuns, file);
-    return { version, load: [load, os.loadavg()[0]], rounds, phaseRuns, cases, results, floorPhases, ourPhases };
+    const young = {
+      floor: youngGeneration(node, cases[0].args, floorEnv, file),
+      ours: youngGeneration(node, cases[1].args, profileEnv, file),
+    };
+    return { version, load: [load, os.loadavg()[0]], rounds, phaseRuns, cases, results, floorPhases, ourPhases, young };
   } finally {
     const exited = new Promise((resolve) => sandbox.child.once('exit', resolve));
     sandbox.child.kill('SIGTERM');
@@ -202,6 +224,9 @@ export async function measureStartup({
 }
 
 const fmt = (n) => n.toFixed(1);
+const signed = (n) => (n >= 0 ? '+' : '') + fmt(n);
+const total = (steps) => steps.reduce((a, b) => a + b, 0);
+const times = (n) => (n === 0 ? 'not at all' : n === 1 ? 'once' : `${n} times`);
 
 /** Markdown: per line, the ratios table and the breakdown; then the lines skipped. */
 export function startupTables({ measured, skipped }) {
@@ -227,9 +252,11 @@ export function startupTables({ measured, skipped }) {
       ...PHASES.map(([, label], p) => {
         const ours = m.ourPhases[p];
         const floor = m.floorPhases[p];
-        return `| ${label} | ${fmt(ours)} | ${fmt(floor)} | ${(ours - floor >= 0 ? '+' : '') + fmt(ours - floor)} |`;
+        return `| ${label} | ${fmt(ours)} | ${fmt(floor)} | ${signed(ours - floor)} |`;
       }),
-      `| total | ${fmt(m.ourPhases.reduce((a, b) => a + b, 0))} | ${fmt(m.floorPhases.reduce((a, b) => a + b, 0))} | +${fmt(m.ourPhases.reduce((a, b) => a + b, 0) - m.floorPhases.reduce((a, b) => a + b, 0))} |`,
+      `| total | ${fmt(total(m.ourPhases))} | ${fmt(total(m.floorPhases))} | ${signed(total(m.ourPhases) - total(m.floorPhases))} |`,
+      '',
+      `The young generation in one run: \`energy balance --json\` allocates ${m.young.ours.allocatedKb} KB there and V8 collects it ${times(m.young.ours.collections)}; the floor ${m.young.floor.allocatedKb} KB, ${times(m.young.floor.collections)} (a collection, about 1 ms of CPU, comes once about 80 % of the young generation, 1 MiB at start, is in use).`,
       '',
       ...(m.stateUrl === undefined ? [] : stateUrlTables(m.stateUrl, m.version)),
     );

@@ -50,12 +50,22 @@ export function parseBaseUrl(text: string, what = 'base URL'): URL {
     throw new UsageError(`the ${what} must not contain a user name or password`);
   if (url.search !== '' || url.hash !== '') throw new UsageError(`the ${what} must not contain a query or a fragment`);
   // The spec writes paths as /v1/…; a base URL that already ends in /v1 would send /v1/v1/… and get 404s.
-  const prefix = url.pathname.replace(/\/+$/, '');
-  if (what === 'base URL' && /\/v1$/i.test(prefix)) {
+  const prefix = withoutTrailingSlashes(url.pathname);
+  if (what === 'base URL' && prefix.slice(-3).toLowerCase() === '/v1') {
     const without = `${url.origin}${prefix.slice(0, -3)}`;
     throw new UsageError(`the base URL ${url.origin}${prefix} ends in /v1: give it without, as ${without}`, {
       hint: 'energy adds /v1/… to every request itself',
     });
   }
   return url;
+}
+
+/**
+ * A path without the slashes it ends in (`/api//` → `/api`, `/` → ``). Not a regular expression: every
+ * command's base URL goes through here, and V8 compiles a pattern at its first use in each process.
+ */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return path.slice(0, end);
 }

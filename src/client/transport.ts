@@ -9,7 +9,7 @@
 import { MissingCredentialsError } from '../domain/errors.js';
 import { bodyHash, canonicalPayload, encodeQuery, signRequest } from '../signing/index.js';
 import { attemptSettings, runAttempts, type AttemptSettings } from './attempts.js';
-import { parseBaseUrl } from './base-url.js';
+import { parseBaseUrl, withoutTrailingSlashes } from './base-url.js';
 import { MAX_READINGS, RequestClock, describeOffset, implausibleServerTime, type OffsetStore } from './clock.js';
 import { decodeFailure, decodeSuccess, retryAfterHeader } from './decode.js';
 import { DEFAULT_TIMEOUTS, HttpConnection, type HttpResponse, type HttpTimeouts, type LookupFunction } from './http.js';
@@ -114,7 +114,7 @@ export class Transport {
     parseBaseUrl(options.baseUrl.href);
     this.#options = options;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy };
-    this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    this.#basePath = withoutTrailingSlashes(options.baseUrl.pathname);
     this.#http = new HttpConnection(
       options.baseUrl.origin,
       { ...DEFAULT_TIMEOUTS, ...options.timeouts },

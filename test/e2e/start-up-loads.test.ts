@@ -59,6 +59,19 @@ describe('what a command loads to start', () => {
     expect(files).not.toContain('node:perf_hooks');
   });
 
+  it.each([
+    ['balance', ['balance', '--json']],
+    ['time', ['time']],
+    ['order list', ['order', 'list', '--json']],
+  ])(
+    "%s does not load the public node:module (0.2-0.3 ms): the code cache takes the entry's own module class",
+    async (_name, args) => {
+      const files = await loads(args);
+      expect(files).toContain('node:vm');
+      expect(files).not.toContain('node:module');
+    },
+  );
+
   it('order create, which journals its order, loads node:fs/promises (the check can see it)', async () => {
     const args = ['order', 'create', freshAddress(26_103), '--energy', '65000', '--hours', '1', '--yes', '--json'];
     expect(await loads(args)).toContain('node:fs/promises');

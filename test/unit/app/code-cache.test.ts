@@ -222,4 +222,11 @@ describe('privateCacheDir', () => {
     fs.symlinkSync(cacheDir, join(linked, 'energy'));
     expect(privateCacheDir({ XDG_CACHE_HOME: linked })).toBeUndefined();
   });
+
+  it('is not used when a file of ours is in its place', () => {
+    const filed = join(root, 'filed');
+    fs.mkdirSync(filed);
+    fs.writeFileSync(join(filed, 'energy'), '', { mode: 0o600 });
+    expect(privateCacheDir({ XDG_CACHE_HOME: filed })).toBeUndefined();
+  });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, isPrivateAddress, parseBaseUrl } from '../../../src/client/base-url.js';
+import {
+  isLoopbackHost,
+  isPrivateAddress,
+  parseBaseUrl,
+  withoutTrailingSlashes,
+} from '../../../src/client/base-url.js';
 import { ExitCode, UsageError } from '../../../src/domain/errors.js';
 
 describe('parseBaseUrl', () => {
@@ -12,6 +17,33 @@ describe('parseBaseUrl', () => {
     'http://[::1]:8080',
   ])('accepts %s', (text) => {
     expect(parseBaseUrl(text).href.startsWith(text.replace(/\/$/, ''))).toBe(true);
+  });
+
+  it.each([
+    ['https://api.example.com/v1', 'https://api.example.com'],
+    ['https://api.example.com/V1//', 'https://api.example.com'],
+    ['https://api.example.com/energy/v1/', 'https://api.example.com/energy'],
+  ])('refuses %s, which ends in /v1, naming the URL without it', (text, without) => {
+    expect(() => parseBaseUrl(text)).toThrow(`give it without, as ${without}`);
+  });
+
+  it.each(['https://api.example.com/v10', 'https://api.example.com/v1x/', 'https://api.example.com/xv1/api'])(
+    'accepts %s, which does not end in /v1',
+    (text) => {
+      expect(parseBaseUrl(text).href).toBe(text);
+    },
+  );
+
+  it('cuts only the slashes a path ends in', () => {
+    expect(['/', '//', '', '/api', '/api/', '/api///', '/a//b/'].map(withoutTrailingSlashes)).toEqual([
+      '',
+      '',
+      '',
+      '/api',
+      '/api',
+      '/api',
+      '/a//b',
+    ]);
   });
 
   it.each([
