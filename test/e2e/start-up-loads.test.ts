@@ -128,6 +128,12 @@ describe('what a command loads for the state store', () => {
     expect(await loads(['order', 'pending', '--json'], stateUrl, 11)).not.toContain('node:fs/promises');
   });
 
+  it('order pending with one loads pg but not decimal.js (the ledger loads it when a ceiling is asked for)', async () => {
+    const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
+    expect(files).toContain('vendor/pg.cjs');
+    expect(files).not.toContain('vendor/decimal.cjs');
+  });
+
   it('order pending with one over a socket loads pg but not node:dns (pg wants it only for its native driver)', async () => {
     const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
     expect(files).toContain('vendor/pg.cjs');

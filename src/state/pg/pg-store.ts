@@ -26,7 +26,6 @@ import { pgFinalOrders } from './pg-final-orders.js';
 import { pgKnownAccounts } from './pg-known-accounts.js';
 import { pgSharedList } from './pg-shared-list.js';
 import type { SharedOrderList } from '../shared-list.js';
-import { PgSpendLedger } from './pg-spend-ledger.js';
 import { storeStatus } from './pg-status.js';
 import { migrate, tryWrite } from './pg-schema.js';
 
@@ -113,11 +112,13 @@ export class PgStore implements StateStore {
   }
 
   async spendLedger(name: string): Promise<SpendLedger> {
+    const { PgSpendLedger } = await spendLedgers();
     return new PgSpendLedger(this.pool, name, this.url, this.host);
   }
 
   /** A folder's ledgers, event by event (each once, by its id): see PgSpendLedger.import. */
   async importSpendLedgers(ledgers: readonly FolderLedger[]): Promise<number> {
+    const { PgSpendLedger } = await spendLedgers();
     let added = 0;
     for (const { ledger, events, longestWindowMs } of ledgers)
       added += await new PgSpendLedger(this.pool, ledger, this.url, this.host).import(events, longestWindowMs);
@@ -199,4 +200,12 @@ export class PgStore implements StateStore {
       // Only a note.
     }
   }
+}
+
+/**
+ * The ledger's module, loaded when a ceiling is first asked for: it brings decimal.js (money), which a command
+ * that keeps state without spending (`order pending`, `state status` without ledgers) never needs.
+ */
+function spendLedgers(): Promise<typeof import('./pg-spend-ledger.js')> {
+  return import('./pg-spend-ledger.js');
 }
