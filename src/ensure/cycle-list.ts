@@ -14,10 +14,11 @@ import type { OptionsResponse, Order } from '../client/types.js';
 import { order as orderShape } from '../client/schemas.js';
 import type { EnergyClient } from '../client/client.js';
 import { sleep } from '../domain/sleep.js';
-import { scanRecentOrders, type RecentScan } from '../ordering/find-recent.js';
+import type { RecentScan } from '../ordering/find-recent.js';
 import type { ListSnapshot, ListTurn, SharedOrderList } from '../state/shared-list.js';
 import { PERIOD_MS } from './need-id.js';
 import { sharedOffer } from './shared-offer.js';
+import { readAndPublish, readList } from './list-reading.js';
 
 /** What a reading holds for a caller: its orders (newest first, of the addresses asked for) and how it ended. */
 export interface Listing {
@@ -188,45 +189,4 @@ export function usable(snapshot: ListSnapshot, oldestMs: number): Listing | unde
     notices: [],
   };
   return { orders, scan };
-}
-
-async function readList(
-  client: Pages,
-  reach: number | Promise<number>,
-): Promise<{ orders: Order[]; scan: RecentScan }> {
-  const orders: Order[] = [];
-  const reachMs = await reach;
-  const scan = await scanRecentOrders(client, reachMs, (order) => void orders.push(order));
-  return { orders, scan };
-}
-
-/**
- * Read as alone, then published for the fleet with the offer read beside it, or none when that read failed (a
- * store that does not take it costs nothing but its reading).
- */
-async function readAndPublish(
-  client: Pages,
-  reachFrom: number | Promise<number>,
-  shared: SharedOrderList,
-  token: string,
-  offer: Promise<OptionsResponse | undefined>,
-): Promise<{ orders: Order[]; scan: RecentScan }> {
-  let reading: { orders: Order[]; scan: RecentScan };
-  let reachMs: number;
-  try {
-    reachMs = await reachFrom;
-    reading = await readList(client, reachMs);
-  } catch (error) {
-    await shared.release(token).catch(() => undefined);
-    throw error;
-  }
-  const { scan } = reading;
-  const reach = {
-    reachMs,
-    complete: scan.complete,
-    oldestReadMs: scan.oldestReadMs ?? null,
-    outOfOrder: scan.outOfOrder,
-  };
-  await shared.publish(token, reading.orders, reach, (await offer) ?? null).catch(() => false);
-  return reading;
 }
