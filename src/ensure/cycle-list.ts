@@ -62,6 +62,8 @@ export class CycleList {
   #young: { snapshot: ListSnapshot; asked: ReadonlySet<string> } | undefined;
   /** This host's offer, read beside its reading as the fleet's reader (undefined: that read failed). */
   #ownOffer: Promise<OptionsResponse | undefined> | undefined;
+  /** The offer read here this cycle, where none is shared (or usable). */
+  #readHere: Promise<OptionsResponse> | undefined;
 
   constructor(private readonly options: CycleListOptions) {}
 
@@ -100,20 +102,35 @@ export class CycleList {
   /**
    * The cycle's offer: the one read beside this host's reading as the fleet's reader, or the fleet's reading's
    * (the turn taken now, for `addresses` and the service's, when the cycle has not taken it yet: `reachMs` is
-   * awaited only if this host is to read the list), or undefined: read it here (no shared list, no usable offer).
+   * awaited only if this host is to read the list); else (no shared list, no usable offer, the reader's own read
+   * failed) read here, once for the cycle's claim slices (a read that failed is not kept).
    */
   async offer(
-    client: Pages,
+    client: Pages & Pick<EnergyClient, 'options'>,
     addresses: ReadonlySet<string>,
     reachMs: number | Promise<number>,
-  ): Promise<OptionsResponse | undefined> {
+  ): Promise<OptionsResponse> {
     if (!this.#none && this.#own === undefined && this.#young === undefined) {
       const asked = new Set([...addresses, ...(this.options.addresses ?? [])]);
       const snapshot = await this.#turn(client, [...asked], reachMs);
       if (snapshot !== undefined && snapshot !== 'none') this.#young = { snapshot, asked };
     }
-    if (this.#ownOffer !== undefined) return this.#ownOffer;
-    return this.#young === undefined ? undefined : sharedOffer(this.#young.snapshot.offer);
+    const young = this.#young;
+    const shared =
+      this.#ownOffer !== undefined
+        ? await this.#ownOffer
+        : young === undefined
+          ? undefined
+          : sharedOffer(young.snapshot.offer);
+    if (shared !== undefined) return shared;
+    if (this.#readHere === undefined) {
+      const started = client.options();
+      this.#readHere = started;
+      started.catch(() => {
+        if (this.#readHere === started) this.#readHere = undefined;
+      });
+    }
+    return this.#readHere;
   }
 
   /** The fleet's reading, or this host's own (started in #own), or 'none'. */

@@ -9,7 +9,7 @@ import { FLEET_REACH_MS, type CycleList } from './cycle-list.js';
 
 /**
  * The cycle's offer, read while the server's clock is (`clock`: the reader's list reaches back from it). Without
- * a cycle's list (a one-shot run) or a usable shared offer: `GET /v1/energy/options`, as ever.
+ * a cycle's list (a one-shot run): `GET /v1/energy/options`, as ever; a service's cycle reads it at most once.
  */
 export async function cycleOffer(
   client: Pick<EnergyClient, 'options' | 'orderPages'>,
@@ -21,5 +21,5 @@ export async function cycleOffer(
   const reach = clock.then((read) => read.nowMs() - FLEET_REACH_MS);
   // The clock's failure is the cycle's, heard where the cycle awaits it: here only if this host reads the list.
   reach.catch(() => undefined);
-  return (await list.offer(client, addresses, reach)) ?? client.options();
+  return list.offer(client, addresses, reach);
 }

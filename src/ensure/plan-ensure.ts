@@ -1,8 +1,9 @@
 /**
- * What each short address needs: the server's clock (read each cycle) and the offer (in a fleet's service, the
- * one read with the fleet's reading of the order list: cycle-offer.ts), this machine's own unsettled requests sent
- * again, what is on its way, the chain read again, the shortfall in whole portions, and a quote for each.
- * Nothing is bought here, but for those earlier requests (own-pending.ts).
+ * What each short address needs: the server's clock (a service's read once a cycle, for all its claim slices:
+ * cycle-clock.ts) and the offer (in a fleet's service, the one read with the fleet's reading of the order list:
+ * cycle-offer.ts), this machine's own unsettled requests sent again, what is on its way, the chain read again,
+ * the shortfall in whole portions, and a quote for each. Nothing is bought here, but for those earlier requests
+ * (own-pending.ts).
  */
 import type { OptionsResponse } from '../client/types.js';
 import { burnTrx } from '../domain/burn.js';
@@ -58,7 +59,8 @@ export async function planShortfalls(
 ): Promise<Plan> {
   const addresses = short.map((entry) => entry.address);
   const wanted = new Set(addresses);
-  const clockRead = readServerClock(api.client, deps.nowMs ?? Date.now);
+  const read = () => readServerClock(api.client, deps.nowMs ?? Date.now);
+  const clockRead = deps.cycleClock?.(read) ?? read();
   const [clock, offer] = await Promise.all([clockRead, cycleOffer(api.client, deps.cycleList, wanted, clockRead)]);
   assertOffered(offer, options.hours);
   const ceiling = deps.spendCeiling && { rule: deps.spendCeiling, clock };

@@ -4,7 +4,9 @@
  * (energy.order_list.offer, schema migration 9); the other services use that offer for as long as they use the
  * reading, and read none. Counted at the sandbox (options reads, list pages) and seen in what is ordered: an
  * offer stored by hand with a portion of 7,000 sizes a 65,000 shortfall to 70,000 (the sandbox's own portion,
- * 1,000, would order 65,000); an offer that is not one is refused and the offer read from the API.
+ * 1,000, would order 65,000); an offer that is not one is refused and the offer read from the API. Hosts new to
+ * the fleet decide their first cycle in claim slices: the server's clock is read once a host that cycle, not once
+ * a slice, and the offer once for the fleet.
  */
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
@@ -118,6 +120,27 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the offer read 
     } finally {
       stop();
     }
+  }, 120_000);
+
+  it("4 hosts new to the fleet decide their first cycle's 100 short addresses in slices: the server's clock read once a host, the offer once", async () => {
+    const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_930 + i));
+    const schema = await world.run(['state', 'status', '--json'], { env: cluster.current.env });
+    expect(schema.code, schema.stderr).toBe(0);
+    // No reading yet (an earlier test's is younger than these hosts' 10 minutes): one of them reads the list.
+    sql('DELETE FROM energy.order_list_item; DELETE FROM energy.order_list');
+    const registered = () => Number(sql('SELECT count(*) FROM energy.hosts WHERE ended_at IS NULL AND every_ms > 0'));
+    const [timesBefore, optionsBefore] = [world.sandbox.requestCount('/v1/time', 'GET'), optionsGets()];
+    // Every quote waits until all 4 have claimed a first slice, so that each takes its share in slices (13 at a
+    // time of a share of 25: two or more slices a host, each planned apart). A long interval: one cycle each.
+    world.sandbox.inject({ kind: 'hold', times: 100, match: { path: '/v1/energy/quotes' } });
+    const hosts = fleetServices(world, cluster.current, 4, rentalArgs(addresses, '--yes', '--json', '--every', '10m'));
+    await until('every host claimed a first slice', () => registered() === 4, 60_000);
+    world.sandbox.releaseHeld();
+    await until('the first cycles', () => hosts.every((host) => serviceCycles(host).length >= 1), 60_000);
+    expect(world.sandbox.orders().filter((order) => addresses.includes(order.address))).toHaveLength(100);
+    expect(world.sandbox.requestCount('/v1/time', 'GET') - timesBefore).toBe(4);
+    expect(optionsGets() - optionsBefore).toBe(1);
+    await stopFleet(hosts);
   }, 120_000);
 
   it('a reading published by an energy at schema 8 (no offer of its own) does not carry the last one on', async () => {

@@ -127,6 +127,21 @@ describe("a service's cycle takes the offer with the fleet's reading of the orde
     }
   });
 
+  it("a cycle's claim slices: the offer read here once for all of them, where the reading's is not one", async () => {
+    const { client, counts } = api();
+    const { list, seen } = shared({ kind: 'snapshot', snapshot: snapshot({}) });
+    const cycle = new CycleList({ shared: list, everyMs: EVERY_MS });
+    for (let slice = 0; slice < 3; slice++) expect(await cycleOffer(client, cycle, TA, clock())).toEqual(OFFER);
+    expect(counts).toEqual({ pages: 0, options: 1 });
+    expect(seen.takes).toBe(1);
+    // A failed read is not kept: the next slice reads again.
+    const failing = api(true);
+    const next = new CycleList({ shared: list, everyMs: EVERY_MS });
+    await expect(cycleOffer(failing.client, next, TA, clock())).rejects.toThrow('503 on options');
+    expect(await cycleOffer(failing.client, next, TA, clock())).toEqual(OFFER);
+    expect(failing.counts.options).toBe(2);
+  });
+
   it("the reader's offer read fails: its reading is published without one, and the offer read again for its own cycle", async () => {
     const { client, counts } = api(true);
     const { list, seen } = shared({ kind: 'read', token: 't1' });
