@@ -11,7 +11,7 @@
 //   - API requests per address per interval, 1 host / 4 hosts on addresses waiting for their orders (issue 47);
 //   - 4 hosts × 500 short addresses at once, without and with --max-spend (one ledger): time until all bought,
 //     statements per order (issue 47).
-//   node bench/fleet.mjs [--smoke] [--bin path/to/bin/energy.js]
+//   node bench/fleet.mjs [--smoke] [--bin path/to/bin/energy.js] [--api N | --api HOSTSxN] [--spend HOSTSxN]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -68,6 +68,19 @@ export async function measureFleet({
   const apiRequests = () => sandbox.requestCount() - sandbox.tronRequests().length;
   // Pages of the order list (GET /v1/energy/orders; an order by id is another path).
   const listPages = () => sandbox.requestCount('/v1/energy/orders', 'GET');
+  // The API's requests by kind; order GETs are the rest (each order's own path).
+  const byKind = () => {
+    const kinds = {
+      time: sandbox.requestCount('/v1/time', 'GET'),
+      options: sandbox.requestCount('/v1/energy/options', 'GET'),
+      balance: sandbox.requestCount('/v1/balance', 'GET'),
+      listPages: listPages(),
+      quotes: sandbox.requestCount('/v1/energy/quotes', 'POST'),
+      orders: sandbox.requestCount('/v1/energy/orders', 'POST'),
+    };
+    const named = Object.values(kinds).reduce((sum, n) => sum + n, 0);
+    return { ...kinds, orderGets: apiRequests() - named };
+  };
   const env = (host) => ({
     PATH: process.env.PATH,
     HOME: work,
@@ -103,17 +116,19 @@ export async function measureFleet({
       });
     // Warm: every host has ended its first cycle (process start, getaccount once) before counting.
     await allPast(1);
-    const [before, log, from, apiBefore, listBefore] = [
+    const [before, log, from, apiBefore, listBefore, kindsBefore] = [
       reads(),
       cluster.logSize(),
       [...lines],
       apiRequests(),
       listPages(),
+      byKind(),
     ];
     await allPast(1 + cycles);
     const after = reads();
     const apiAfter = apiRequests();
     const listAfter = listPages();
+    const kindsAfter = byKind();
     const ran = lines.reduce((sum, n, host) => sum + n - from[host], 0) / lines.length;
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(ended);
@@ -123,6 +138,10 @@ export async function measureFleet({
       perAddressCycle: (after - before) / addresses / ran,
       apiPerAddressCycle: (apiAfter - apiBefore) / addresses / ran,
       listPagesPerInterval: (listAfter - listBefore) / ran,
+      // The fleet's requests of each kind an interval (a host's cycles, averaged over the hosts).
+      kindsPerInterval: Object.fromEntries(
+        Object.entries(kindsAfter).map(([kind, n]) => [kind, (n - kindsBefore[kind]) / ran]),
+      ),
       statementsPerAddressCycle: statements.length / addresses / ran,
       longestMs: Math.max(0, ...statements),
     };
@@ -172,14 +191,23 @@ export async function measureFleet({
   try {
     // `node bench/fleet.mjs --spend 4x500`: that row alone.
     if (spendOnly !== undefined) return { spend: await buyingAtOnce(...spendOnly) };
-    // `node bench/fleet.mjs --api 400`: API requests per address per interval, 1 host / 4 hosts on addresses
-    // that wait for their orders (each cycle reads the list), that row alone (issue 47 item 3).
+    // `node bench/fleet.mjs --api 400` (or `--api 8x1000`): API requests per address per interval, 1 host / 4
+    // (or 8) hosts on the same addresses that wait for their orders (each cycle reads the list), by kind, those
+    // rows alone (issue 47 item 3).
     if (apiOnly !== undefined) {
-      const waiting = addressesFrom(encodeTronAddress, 0x65, apiOnly);
+      const [hosts, size] = apiOnly;
+      const waiting = addressesFrom(encodeTronAddress, 0x65, size);
+      say(`fleet: buying for ${size} addresses`);
       await finished(ensure('buyer', waiting, []), 'the first run');
+      say(`fleet: 1 host × ${size}`);
       const one = await serve([waiting], 2_000, 5);
-      const four = await serve([waiting, waiting, waiting, waiting], 2_000, 5);
-      return { api: apiFigures(apiOnly, one, four) };
+      say(`fleet: ${hosts} hosts × the same ${size}`);
+      const many = await serve(
+        Array.from({ length: hosts }, () => waiting),
+        2_000,
+        5,
+      );
+      return { api: apiFigures(size, one, many, hosts) };
     }
     const size = smoke ? 20 : 400;
     const everyMs = smoke ? 1_000 : 2_000;
@@ -255,25 +283,58 @@ export function fleetRows(f) {
     `| longest statement (each its own transaction): 4 hosts × ${f.size} / 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} buying | ${f.four.longestMs.toFixed(1)} ms / ${f.big.longestMs.toFixed(1)} ms | no transaction open across a network call | |`,
     `| 2 hosts × ${(f.big.addresses / 2).toLocaleString('en-US')} short addresses, default PostgreSQL: orders placed (${f.big.seconds.toFixed(0)} s, ${f.big.statementsPerAddress.toFixed(2)} statements per address) | ${f.big.placed.toLocaleString('en-US')} of ${f.big.addresses.toLocaleString('en-US')} | all | ${f.big.placed === f.big.addresses ? 'yes' : 'no'} |`,
     `| the server's lock table (pg_locks), most entries seen while those 2 hosts ran | ${f.big.locks} | not growing with the addresses | |`,
-    apiRow(f.api),
+    ...apiRows(f.api),
     ...(f.spend === undefined ? [] : spendRows(f.spend)),
   ];
 }
 
-function apiFigures(size, one, four) {
+function apiFigures(size, one, four, hosts = 4) {
   return {
     size,
+    hosts,
     one: one.apiPerAddressCycle,
     four: four.apiPerAddressCycle,
     listOne: one.listPagesPerInterval,
     listFour: four.listPagesPerInterval,
+    kindsOne: one.kindsPerInterval,
+    kindsFour: four.kindsPerInterval,
   };
 }
 
-function apiRow({ size, one, four, listOne, listFour }) {
+/** The requests a host makes for one address: order GETs, quotes, orders (the rest are per host or per fleet). */
+const PER_ADDRESS = ['orderGets', 'quotes', 'orders'];
+const KIND_NAMES = {
+  time: 'GET /v1/time',
+  options: 'GET /v1/energy/options',
+  balance: 'GET /v1/balance',
+  listPages: 'list pages (GET /v1/energy/orders)',
+  orderGets: 'order GETs (by id)',
+  quotes: 'quotes',
+  orders: 'orders placed',
+};
+
+function ratioText(many, one) {
+  return one === 0 ? (many === 0 ? 'none either way' : 'n/a (none alone)') : `${(many / one).toFixed(2)}x`;
+}
+
+function apiRows({ size, hosts, one, four, listOne, listFour, kindsOne, kindsFour }) {
   const ratio = four / one;
   const pages = `${listOne.toFixed(2)} / ${listFour.toFixed(2)} list pages an interval`;
-  return `| API requests per address per interval, addresses waiting for their orders: 1 host × ${size} / 4 hosts × the same (${pages}) | ${one.toFixed(3)} / ${four.toFixed(3)} (${ratio.toFixed(2)}x) | ≤ 1.2x | ${ratio <= 1.2 ? 'yes' : 'no'} |`;
+  const rows = [
+    `| API requests per address per interval, addresses waiting for their orders: 1 host × ${size} / ${hosts} hosts × the same (${pages}) | ${one.toFixed(3)} / ${four.toFixed(3)} (${ratio.toFixed(2)}x) | ≤ 1.2x | ${ratio <= 1.2 ? 'yes' : 'no'} |`,
+  ];
+  if (kindsOne === undefined) return rows;
+  for (const [kind, name] of Object.entries(KIND_NAMES))
+    rows.push(
+      `| of them, ${name} an interval: 1 host / ${hosts} hosts | ${kindsOne[kind].toFixed(2)} / ${kindsFour[kind].toFixed(2)} (${ratioText(kindsFour[kind], kindsOne[kind])}) | | |`,
+    );
+  const sum = (kinds) => PER_ADDRESS.reduce((total, kind) => total + kinds[kind], 0);
+  const [alone, fleet] = [sum(kindsOne) / size, sum(kindsFour) / size];
+  const met = alone === 0 ? fleet === 0 : fleet / alone <= 1.2;
+  rows.push(
+    `| per-address requests alone (order GETs, quotes, orders) per address per interval: 1 host / ${hosts} hosts | ${alone.toFixed(4)} / ${fleet.toFixed(4)} (${ratioText(fleet, alone)}) | ≤ 1.2x | ${met ? 'yes' : 'no'} |`,
+  );
+  return rows;
 }
 
 function spendRows(spend) {
@@ -291,7 +352,9 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const spendArg = argv.indexOf('--spend');
   const spendOnly = spendArg === -1 ? undefined : argv[spendArg + 1].split('x').map(Number);
   const apiArg = argv.indexOf('--api');
-  const apiOnly = apiArg === -1 ? undefined : Number(argv[apiArg + 1]);
+  // `--api 2000`: 1 host against 4; `--api 8x1000`: against 8.
+  const apiSizes = apiArg === -1 ? undefined : argv[apiArg + 1].split('x').map(Number);
+  const apiOnly = apiSizes === undefined ? undefined : apiSizes.length === 1 ? [4, apiSizes[0]] : apiSizes;
   const figures = await measureFleet({
     bin,
     smoke: argv.includes('--smoke'),
@@ -301,7 +364,14 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   });
   if (figures === undefined) console.log('no PostgreSQL on this machine: the fleet is not measured');
   else if (spendOnly !== undefined) console.log(spendRows(figures.spend).join('\n'));
-  else if (apiOnly !== undefined) console.log(apiRow(figures.api));
+  else if (apiOnly !== undefined)
+    console.log(
+      [
+        '| API requests (this build) | measured | goal | met |',
+        '| --- | ---: | ---: | :---: |',
+        ...apiRows(figures.api),
+      ].join('\n'),
+    );
   else
     console.log(
       ['| fleet (this build) | measured | goal | met |', '| --- | ---: | ---: | :---: |', ...fleetRows(figures)].join(

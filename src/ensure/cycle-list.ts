@@ -7,15 +7,18 @@
  * what another client of the account ordered since is the part it cannot see, for one interval at most. What the
  * fleet's own hosts ordered since is in the shared journal and counted as ever (in-flight.ts). A database that
  * cannot be used, a reader that does not publish within its lease, or a reading that is not an order list: the
- * host reads the list itself.
+ * host reads the list itself. The reader reads the offer (`GET /v1/energy/options`) beside the list's pages and
+ * publishes it with them; the others take the cycle's offer from that reading (cycle-offer.ts).
  */
-import type { Order } from '../client/types.js';
+import type { OptionsResponse, Order } from '../client/types.js';
 import { order as orderShape } from '../client/schemas.js';
 import type { EnergyClient } from '../client/client.js';
 import { sleep } from '../domain/sleep.js';
-import { scanRecentOrders, type RecentScan } from '../ordering/find-recent.js';
+import type { RecentScan } from '../ordering/find-recent.js';
 import type { ListSnapshot, ListTurn, SharedOrderList } from '../state/shared-list.js';
 import { PERIOD_MS } from './need-id.js';
+import { sharedOffer } from './shared-offer.js';
+import { readAndPublish, readList } from './list-reading.js';
 
 /** What a reading holds for a caller: its orders (newest first, of the addresses asked for) and how it ended. */
 export interface Listing {
@@ -36,7 +39,8 @@ export function listLeaseMs(everyMs: number): number {
   return Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, everyMs));
 }
 
-type Pages = Pick<EnergyClient, 'orderPages'>;
+/** The list's pages; and the offer, which the fleet's reader reads beside them (a caller without it: not). */
+type Pages = Pick<EnergyClient, 'orderPages'> & Partial<Pick<EnergyClient, 'options'>>;
 
 export interface CycleListOptions {
   shared: SharedOrderList;
@@ -56,6 +60,10 @@ export class CycleList {
   #none = false;
   /** The fleet's reading as this cycle first took it, and the addresses it holds the orders of. */
   #young: { snapshot: ListSnapshot; asked: ReadonlySet<string> } | undefined;
+  /** This host's offer, read beside its reading as the fleet's reader (undefined: that read failed). */
+  #ownOffer: Promise<OptionsResponse | undefined> | undefined;
+  /** The offer read here this cycle, where none is shared (or usable). */
+  #readHere: Promise<OptionsResponse> | undefined;
 
   constructor(private readonly options: CycleListOptions) {}
 
@@ -91,8 +99,46 @@ export class CycleList {
     return only(await this.#own!, addresses);
   }
 
+  /**
+   * The cycle's offer: the one read beside this host's reading as the fleet's reader, or the fleet's reading's
+   * (the turn taken now, for `addresses` and the service's, when the cycle has not taken it yet: `reachMs` is
+   * awaited only if this host is to read the list); else (no shared list, no usable offer, the reader's own read
+   * failed) read here, once for the cycle's claim slices (a read that failed is not kept).
+   */
+  async offer(
+    client: Pages & Pick<EnergyClient, 'options'>,
+    addresses: ReadonlySet<string>,
+    reachMs: number | Promise<number>,
+  ): Promise<OptionsResponse> {
+    if (!this.#none && this.#own === undefined && this.#young === undefined) {
+      const asked = new Set([...addresses, ...(this.options.addresses ?? [])]);
+      const snapshot = await this.#turn(client, [...asked], reachMs);
+      if (snapshot !== undefined && snapshot !== 'none') this.#young = { snapshot, asked };
+    }
+    const young = this.#young;
+    const shared =
+      this.#ownOffer !== undefined
+        ? await this.#ownOffer
+        : young === undefined
+          ? undefined
+          : sharedOffer(young.snapshot.offer);
+    if (shared !== undefined) return shared;
+    if (this.#readHere === undefined) {
+      const started = client.options();
+      this.#readHere = started;
+      started.catch(() => {
+        if (this.#readHere === started) this.#readHere = undefined;
+      });
+    }
+    return this.#readHere;
+  }
+
   /** The fleet's reading, or this host's own (started in #own), or 'none'. */
-  async #turn(client: Pages, addresses: string[], reachMs: number): Promise<ListSnapshot | 'none' | undefined> {
+  async #turn(
+    client: Pages,
+    addresses: string[],
+    reachMs: number | Promise<number>,
+  ): Promise<ListSnapshot | 'none' | undefined> {
     const { shared, everyMs, trace } = this.options;
     const pause = this.options.sleep ?? sleep;
     const monotonic = this.options.monotonicMs ?? (() => performance.now());
@@ -104,7 +150,7 @@ export class CycleList {
         turn = await shared.take(addresses, everyMs, leaseMs);
       } catch {
         trace?.('energy: the state store cannot share the order list now: read here');
-        this.#own = readList(client, reachMs);
+        this.#reading(readList(client, reachMs));
         return undefined;
       }
       if (turn.kind === 'none') {
@@ -113,17 +159,29 @@ export class CycleList {
       }
       if (turn.kind === 'snapshot') return turn.snapshot;
       if (turn.kind === 'read') {
-        trace?.('energy: this host reads the order list for the fleet this interval');
-        this.#own = readAndPublish(client, reachMs, shared, turn.token);
+        trace?.('energy: this host reads the order list (and the offer) for the fleet this interval');
+        // The offer beside the pages: the fleet's for this interval, and this cycle's own (offer() above).
+        const offer = client.options?.().catch(() => undefined) ?? Promise.resolve(undefined);
+        this.#ownOffer = offer;
+        this.#reading(readAndPublish(client, reachMs, shared, turn.token, offer));
         return undefined;
       }
       if (monotonic() >= deadline) {
         trace?.("energy: the fleet's reader did not publish the order list within its lease: read here");
-        this.#own = readList(client, reachMs);
+        this.#reading(readList(client, reachMs));
         return undefined;
       }
       await pause(wait);
     }
+  }
+
+  /**
+   * This host's own reading, started from `#turn`: awaited by the cycle's `read`; a cycle that stops before that
+   * (its offer refused, taken through `offer`) must not leave a failed reading unheard.
+   */
+  #reading(reading: Promise<Listing>): void {
+    this.#own = reading;
+    reading.catch(() => undefined);
   }
 }
 
@@ -148,35 +206,4 @@ export function usable(snapshot: ListSnapshot, oldestMs: number): Listing | unde
     notices: [],
   };
   return { orders, scan };
-}
-
-async function readList(client: Pages, reachMs: number): Promise<{ orders: Order[]; scan: RecentScan }> {
-  const orders: Order[] = [];
-  const scan = await scanRecentOrders(client, reachMs, (order) => void orders.push(order));
-  return { orders, scan };
-}
-
-/** Read as alone, then published for the fleet (a store that does not take it costs nothing but its reading). */
-async function readAndPublish(
-  client: Pages,
-  reachMs: number,
-  shared: SharedOrderList,
-  token: string,
-): Promise<{ orders: Order[]; scan: RecentScan }> {
-  let reading: { orders: Order[]; scan: RecentScan };
-  try {
-    reading = await readList(client, reachMs);
-  } catch (error) {
-    await shared.release(token).catch(() => undefined);
-    throw error;
-  }
-  const { scan } = reading;
-  const reach = {
-    reachMs,
-    complete: scan.complete,
-    oldestReadMs: scan.oldestReadMs ?? null,
-    outOfOrder: scan.outOfOrder,
-  };
-  await shared.publish(token, reading.orders, reach).catch(() => false);
-  return reading;
 }

@@ -13,6 +13,7 @@ import type { Need } from './need-id.js';
 import type { FinalOrders } from '../journal/final-orders.js';
 import type { SharedOrderList } from '../state/shared-list.js';
 import type { CycleList } from './cycle-list.js';
+import type { CycleClock } from './cycle-clock.js';
 import type { LimitBefore } from './landed.js';
 
 /**
@@ -167,6 +168,8 @@ export interface EnsureDeps {
   sharedList?: SharedOrderList | undefined;
   /** A service's reading of the order list for the cycle under way (made each cycle from `sharedList`). */
   cycleList?: CycleList | undefined;
+  /** A service's cycle: the server's clock read once for all of its claim slices (made each cycle). */
+  cycleClock?: CycleClock | undefined;
   /**
    * A service's word on an address it must not buy for in this cycle (its deliveries failed: it backs off),
    * as the error its item fails with (`delivery_failed`); undefined to buy as usual.

@@ -1,7 +1,9 @@
 /**
- * What each short address needs: the server's clock and offer, this machine's own unsettled requests sent
- * again, what is on its way, the chain read again, the shortfall in whole portions, and a quote for each.
- * Nothing is bought here, but for those earlier requests (own-pending.ts).
+ * What each short address needs: the server's clock (a service's read once a cycle, for all its claim slices:
+ * cycle-clock.ts) and the offer (in a fleet's service, the one read with the fleet's reading of the order list:
+ * cycle-offer.ts), this machine's own unsettled requests sent again, what is on its way, the chain read again,
+ * the shortfall in whole portions, and a quote for each. Nothing is bought here, but for those earlier requests
+ * (own-pending.ts).
  */
 import type { OptionsResponse } from '../client/types.js';
 import { burnTrx } from '../domain/burn.js';
@@ -15,6 +17,7 @@ import { inFlightByAddress, type InFlight } from './in-flight.js';
 import { resendOwnPending } from './own-pending.js';
 import { readAddresses } from './read-chain.js';
 import { readServerClock, type ServerClock } from '../ordering/server-clock.js';
+import { cycleOffer } from './cycle-offer.js';
 import { isShort, shortfall } from './shortfall.js';
 import { failItem, noteAbout } from './item.js';
 import { notOnChain } from './not-on-chain.js';
@@ -56,7 +59,9 @@ export async function planShortfalls(
 ): Promise<Plan> {
   const addresses = short.map((entry) => entry.address);
   const wanted = new Set(addresses);
-  const [clock, offer] = await Promise.all([readServerClock(api.client, deps.nowMs ?? Date.now), api.client.options()]);
+  const read = () => readServerClock(api.client, deps.nowMs ?? Date.now);
+  const clockRead = deps.cycleClock?.(read) ?? read();
+  const [clock, offer] = await Promise.all([clockRead, cycleOffer(api.client, deps.cycleList, wanted, clockRead)]);
   assertOffered(offer, options.hours);
   const ceiling = deps.spendCeiling && { rule: deps.spendCeiling, clock };
   if (!options.dryRun) await resendOwnPending(api, wanted, deps.note, ceiling);

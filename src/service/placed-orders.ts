@@ -21,7 +21,7 @@ type Settles = Pick<SpendCeilingRule, 'settle'>;
 
 /** Where the followed orders are read: the list's pages, and by id those the pages do not show. */
 type Follows = Pick<EnsureClient, 'getOrder'> &
-  Partial<Pick<EnsureClient, 'orderPages'> & Pick<EnergyClient, 'serverNowMs'>>;
+  Partial<Pick<EnsureClient, 'orderPages' | 'options'> & Pick<EnergyClient, 'serverNowMs'>>;
 
 /** Read back this much before the oldest order followed: the list is the server's, in its own order. */
 const LIST_SLACK_MS = 60_000;
@@ -91,7 +91,8 @@ export class PlacedOrders {
     if (open.length === 0 || client.orderPages === undefined) return found;
     const wanted = new Set(open.map((order) => order.id));
     const oldest = open.reduce((least, order) => Math.min(least, timestampMs(order.created_at)), Infinity);
-    const pages = { orderPages: client.orderPages.bind(client) };
+    // The offer too: where this host reads the list for the fleet, it reads the offer beside it (cycle-list.ts).
+    const pages = { orderPages: client.orderPages.bind(client), options: client.options?.bind(client) };
     // In a fleet: the cycle's one reading (the fleet's, or this host's, which in-flight then uses again).
     const nowMs = client.serverNowMs?.() ?? oldest;
     const addresses = new Set(open.map((order) => order.address));

@@ -10,6 +10,7 @@ import type { ServiceObserver } from './observer.js';
 import { PlacedOrders } from './placed-orders.js';
 import { OnceNotes } from './once-notes.js';
 import { CycleList } from '../ensure/cycle-list.js';
+import { onceACycle } from '../ensure/cycle-clock.js';
 
 export function serviceCycle(
   deps: EnsureDeps,
@@ -39,7 +40,7 @@ export function serviceCycle(
     if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client, list));
     // --file: read again each cycle, so that an address added or removed takes effect without a restart.
     if (run.rereadAddresses !== undefined) addresses = await run.rereadAddresses(addresses);
-    const items = await runEnsure({ ...cycleDeps, cycleList: list }, { ...run, addresses });
+    const items = await runEnsure({ ...cycleDeps, cycleList: list, cycleClock: onceACycle() }, { ...run, addresses });
     notes.endCycle();
     placed.placed(items.flatMap((item) => (item.bought === null ? [] : [item.bought])));
     if (ceiling !== undefined) {

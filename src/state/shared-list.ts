@@ -3,7 +3,9 @@
  * that the other services sharing the database read what they need of it there instead of from the API. A
  * lease (the store's clock) says which host reads; its reading, written in one statement, serves every host
  * for at most one interval (the host's own `--every`), and is refused past it. The orders are kept as the API
- * gave them (JSON, checked again where they are used), keyed by the API key's one-way id: never a secret.
+ * gave them (JSON, checked again where they are used), keyed by the API key's one-way id: never a secret. The
+ * reader's `GET /v1/energy/options` answer goes with its reading (the offer), so that the other hosts read the
+ * offer there too, for as long as they use the reading.
  */
 
 /** An order of the list, as much of it as the store files it by; the whole object is kept. */
@@ -29,6 +31,8 @@ export interface ListSnapshot extends ListReach {
   orders: unknown[];
   /** Its age on the store's clock, in ms. */
   ageMs: number;
+  /** The reader's offer (`GET /v1/energy/options`, as JSON: checked again where used); null or absent: none. */
+  offer?: unknown;
 }
 
 /**
@@ -45,8 +49,11 @@ export interface SharedOrderList {
    * is held, else the last reading's orders of `addresses` when it is younger than `everyMs`.
    */
   take(addresses: readonly string[], everyMs: number, leaseMs: number): Promise<ListTurn>;
-  /** One statement: the reading replaces the last one, if the lease is still this host's; false if not. */
-  publish(token: string, orders: readonly ListedOrder[], reach: ListReach): Promise<boolean>;
+  /**
+   * One statement: the reading (and the offer read with it, or null) replaces the last one, if the lease is still
+   * this host's; false if not.
+   */
+  publish(token: string, orders: readonly ListedOrder[], reach: ListReach, offer: unknown): Promise<boolean>;
   /** The lease given back (the reading failed), so that another host reads without waiting for its end. */
   release(token: string): Promise<void>;
 }
@@ -63,7 +70,7 @@ export function openedLater(
   const open = async () => (await state()).sharedList?.((await journal()).scope.keyId);
   return {
     take: async (addresses, everyMs, leaseMs) => (await open())?.take(addresses, everyMs, leaseMs) ?? { kind: 'none' },
-    publish: async (token, orders, reach) => (await open())?.publish(token, orders, reach) ?? false,
+    publish: async (token, orders, reach, offer) => (await open())?.publish(token, orders, reach, offer) ?? false,
     release: async (token) => (await open())?.release(token),
   };
 }

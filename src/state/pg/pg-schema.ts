@@ -174,6 +174,10 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (key_id, token, seq)
    );
    CREATE INDEX IF NOT EXISTS order_list_item_address ON energy.order_list_item (key_id, token, address);`,
+  // 9: the reader's offer (GET /v1/energy/options) with its reading of the order list, and the token of the reading
+  // it went with: a reading published by an energy at schema 8 (during an upgrade) leaves the column as it was,
+  // and an offer whose token is not the current reading's is not used. Idempotent, as 8 is.
+  `ALTER TABLE energy.order_list ADD COLUMN IF NOT EXISTS offer jsonb, ADD COLUMN IF NOT EXISTS offer_token text;`,
 ];
 
 /** The schema version this program writes. */

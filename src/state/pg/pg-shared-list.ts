@@ -3,7 +3,8 @@
  * and which reading is current) and energy.order_list_item (the current reading's orders, filed by address).
  * Each step is one statement, its own short transaction; nothing is held across the API's pages. Times are
  * the database's (`now()`), one clock for every host. Rows have an end: a reading's orders go when the next
- * one is published, and a key nobody has read for a day goes with its orders at the next host's publishing.
+ * one is published, and a key nobody has read for a day goes with its orders at the next host's publishing. The
+ * reader's offer is kept on the key's row, with the token of the reading it came with (migration 9).
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
@@ -22,6 +23,7 @@ const MS = "* interval '1 millisecond'";
 const TAKE = `
 WITH current AS (
   SELECT read_token, reach_ms, complete, oldest_read_ms, out_of_order,
+         CASE WHEN offer_token = read_token THEN offer END AS offer,
          read_at > now() - $5 ${MS} AND read_at <= now() AS fresh,
          (extract(epoch FROM now() - read_at) * 1000)::bigint AS age_ms
     FROM energy.order_list WHERE key_id = $1
@@ -35,7 +37,7 @@ WITH current AS (
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM taken)::int AS taken, c.fresh, c.age_ms, c.reach_ms, c.complete, c.oldest_read_ms,
-       c.out_of_order,
+       c.out_of_order, c.offer,
        (SELECT coalesce(json_agg(i.body ORDER BY i.seq), '[]'::json) FROM energy.order_list_item i
          WHERE c.fresh AND i.key_id = $1 AND i.token = c.read_token AND i.address = ANY($6)) AS orders
   FROM (SELECT 1) AS one LEFT JOIN current c ON true`;
@@ -47,7 +49,8 @@ SELECT (SELECT count(*) FROM taken)::int AS taken, c.fresh, c.age_ms, c.reach_ms
 const PUBLISH = `
 WITH mine AS (
   UPDATE energy.order_list SET read_at = lease_at, read_token = lease_token, reach_ms = $4, complete = $5,
-         oldest_read_ms = $6, out_of_order = $7, lease_token = NULL, lease_until = NULL
+         oldest_read_ms = $6, out_of_order = $7, offer = $8::jsonb, offer_token = lease_token,
+         lease_token = NULL, lease_until = NULL
    WHERE key_id = $1 AND lease_token = $2
   RETURNING key_id
 ), old AS (
@@ -76,6 +79,7 @@ interface TakeRow {
   complete: boolean | null;
   oldest_read_ms: string | null;
   out_of_order: boolean | null;
+  offer: unknown;
   orders: unknown[];
 }
 
@@ -96,10 +100,11 @@ export function pgSharedList(pool: Pool, keyId: string, holder: string): SharedO
           complete: row.complete === true,
           oldestReadMs: row.oldest_read_ms === null ? null : Number(row.oldest_read_ms),
           outOfOrder: row.out_of_order === true,
+          offer: row.offer ?? null,
         },
       };
     },
-    async publish(token, orders: readonly ListedOrder[], reach: ListReach) {
+    async publish(token, orders: readonly ListedOrder[], reach: ListReach, offer: unknown) {
       const { rows } = await pool.query<{ published: number }>(PUBLISH, [
         keyId,
         token,
@@ -108,6 +113,7 @@ export function pgSharedList(pool: Pool, keyId: string, holder: string): SharedO
         reach.complete,
         reach.oldestReadMs,
         reach.outOfOrder,
+        offer === null || offer === undefined ? null : JSON.stringify(offer),
       ]);
       return (rows[0]?.published ?? 0) > 0;
     },
