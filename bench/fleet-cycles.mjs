@@ -64,6 +64,10 @@ export async function measureFleetCycles({
     ENERGY_API_SECRET: sandbox.apiSecret,
     ENERGY_TRON_NODE: sandbox.url,
   });
+  const requests = () => {
+    const node = sandbox.tronRequests().length;
+    return { node, api: sandbox.requestCount() - node };
+  };
   /** One run: `hosts` services on addresses of their own until each has ended 1 + `cycles` cycles. */
   let tag = 0x80;
   const run = async (name, extra) => {
@@ -100,8 +104,10 @@ export async function measureFleetCycles({
     // Where the log stood once every host had ended its first cycle (the one that bought): the statements
     // before are the buying's, those after the steady state's (a host's second cycle may start a little before).
     let steadyLog;
+    let steadyRequests;
     while (services.some((s) => s.cycles.length < 1 + cycles)) {
-      if (steadyLog === undefined && services.every((s) => s.cycles.length >= 1)) steadyLog = cluster.logSize();
+      if (steadyLog === undefined && services.every((s) => s.cycles.length >= 1))
+        [steadyLog, steadyRequests] = [cluster.logSize(), requests()];
       const dead = services.find((s) => s.child.exitCode !== null);
       if (dead !== undefined || performance.now() > deadline) {
         for (const s of services) s.child.kill('SIGTERM');
@@ -111,6 +117,7 @@ export async function measureFleetCycles({
       }
       await new Promise((done) => setTimeout(done, 20));
     }
+    const endRequests = requests();
     for (const s of services) s.child.kill('SIGTERM');
     await Promise.all(services.map((s) => s.exited));
     const statements = cluster.statements(log);
@@ -123,8 +130,16 @@ export async function measureFleetCycles({
       firstS: Math.max(...services.map((s) => s.cycles[0].ms)) / 1000,
       boughtLater: services.reduce((sum, s) => sum + s.cycles.slice(1).reduce((n, c) => n + c.bought, 0), 0),
       failed: services.reduce((sum, s) => sum + s.failed, 0),
+      // The slowest host's duration of each cycle, the buying one first (seconds): where the p95 comes from.
+      byCycle: Array.from({ length: 1 + cycles }, (_, i) =>
+        Number((Math.max(...services.map((s) => s.cycles[i].ms)) / 1000).toFixed(2)),
+      ),
       p50: quantile(steady, 0.5) / 1000,
       p95: quantile(steady, 0.95) / 1000,
+      // The steady cycles' requests per address a cycle: the API's (order GETs of orders the list's reading did
+      // not hold, mostly) and the TRON node's.
+      apiPerAddressCycle: (endRequests.api - (steadyRequests?.api ?? 0)) / (hosts * perHost * cycles),
+      nodePerAddressCycle: (endRequests.node - (steadyRequests?.node ?? 0)) / (hosts * perHost * cycles),
       perOrder: statements.length / placed,
       buyingPerOrder: (statements.length - steadyCount) / placed,
       steadyPerAddressCycle: steadyCount / (hosts * perHost * cycles),
@@ -166,6 +181,7 @@ export function fleetCyclesRows(f) {
     `| the same with \`--max-spend\` (one ledger, never reached): cycle p50 / p95 | ${spend.p50.toFixed(2)} / ${spend.p95.toFixed(2)} s (p95 ${ratio.toFixed(2)}x) | ≤ 1.5x | ${ratio <= 1.5 ? 'yes' : 'no'} |`,
     `| the same: statements per order, without / with (the longest statement; the first cycle, all bought, ${mean('firstS').toFixed(1)} / ${spend.firstS.toFixed(1)} s) | ${perOrder.toFixed(2)} / ${spend.perOrder.toFixed(2)} (${Math.max(without.longestMs, again.longestMs).toFixed(0)} / ${spend.longestMs.toFixed(0)} ms) | with ≤ 4 | ${spend.perOrder <= 4 ? 'yes' : 'no'} |`,
     `| of them, the buying cycle's per order / the steady cycles' per address a cycle, without / with | ${buying.toFixed(2)} / ${spend.buyingPerOrder.toFixed(2)}; ${steady.toFixed(3)} / ${spend.steadyPerAddressCycle.toFixed(3)} | | |`,
+    `| the steady cycles' API / TRON node requests per address a cycle, without / with | ${mean('apiPerAddressCycle').toFixed(2)} / ${spend.apiPerAddressCycle.toFixed(2)}; ${mean('nodePerAddressCycle').toFixed(2)} / ${spend.nodePerAddressCycle.toFixed(2)} | | |`,
     `| the same: orders placed of those wanted, bought again after the first cycle, failed cycles | ${without.placed + spend.placed + again.placed} of ${3 * hosts * perHost}, ${without.boughtLater + spend.boughtLater + again.boughtLater}, ${failed} | all, 0, 0 | ${without.placed + spend.placed + again.placed === 3 * hosts * perHost && failed === 0 ? 'yes' : 'no'} |`,
   ];
 }
