@@ -17,6 +17,7 @@ import { fleetRows, measureFleet } from './fleet.mjs';
 import { ledgerRows, measureLedger } from './ledger.mjs';
 import { folderLedgerRows, measureFolderLedger } from './folder-ledger.mjs';
 import { fleetStartRows, measureFleetStart } from './fleet-start.mjs';
+import { fleetCyclesRows, measureFleetCycles } from './fleet-cycles.mjs';
 import { measureSupplyDay, supplyRows } from './supply-day.mjs';
 import { journalMsPerOrder } from './journal-cost.mjs';
 import { measureServiceRss } from './service-rss.mjs';
@@ -280,6 +281,8 @@ try {
   // The same in a state folder: the log, its checkpoint, what a run reads of them (issue 47).
   var folderLedger = await measureFolderLedger({ node, bin, smoke });
   var fleetStart = await measureFleetStart({ node, bin, smoke });
+  // 8 services × 1,000 addresses each, their cycles without and with --max-spend (issue 47).
+  var fleetCycles = await measureFleetCycles({ node, bin, smoke });
   // A day of supply (issue 45) on a sandbox at 120× (12 min), renewed ahead and at the end: an hour with --smoke.
   var supply = await measureSupplyDay({ node, scale: 120, hours: smoke ? 1 : 24 });
   var batch = await measureBatch({
@@ -367,6 +370,7 @@ if (!startupOnly)
           '| --- | ---: | ---: | :---: |',
           ...fleetRows(fleet),
           ...(fleetStart === undefined ? [] : fleetStartRows(fleetStart)),
+          ...(fleetCycles === undefined ? [] : fleetCyclesRows(fleetCycles)),
         ]),
     ...(ledger === undefined
       ? []
