@@ -17,17 +17,13 @@ import { JournalWriteError, UnreadableRecordError } from '../../domain/journal-e
 import { keyPrefix, recordFileName } from './key-names.js';
 import { listJson, readFolder, readRecordFile, type UnreadableRecord } from '../../journal/read-records.js';
 import { journalDir } from '../../journal/state-dir.js';
-import { sweepTemporaries } from './sweep.js';
+import { pruneJournal } from './journal-prune.js';
 import type { JournalScope, OrderJournal } from '../../journal/order-journal.js';
 import { hasOrder, orderBody, type JournalRecord, type Outcome, type OutcomeInput } from '../../journal/record.js';
 import { serverNowMs } from '../../domain/server-now.js';
 
 /** How far a settled file's time (the host clock's) may sit before its record's stamp (the server's). */
 const MTIME_SLACK_MS = 3_600_000;
-
-/** Settled records are kept this long (and pending ones until they are settled). */
-export const RETENTION_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /** The order journal in the local state folder. */
 export class Journal implements OrderJournal {
@@ -205,41 +201,9 @@ export class Journal implements OrderJournal {
     ).length;
   }
 
-  /**
-   * Removes settled records older than the retention period. Runs at most once a day (a marker file
-   * remembers when), so that an order command does not list a large folder every time.
-   */
-  async prune(): Promise<number> {
-    const marker = join(this.#root, 'last-prune');
-    // Files' times are the host's: housekeeping compares them with the host's clock.
-    const now = Date.now();
-    try {
-      if (now - statSync(marker).mtimeMs < DAY_MS) return 0;
-    } catch {
-      // No marker yet: prune now.
-    }
-    const folder = join(this.#root, 'settled');
-    const { removeQuietly, writeDurably } = await durableFiles();
-    let removed = 0;
-    for (const name of listJson(folder)) {
-      const path = join(folder, name);
-      try {
-        if (now - statSync(path).mtimeMs > RETENTION_DAYS * DAY_MS) {
-          await removeQuietly(path);
-          removed += 1;
-        }
-      } catch {
-        // Removed by a parallel prune.
-      }
-    }
-    removed += await sweepTemporaries([folder, join(this.#root, 'pending')], now, removeQuietly);
-    try {
-      this.#ensureFolders();
-      await writeDurably(marker, `${new Date(now).toISOString()}\n`);
-    } catch {
-      // Pruning is housekeeping: never fail an order over it.
-    }
-    return removed;
+  /** Removes settled records past the retention period, at most once a day (journal-prune.ts). */
+  prune(): Promise<number> {
+    return pruneJournal(this.#root, () => this.#ensureFolders());
   }
 
   /** One account per API key, whatever the URL's spelling when the record was written. */

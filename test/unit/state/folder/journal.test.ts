@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, RETENTION_DAYS, pendingRecordsIn } from '../../../../src/state/folder/journal.js';
+import { Journal, pendingRecordsIn } from '../../../../src/state/folder/journal.js';
+import { RETENTION_DAYS } from '../../../../src/state/folder/journal-prune.js';
 import { keyIdOf } from '../../../../src/journal/record.js';
 import { fakeClock } from '../../../helpers/fake-clock.js';
 
