@@ -53,6 +53,17 @@ describe('what a command loads to start', () => {
 
   it.each([
     ['balance', ['balance', '--json']],
+    ['time', ['time']],
+  ])(
+    '%s loads no file of the build but the entry and light.cjs (each more is a text read and kept)',
+    async (_name, args) => {
+      const files = await loads(args);
+      expect(files.filter((file) => !file.startsWith('node:')).sort()).toEqual(['energy.cjs', 'light.cjs']);
+    },
+  );
+
+  it.each([
+    ['balance', ['balance', '--json']],
     ['time', ['--json', 'time']],
   ])('%s loads neither node:fs/promises nor node:perf_hooks (~1 ms of CPU each at start-up)', async (_name, args) => {
     const files = await loads(args);
