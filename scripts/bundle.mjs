@@ -15,6 +15,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build as esbuild } from 'esbuild';
 
+const { wrapBundle } = await import('../dist/app/bundle-wrapper.js');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 // The root help, rendered by the real program (tsc output) as commander prints it into a pipe: the
@@ -174,4 +175,7 @@ for (const file of Object.keys(meta.outputs).filter((name) => name.endsWith('.cj
   const at = readFileSync(file).findIndex((byte) => byte > 0x7f);
   if (at !== -1 && process.env.BUNDLE_PLAIN !== '1')
     throw new Error(`${file}: a byte beyond ASCII at ${at} (write it as a \\u escape in the source)`);
+  // Every file but the entry is loaded through the code cache, which compiles a wrapped file's text as it
+  // is read (src/app/bundle-wrapper.ts): CommonJS's wrapper joined to it at run time was a second copy.
+  if (file !== 'dist/bin/energy.cjs') writeFileSync(file, wrapBundle(readFileSync(file, 'utf8')));
 }

@@ -19,12 +19,13 @@
  * link) is never opened: ours is opened with O_NONBLOCK.
  */
 import type { Stats } from 'node:fs';
+import { WRAPPED_HEAD } from './bundle-wrapper.js';
 
 /** Cache files larger than this are not read (the bundle's is ~1 MB). */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 /** The SHA-256 of the cached data, before it in the file. */
 const DIGEST_BYTES = 32;
-/** CommonJS's own wrapper, so the bundle sees exports, require, module, __filename and __dirname. */
+/** CommonJS's own wrapper, for a file the build did not wrap (bundle-wrapper.ts). */
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const WRAPPER_TAIL = '\n});';
 
@@ -138,11 +139,13 @@ function loadThroughScript(
   const cacheFile = path.join(cacheDir, cacheFileName(file, bundle));
   const source = fs.readFileSync(file, 'utf8');
   const cachedData = readCache(fs, cacheFile);
-  const script = new vm.Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
+  // The build's files come wrapped: their text is compiled as read, not copied into a joined one.
+  const script = new vm.Script(source.startsWith(WRAPPED_HEAD) ? source : `${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
     filename: file,
     ...(cachedData !== undefined && { cachedData }),
   });
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  const wrapper = script.runInThisContext() as unknown;
+  if (typeof wrapper !== 'function') return undefined;
   // Written once the run is over, so that it holds the functions this run compiled too, those that came from
   // the cache included: a rewrite adds to what the cache held.
   let writing = false;

@@ -7,6 +7,9 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import vm from 'node:vm';
+import { WRAPPED_HEAD, wrapBundle } from '../../../src/app/bundle-wrapper.js';
 import { privateCacheDir, readCache, requireCached, writeCache } from '../../../src/app/code-cache.js';
 
 let root: string;
@@ -168,6 +171,32 @@ describe('requireCached (compiled through vm.Script, on every Node line)', () =>
     expect(load().writes).toBe(1);
     expect(fs.statSync(cachePath()).ino).not.toBe(before);
     expect(fs.statSync(cachePath()).mode & 0o777).toBe(0o600);
+  });
+
+  it("a bundle the build wrapped is compiled from the text as read (no copy joined to CommonJS's wrapper)", () => {
+    const text = fs.readFileSync(bundle, 'utf8');
+    fs.writeFileSync(bundle, wrapBundle(text));
+    const compiled: string[] = [];
+    const Script = vm.Script;
+    vm.Script = class extends Script {
+      constructor(code: string, options?: vm.ScriptOptions) {
+        super(code, options);
+        compiled.push(code);
+      }
+    };
+    try {
+      expect(load().exports).toEqual({ answer: 42, dir: join(root, 'bin') });
+      expect(load().writes).toBe(0);
+    } finally {
+      vm.Script = Script;
+    }
+    expect(compiled).toEqual([wrapBundle(text), wrapBundle(text)]);
+    expect(compiled[0]!.startsWith(WRAPPED_HEAD)).toBe(true);
+  });
+
+  it("a wrapped bundle required by Node's own loader runs as it would unwrapped", () => {
+    fs.writeFileSync(bundle, wrapBundle(fs.readFileSync(bundle, 'utf8')));
+    expect(createRequire(import.meta.url)(bundle)).toEqual({ answer: 42, dir: join(root, 'bin') });
   });
 
   it('no cache folder: the bundle is required as it is', () => {
