@@ -11,19 +11,9 @@
 // orders' final outcomes) per order placed, and split at the moment every host had ended its first cycle.
 //   node bench/fleet-cycles.mjs [--smoke] [--bin path/to/bin/energy.js] [--size HOSTSxN] [--cycles N]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { postgresBin, startCluster } from './pg-cluster.mjs';
-
-function addressesFrom(encode, tag, count) {
-  return Array.from({ length: count }, (_, i) => {
-    const id = Buffer.alloc(20, tag);
-    id.writeUInt32BE(i, 0);
-    return encode(Buffer.concat([Buffer.from([0x41]), id]));
-  });
-}
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFleetHosts } from './fleet-hosts.mjs';
 
 function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -40,30 +30,11 @@ export async function measureFleetCycles({
   everyMs = smoke ? 1_000 : 3_000,
   say = () => {},
 }) {
-  const pgBin = postgresBin();
-  if (pgBin === undefined) return undefined;
-  const dist = join(dirname(bin), '..', 'dist');
-  const { startSandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
-  const { encodeTronAddress } = await import(pathToFileURL(join(dist, 'domain', 'address.js')).href);
-  const cluster = startCluster(pgBin);
   // Delivered a second after the order; the rented hour is a real hour, longer than the run.
-  const sandbox = await startSandbox({
-    rateLimit: false,
-    startingBalance: '1000000000.000000',
-    deliverAfterMs: 1_000,
-  });
-  const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-fleet-cycles-'));
-  const env = (host) => ({
-    PATH: process.env.PATH,
-    HOME: work,
-    ENERGY_CONFIG_DIR: join(work, 'config'),
-    ENERGY_STATE_DIR: join(work, `state-${host}`),
-    ENERGY_STATE_URL: cluster.url,
-    ENERGY_BASE_URL: sandbox.url,
-    ENERGY_API_KEY: sandbox.apiKey,
-    ENERGY_API_SECRET: sandbox.apiSecret,
-    ENERGY_TRON_NODE: sandbox.url,
-  });
+  const hostsWorld = await startFleetHosts({ bin, name: 'fleet-cycles', sandboxOptions: { deliverAfterMs: 1_000 } });
+  if (hostsWorld === undefined) return undefined;
+  const { sandbox, cluster, addresses } = hostsWorld;
+  const env = (host) => hostsWorld.env(`state-${host}`);
   const requests = () => {
     const node = sandbox.tronRequests().length;
     return { node, api: sandbox.requestCount() - node };
@@ -71,7 +42,7 @@ export async function measureFleetCycles({
   /** One run: `hosts` services on addresses of their own until each has ended 1 + `cycles` cycles. */
   let tag = 0x80;
   const run = async (name, extra) => {
-    const sets = Array.from({ length: hosts }, () => addressesFrom(encodeTronAddress, tag++, perHost));
+    const sets = Array.from({ length: hosts }, () => addresses(tag++, perHost));
     const [log, ordersBefore, started] = [cluster.logSize(), sandbox.orders().length, performance.now()];
     const services = sets.map((addresses, host) => {
       const child = spawn(
@@ -161,9 +132,7 @@ export async function measureFleetCycles({
     }
     return { hosts, perHost, cycles, everyMs, ...figures };
   } finally {
-    await sandbox.close();
-    cluster.stop();
-    rmSync(work, { recursive: true, force: true });
+    await hostsWorld.close();
   }
 }
 

@@ -5,47 +5,18 @@
 // against the same 4 hosts given a quarter of the list each (split by hand): the aim is within 1.5×.
 //   node bench/fleet-start.mjs [--smoke] [--bin path/to/bin/energy.js]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { postgresBin, startCluster } from './pg-cluster.mjs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFleetHosts } from './fleet-hosts.mjs';
 
 const HOSTS = 4;
 
-function addressesFrom(encode, tag, count) {
-  return Array.from({ length: count }, (_, i) => {
-    const id = Buffer.alloc(20, tag);
-    id.writeUInt32BE(i, 0);
-    return encode(Buffer.concat([Buffer.from([0x41]), id]));
-  });
-}
-
 export async function measureFleetStart({ node = process.execPath, bin, smoke = false, say = () => {} }) {
-  const pgBin = postgresBin();
-  if (pgBin === undefined) return undefined;
-  const dist = join(dirname(bin), '..', 'dist');
-  const { startSandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
-  const { encodeTronAddress } = await import(pathToFileURL(join(dist, 'domain', 'address.js')).href);
-  const cluster = startCluster(pgBin);
   // Orders stay on their way for the whole bench: an address bought for is not short again.
-  const sandbox = await startSandbox({
-    rateLimit: false,
-    startingBalance: '1000000000.000000',
-    deliverAfterMs: 3_600_000,
-  });
-  const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-fleet-start-'));
-  const env = (host) => ({
-    PATH: process.env.PATH,
-    HOME: work,
-    ENERGY_CONFIG_DIR: join(work, 'config'),
-    ENERGY_STATE_DIR: join(work, `state-${host}`),
-    ENERGY_STATE_URL: cluster.url,
-    ENERGY_BASE_URL: sandbox.url,
-    ENERGY_API_KEY: sandbox.apiKey,
-    ENERGY_API_SECRET: sandbox.apiSecret,
-    ENERGY_TRON_NODE: sandbox.url,
-  });
+  const hostsWorld = await startFleetHosts({ bin, name: 'fleet-start', sandboxOptions: { deliverAfterMs: 3_600_000 } });
+  if (hostsWorld === undefined) return undefined;
+  const { sandbox, addresses } = hostsWorld;
+  const env = (host) => hostsWorld.env(`state-${host}`);
   /** 4 services at once on `lists` (one each): the orders of each one's first cycle, and the time to all bought. */
   const start = async (name, lists) => {
     const wanted = new Set(lists.flat());
@@ -89,13 +60,13 @@ export async function measureFleetStart({ node = process.execPath, bin, smoke = 
   };
   try {
     const size = smoke ? 60 : 1_000;
-    const together = addressesFrom(encodeTronAddress, 0x71, size);
+    const together = addresses(0x71, size);
     say(`fleet start: ${HOSTS} hosts × the same ${size} short addresses`);
     const shared = await start(
       'shared',
       Array.from({ length: HOSTS }, () => together),
     );
-    const apart = addressesFrom(encodeTronAddress, 0x72, size);
+    const apart = addresses(0x72, size);
     const quarter = Math.ceil(size / HOSTS);
     say(`fleet start: ${HOSTS} hosts × ${quarter} of ${size} (split by hand)`);
     const split = await start(
@@ -104,9 +75,7 @@ export async function measureFleetStart({ node = process.execPath, bin, smoke = 
     );
     return { size, shared, split };
   } finally {
-    await sandbox.close();
-    cluster.stop();
-    rmSync(work, { recursive: true, force: true });
+    await hostsWorld.close();
   }
 }
 

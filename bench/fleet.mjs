@@ -13,21 +13,11 @@
 //     statements per order (issue 47).
 //   node bench/fleet.mjs [--smoke] [--bin path/to/bin/energy.js] [--api N | --api HOSTSxN] [--spend HOSTSxN]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { postgresBin, startCluster } from './pg-cluster.mjs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFleetHosts } from './fleet-hosts.mjs';
 
 const READS = ['/wallet/getaccountresource', '/wallet/getaccount'];
-
-function addressesFrom(encode, tag, count) {
-  return Array.from({ length: count }, (_, i) => {
-    const id = Buffer.alloc(20, tag);
-    id.writeUInt32BE(i, 0);
-    return encode(Buffer.concat([Buffer.from([0x41]), id]));
-  });
-}
 
 /** Runs a process to its end; rejects on a non-zero exit. */
 function finished(child, what) {
@@ -50,19 +40,10 @@ export async function measureFleet({
   apiOnly,
   say = () => {},
 }) {
-  const pgBin = postgresBin();
-  if (pgBin === undefined) return undefined;
-  const dist = join(dirname(bin), '..', 'dist');
-  const { startSandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
-  const { encodeTronAddress } = await import(pathToFileURL(join(dist, 'domain', 'address.js')).href);
-  const cluster = startCluster(pgBin);
   // Orders stay on their way for the whole bench: an address bought for then waits, short on chain.
-  const sandbox = await startSandbox({
-    rateLimit: false,
-    startingBalance: '1000000000.000000',
-    deliverAfterMs: 3_600_000,
-  });
-  const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-fleet-'));
+  const hostsWorld = await startFleetHosts({ bin, name: 'fleet', sandboxOptions: { deliverAfterMs: 3_600_000 } });
+  if (hostsWorld === undefined) return undefined;
+  const { sandbox, cluster, addresses } = hostsWorld;
   const reads = () => READS.reduce((sum, path) => sum + sandbox.requestCount(path), 0);
   // API requests: all the sandbox answered but its TRON node's.
   const apiRequests = () => sandbox.requestCount() - sandbox.tronRequests().length;
@@ -81,17 +62,7 @@ export async function measureFleet({
     const named = Object.values(kinds).reduce((sum, n) => sum + n, 0);
     return { ...kinds, orderGets: apiRequests() - named };
   };
-  const env = (host) => ({
-    PATH: process.env.PATH,
-    HOME: work,
-    ENERGY_CONFIG_DIR: join(work, 'config'),
-    ENERGY_STATE_DIR: join(work, `state-${host}`),
-    ENERGY_STATE_URL: cluster.url,
-    ENERGY_BASE_URL: sandbox.url,
-    ENERGY_API_KEY: sandbox.apiKey,
-    ENERGY_API_SECRET: sandbox.apiSecret,
-    ENERGY_TRON_NODE: sandbox.url,
-  });
+  const env = (host) => hostsWorld.env(`state-${host}`);
   const ensure = (host, addresses, extra) =>
     spawn(node, [bin, 'ensure', ...addresses, '--energy', '65000', '--hours', '1', '--yes', '--json', ...extra], {
       env: env(host),
@@ -161,7 +132,7 @@ export async function measureFleet({
       ['again', []],
     ];
     for (const [name, extra] of runs) {
-      const sets = Array.from({ length: hosts }, () => addressesFrom(encodeTronAddress, tag++, perHost));
+      const sets = Array.from({ length: hosts }, () => addresses(tag++, perHost));
       say(`fleet: ${hosts} hosts × ${perHost} buying at once, ${name === 'with' ? 'with' : 'without'} --max-spend`);
       const [log, ordersBefore, started] = [cluster.logSize(), sandbox.orders().length, Date.now()];
       await Promise.all(sets.map((set, host) => finished(ensure(`${name}${host}`, set, extra), `${name} ${host}`)));
@@ -196,7 +167,7 @@ export async function measureFleet({
     // rows alone (issue 47 item 3).
     if (apiOnly !== undefined) {
       const [hosts, size] = apiOnly;
-      const waiting = addressesFrom(encodeTronAddress, 0x65, size);
+      const waiting = addresses(0x65, size);
       say(`fleet: buying for ${size} addresses`);
       await finished(ensure('buyer', waiting, []), 'the first run');
       say(`fleet: 1 host × ${size}`);
@@ -213,7 +184,7 @@ export async function measureFleet({
     const everyMs = smoke ? 1_000 : 2_000;
     const cycles = smoke ? 2 : 10;
     // Every address bought for once: from now on each is short on chain and waits for its order.
-    const waiting = addressesFrom(encodeTronAddress, 0x61, size);
+    const waiting = addresses(0x61, size);
     say(`fleet: buying for ${size} addresses`);
     await finished(ensure('buyer', waiting, []), 'the first run');
     say('fleet: a service whose addresses wait');
@@ -221,7 +192,7 @@ export async function measureFleet({
     say('fleet: four hosts whose addresses wait');
     const quietFour = await serve([waiting, waiting, waiting, waiting], everyMs, cycles);
     // The steady state of a fleet: addresses with enough energy, one host, then four on the same addresses.
-    const steady = addressesFrom(encodeTronAddress, 0x62, size);
+    const steady = addresses(0x62, size);
     for (const address of steady) sandbox.seedTronAccount(address, { energy: 65_000 });
     say('fleet: one host');
     const one = await serve([steady], everyMs, cycles);
@@ -230,7 +201,7 @@ export async function measureFleet({
     // Two hosts of 7,000 short addresses each, at once: every one bought, on PostgreSQL's default lock table.
     const many = smoke ? 50 : 7_000;
     say(`fleet: 2 hosts × ${many}`);
-    const halves = [0x63, 0x64].map((tag) => addressesFrom(encodeTronAddress, tag, many));
+    const halves = [0x63, 0x64].map((tag) => addresses(tag, many));
     const ordersBefore = sandbox.orders().length;
     const log = cluster.logSize();
     const started = Date.now();
@@ -268,9 +239,7 @@ export async function measureFleet({
       spend,
     };
   } finally {
-    await sandbox.close();
-    cluster.stop();
-    rmSync(work, { recursive: true, force: true });
+    await hostsWorld.close();
   }
 }
 

@@ -5,29 +5,11 @@
 // first run after an upgrade): it reads the whole log once and writes one; the second reads the checkpoint and
 // the log's tail. Aim: memory and start flat in N (within +20 MiB and 0.5 s at 300k of the empty ledger's).
 //   node bench/folder-ledger.mjs [--smoke] [--sizes 0,100000,300000] [--bin path/to/bin/energy.js]
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-function runOnce(node, args, env, rssFile) {
-  const started = performance.now();
-  const child = spawn(node, ['--import', fileURLToPath(new URL('./report-rss.mjs', import.meta.url)), ...args], {
-    env: { ...env, BENCH_RSS_FILE: rssFile },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
-  return new Promise((done, fail) =>
-    child.on('exit', (code) =>
-      code === 0
-        ? done({ seconds: (performance.now() - started) / 1000, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 })
-        : fail(new Error(`ensure exited ${code}: ${stderr}`)),
-    ),
-  );
-}
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measuredRun as runOnce, startFleetHosts } from './fleet-hosts.mjs';
 
 /** The log of `budget bench` with `size` settled orders of 0.000001 over the last 23 hours, and a day's window. */
 function writeLog(journal, size, nowMs) {
@@ -59,26 +41,14 @@ function writeLog(journal, size, nowMs) {
 }
 
 export async function measureFolderLedger({ node = process.execPath, bin, smoke = false, sizes, say = () => {} }) {
-  const dist = join(dirname(bin), '..', 'dist');
-  const { startSandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
-  const { encodeTronAddress } = await import(pathToFileURL(join(dist, 'domain', 'address.js')).href);
-  const sandbox = await startSandbox({ rateLimit: false, startingBalance: '1000000000.000000' });
-  const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-folder-ledger-'));
+  const hostsWorld = await startFleetHosts({ bin, name: 'folder-ledger', postgres: false });
+  const { sandbox, work, encodeTronAddress } = hostsWorld;
   const rows = [];
   let tag = 0;
   try {
     for (const size of sizes ?? (smoke ? [0, 1_000] : [0, 100_000, 300_000])) {
       const state = join(work, `state-${size}`);
-      const env = {
-        PATH: process.env.PATH,
-        HOME: work,
-        ENERGY_CONFIG_DIR: join(work, 'config'),
-        ENERGY_STATE_DIR: state,
-        ENERGY_BASE_URL: sandbox.url,
-        ENERGY_API_KEY: sandbox.apiKey,
-        ENERGY_API_SECRET: sandbox.apiSecret,
-        ENERGY_TRON_NODE: sandbox.url,
-      };
+      const env = hostsWorld.env(`state-${size}`);
       const now = Number(JSON.parse(await (await fetch(`${sandbox.url}/v1/time`)).text()).unix_time) * 1000;
       say(`folder ledger: writing ${size.toLocaleString('en-US')} orders`);
       writeLog(join(state, 'journal'), size, now);
@@ -94,8 +64,7 @@ export async function measureFolderLedger({ node = process.execPath, bin, smoke 
     }
     return { rows };
   } finally {
-    await sandbox.close();
-    rmSync(work, { recursive: true, force: true });
+    await hostsWorld.close();
   }
 }
 

@@ -4,52 +4,17 @@
 // peak RSS and wall time, and the time of the hold's own transaction in the server's statement log. Aim:
 // memory and start flat in N (within +20 MiB and 0.5 s at 300k of the empty ledger's).
 //   node bench/ledger.mjs [--smoke] [--sizes 0,100000,300000] [--bin path/to/bin/energy.js]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { postgresBin, startCluster } from './pg-cluster.mjs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measuredRun as runOnce, startFleetHosts } from './fleet-hosts.mjs';
 
 const DAY_MS = 86_400_000;
 
-function runOnce(node, args, env, rssFile) {
-  const started = performance.now();
-  const child = spawn(node, ['--import', fileURLToPath(new URL('./report-rss.mjs', import.meta.url)), ...args], {
-    env: { ...env, BENCH_RSS_FILE: rssFile },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
-  return new Promise((done, fail) =>
-    child.on('exit', (code) =>
-      code === 0
-        ? done({ seconds: (performance.now() - started) / 1000, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 })
-        : fail(new Error(`ensure exited ${code}: ${stderr}`)),
-    ),
-  );
-}
-
 export async function measureLedger({ node = process.execPath, bin, smoke = false, sizes, say = () => {} }) {
-  const pgBin = postgresBin();
-  if (pgBin === undefined) return undefined;
-  const dist = join(dirname(bin), '..', 'dist');
-  const { startSandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
-  const { encodeTronAddress } = await import(pathToFileURL(join(dist, 'domain', 'address.js')).href);
-  const cluster = startCluster(pgBin);
-  const sandbox = await startSandbox({ rateLimit: false, startingBalance: '1000000000.000000' });
-  const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-ledger-'));
-  const env = {
-    PATH: process.env.PATH,
-    HOME: work,
-    ENERGY_CONFIG_DIR: join(work, 'config'),
-    ENERGY_STATE_DIR: join(work, 'state'),
-    ENERGY_STATE_URL: cluster.url,
-    ENERGY_BASE_URL: sandbox.url,
-    ENERGY_API_KEY: sandbox.apiKey,
-    ENERGY_API_SECRET: sandbox.apiSecret,
-    ENERGY_TRON_NODE: sandbox.url,
-  };
+  const hostsWorld = await startFleetHosts({ bin, name: 'ledger' });
+  if (hostsWorld === undefined) return undefined;
+  const { sandbox, cluster, work, encodeTronAddress } = hostsWorld;
+  const env = hostsWorld.env('state');
   const rows = [];
   try {
     let filled = 0;
@@ -99,9 +64,7 @@ export async function measureLedger({ node = process.execPath, bin, smoke = fals
     }
     return { rows, dayMs: DAY_MS };
   } finally {
-    await sandbox.close();
-    cluster.stop();
-    rmSync(work, { recursive: true, force: true });
+    await hostsWorld.close();
   }
 }
 

@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,7 +95,8 @@ export function startCluster(bin, { password } = {}) {
       }
       return durations;
     },
-    logSize: () => readFileSync(log).length,
+    /** The log's length in bytes, without reading it (a bench polls it while the sandbox in its process answers). */
+    logSize: () => statSync(log).size,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
@@ -133,6 +135,8 @@ export function startBouncer(bin, cluster) {
       'auth_type = trust',
       `auth_file = ${join(dir, 'userlist.txt')}`,
       'pool_mode = transaction',
+      // The admin console (SHOW STATS: bytes in and out), for bench/claim-bytes.mjs.
+      'admin_users = postgres',
       'default_pool_size = 4',
       `logfile = ${join(dir, 'pgbouncer.log')}`,
       `pidfile = ${join(dir, 'pgbouncer.pid')}`,
@@ -155,6 +159,21 @@ export function startBouncer(bin, cluster) {
   }
   return {
     url: `postgresql://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
+    /** SHOW STATS of the admin console: each database's row, by column name. */
+    stats() {
+      const psql = spawnSync(
+        'psql',
+        ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'pgbouncer', '-A', '-c', 'SHOW STATS'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      const [header, ...rows] = psql.stdout.trim().split('\n');
+      const names = header.split('|');
+      return rows
+        .filter((row) => row.includes('|'))
+        .map((row) => Object.fromEntries(row.split('|').map((value, i) => [names[i], value])));
+    },
     stop() {
       try {
         process.kill(Number(readFileSync(join(dir, 'pgbouncer.pid'), 'utf8').trim()), 'SIGINT');

@@ -1,10 +1,12 @@
 /**
  * Orders and the balance they hold. Sequence numbers count seeded orders first, then created ones, which live
- * in an array in creation order (paging is a slice, not a scan) with maps for lookup by id and client_request_id.
+ * in an array in creation order (paging is a slice, not a scan) with maps for lookup by id and client_request_id,
+ * and by address for what the node shows (address-rentals.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateOrderRequest, Order } from '../client/types.js';
 import { addAmounts, subtractAmounts } from '../domain/money.js';
+import { AddressRentals } from './address-rentals.js';
 import { SANDBOX_CANCELLED_ADDRESS, SANDBOX_FAILING_ADDRESS, SANDBOX_UNDELIVERABLE_ADDRESS } from './catalog.js';
 import type { ForeignRecordFields } from './foreign-orders.js';
 import { advance, orderView, type OrderRecord, type Timing } from './order-lifecycle.js';
@@ -26,6 +28,8 @@ export class OrderBook {
   /** Orders whose held amount is not settled yet: few, so that settling on every request stays cheap. */
   private readonly unsettled = new Set<OrderRecord>();
   private readonly activated = new Set<string>();
+  /** The rentals of each address, so that a node's read of one address costs its orders alone. */
+  private readonly rentals: AddressRentals;
   /** Fields the spec does not name, on every order shown (SandboxOptions.extraFields). */
   private readonly extraFields: Readonly<Record<string, unknown>>;
   /** Seconds added to every order's stamps (SandboxOptions.stampsAheadSeconds). */
@@ -45,6 +49,7 @@ export class OrderBook {
     } = {},
   ) {
     this.available = startingBalance;
+    this.rentals = new AddressRentals(timing);
     this.seeded = new SeededOrders(seedCount, timing, nowMs);
     for (const address of this.seeded.activatedAddresses) this.activated.add(address);
     this.extraFields = history.extraFields ?? {};
@@ -83,25 +88,17 @@ export class OrderBook {
 
   /** Energy delegated to an address now: its delivered orders that have not expired (what the chain shows). */
   delegatedEnergy(address: string, nowMs: number, lagMs = 0): number {
-    let total = 0;
-    for (const record of this.records) {
-      // A node `lagMs` behind shows a delivery once it is that old.
-      const shown = nowMs - lagMs >= record.createdMs + this.timing.deliverAfterMs;
-      if (record.address === address && !record.fails && advance(record, this.timing, nowMs) === 2 && shown)
-        total += record.energy;
-    }
-    return total;
+    // A node `lagMs` behind shows a delivery once it is that old.
+    return this.rentals.delegated(address, nowMs, lagMs);
   }
 
   /** The address's rentals that deliver (none of the failing ones), whatever their stage. */
   rentalSpans(address: string): RentalSpan[] {
     const { deliverAfterMs, hourMs } = this.timing;
-    return this.records
-      .filter((record) => record.address === address && !record.fails && record.fixed === undefined)
-      .map((record) => {
-        const startMs = record.createdMs + deliverAfterMs;
-        return { id: record.id, energy: record.energy, startMs, endMs: startMs + record.durationHours * hourMs };
-      });
+    return this.rentals.all(address).map((record) => {
+      const startMs = record.createdMs + deliverAfterMs;
+      return { id: record.id, energy: record.energy, startMs, endMs: startMs + record.durationHours * hourMs };
+    });
   }
 
   findById(id: string): OrderRecord | undefined {
@@ -185,6 +182,7 @@ export class OrderBook {
     this.records.push(record);
     this.byId.set(record.id, record);
     this.byClientId.set(record.clientRequestId, record);
+    this.rentals.add(record);
     return record;
   }
 }
