@@ -11,15 +11,28 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Order } from '../client/types.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import type { CliError } from '../domain/errors.js';
 import { compareAmounts, subtractAmounts } from '../domain/money.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
-import { accountLedger, budgetLedger, type SpendLedger, type Wanted } from '../journal/spend-ledger.js';
+import {
+  accountLedger,
+  budgetLedger,
+  type SpendEvent,
+  type SpendLedger,
+  type Wanted,
+} from '../journal/spend-ledger.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import { learnFromJournal, recheckOpenOrders, type CeilingStore } from './ceiling-upkeep.js';
-import type { Ceiling, EnsureClient, Purchase, SpendCeilingRule, SpendHold, SpendReservation } from './ensure-types.js';
+import type {
+  Ceiling,
+  EnsureClient,
+  FinalOutcome,
+  Purchase,
+  SpendCeilingRule,
+  SpendHold,
+  SpendReservation,
+} from './ensure-types.js';
 import { failItem } from './item.js';
 import { needId } from './need-id.js';
 import { Hold, type Holder } from './spend-hold.js';
@@ -160,11 +173,16 @@ export class SpendCeiling implements SpendCeilingRule {
     return refused ?? this.#holdOf(store, clock, wanted, true);
   }
 
-  async settle(order: Order, state: 'kept' | 'refunded'): Promise<void> {
+  async settle(outcomes: readonly FinalOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     const { ledger } = await this.#open();
     const at = this.#serverNowMs();
-    // Kept only where the ledger has the entry (the store checks, in the same step as it writes).
-    await ledger.append([{ kind: 'final', id: order.client_request_id, state, at_ms: at, note: null }], at);
+    // Kept only where the ledger has the entry (the store checks, in the same step as it writes): one append,
+    // one statement in PostgreSQL, however many orders a cycle settles.
+    const events = outcomes.map(({ order, state }): SpendEvent => {
+      return { kind: 'final', id: order.client_request_id, state, at_ms: at, note: null };
+    });
+    await ledger.append(events, at);
   }
 
   /**
