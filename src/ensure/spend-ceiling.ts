@@ -35,6 +35,7 @@ import type {
 } from './ensure-types.js';
 import { failItem } from './item.js';
 import { needId } from './need-id.js';
+import { GroupedAppends } from './grouped-appends.js';
 import { Hold, type Holder } from './spend-hold.js';
 
 export interface CeilingOptions {
@@ -113,14 +114,16 @@ export class SpendCeiling implements SpendCeilingRule {
    */
   #clock: ServerClock | undefined;
   readonly #token = `${hostname()} ${process.pid} ${randomBytes(4).toString('hex')}`;
-  #opened: Promise<CeilingStore & { holder: Holder }> | undefined;
+  #opened: Promise<CeilingStore & { holder: Holder; appends: GroupedAppends }> | undefined;
 
   constructor(private readonly o: CeilingOptions) {}
 
-  #open(): Promise<CeilingStore & { holder: Holder }> {
+  #open(): Promise<CeilingStore & { holder: Holder; appends: GroupedAppends }> {
     this.#opened ??= this.o.open().then((store) => ({
       ...store,
       holder: { token: this.#token, account: store.journal.scope },
+      // The holds' orders and drops, written together where they meet (orders are placed side by side).
+      appends: new GroupedAppends(store.ledger),
     }));
     return this.#opened;
   }
@@ -213,11 +216,16 @@ export class SpendCeiling implements SpendCeilingRule {
   }
 
   /** A request's hold; one sent under another id is held afresh there, checked against the ceiling. */
-  #holdOf(store: CeilingStore & { holder: Holder }, clock: ServerClock, wanted: Wanted, sent: boolean): Hold {
-    const { ledger, holder } = store;
+  #holdOf(
+    store: CeilingStore & { holder: Holder; appends: GroupedAppends },
+    clock: ServerClock,
+    wanted: Wanted,
+    sent: boolean,
+  ): Hold {
+    const { ledger, holder, appends } = store;
     const again = async (other: Wanted) =>
       (await holdInOrder(ledger, this.o.ceiling, holder, [other], clock.nowMs())).refusals[0];
-    return new Hold(ledger, holder, clock, wanted, { sent, holdAgain: again });
+    return new Hold(appends, holder, clock, wanted, { sent, holdAgain: again });
   }
 
   async #hold({ ledger, holder }: { ledger: SpendLedger; holder: Holder }, wanted: Wanted[], nowMs: number) {

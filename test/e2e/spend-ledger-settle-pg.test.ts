@@ -15,6 +15,7 @@ import { rentalArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { readStateUrl } from '../../src/config/state-url.js';
 import { orderRequestBody } from '../../src/client/client.js';
+import type { QuoteResponse } from '../../src/client/types.js';
 
 const bin = postgresBin();
 
@@ -148,6 +149,57 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the --max-spend
           "SELECT client_request_id, order_id FROM energy.spend_entry WHERE ledger = 'budget lacking' AND order_id IS NOT NULL",
         ),
       ).toBe('lacking-3|order-of-3');
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('orders placed side by side are filed together: each in the ledger when its caller goes on, one write for those that met', async () => {
+    const { PgStore } = await import('../../src/state/pg/pg-store.js');
+    const { SpendCeiling } = await import('../../src/ensure/spend-ceiling.js');
+    const { newItem } = await import('../../src/ensure/item.js');
+    const { needId } = await import('../../src/ensure/need-id.js');
+    const { fakeServerClock } = await import('../helpers/fake-clock.js');
+    const { sampleOrder } = await import('../helpers/sample-order.js');
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
+    try {
+      const scope = { origin: world.sandbox.url, keyId: 'sha256:grouped' };
+      const [journal, ledger] = [await store.journal(scope), await store.spendLedger('budget grouped')];
+      const ceiling = new SpendCeiling({
+        ceiling: { trx: '100.000000', windowMs: 3_600_000, text: '100/1h', budget: 'grouped' },
+        open: async () => ({ ledger, journal }),
+        note: () => undefined,
+      });
+      const purchases = [1, 2, 3, 4, 5].map((n) => ({
+        item: { ...newItem(`T${n}`, 65_000, 0), to_buy: 65_000 },
+        quote: { total_trx: '3.900000' } as QuoteResponse,
+        need: { anchor: { periodStartMs: n }, windowStartMs: 0, listedSinceMs: undefined },
+      }));
+      const reservation = await ceiling.reserve(purchases, fakeServerClock(Date.UTC(2026, 11, 7, 12)), {
+        getOrder: async () => never(),
+      });
+      const orders = purchases.map((purchase, n) =>
+        sampleOrder({
+          id: `grouped-${n}`,
+          client_request_id: needId(purchase.item.address, purchase.need.anchor),
+          address: purchase.item.address,
+          total_trx: '3.900000',
+        }),
+      );
+      for (const [n, purchase] of purchases.entries())
+        expect(await reservation.holdOf(purchase)!.sending(orders[n]!.client_request_id)).toBeUndefined();
+      // Five answers at once: the first is written alone, the four that came meanwhile in one write after it.
+      await Promise.all(purchases.map((purchase, n) => reservation.holdOf(purchase)!.ordered(orders[n]!)));
+      expect(
+        sql(
+          "SELECT count(*), count(DISTINCT xmin::text) FROM energy.spend_event WHERE ledger = 'budget grouped' AND kind = 'order'",
+        ),
+      ).toBe('5|2');
+      expect(
+        sql(
+          "SELECT count(*), sum(amount) FROM energy.spend_entry WHERE ledger = 'budget grouped' AND order_id IS NOT NULL",
+        ),
+      ).toBe('5|19.500000');
     } finally {
       await store.close();
     }
