@@ -87,7 +87,10 @@ export class PlacedOrders {
     }
     // Refunded (its price back under --max-spend) only when it ended undelivered: lifecycle_final without
     // delivery_final, with or without a failure object. A final delivery that failed is kept, yet backs off.
-    await this.ledger?.settle(finals.map((order) => ({ order, state: endedUndelivered(order) ? 'refunded' : 'kept' })));
+    if (finals.length > 0)
+      await this.ledger?.settle(
+        finals.map((order) => ({ order, state: endedUndelivered(order) ? 'refunded' : 'kept' })),
+      );
     return finals.map((order) => {
       this.#unsettled.delete(order.id);
       return this.#settleOne(order, cycle);
