@@ -21,7 +21,7 @@ const LEARN_AT_MOST = 100;
 export interface CeilingStore {
   ledger: SpendLedger;
   /** This run's API and key: its holds are filed under them, and its journal says what became of them. */
-  journal: Pick<OrderJournal, 'find' | 'scope'>;
+  journal: Pick<OrderJournal, 'find' | 'findAll' | 'scope'>;
 }
 
 /** The ledger's orders not known final, read again: true when some turned out refunded. */
@@ -67,9 +67,12 @@ export async function learnFromJournal({ ledger, journal }: CeilingStore, ceilin
   // The journal is the key's, whatever spelling of the URL its records were sent under.
   const { keyId } = journal.scope;
   const lacking = await ledger.lackingOrders(nowMs - ceiling.windowMs, keyId, LEARN_AT_MOST);
+  if (lacking.length === 0) return;
+  // One read for all of them: in a fleet, most are other hosts' requests on their way now (no order yet).
+  const records = await journal.findAll?.(lacking.map(({ id }) => id));
   const events: SpendEvent[] = [];
   for (const { id, address, total } of lacking) {
-    const record = await journal.find(id);
+    const record = records === undefined ? await journal.find(id) : records.get(id);
     const orderId = record === undefined ? undefined : orderIdOf(record);
     if (orderId === undefined) continue;
     events.push({ kind: 'order', id, order_id: orderId, address, total_trx: total, at_ms: nowMs });

@@ -230,6 +230,12 @@ export interface SpendReservation {
   releaseUnsent(): Promise<void>;
 }
 
+/** An order of the service's that became final, as the --max-spend ledger files it. */
+export interface FinalOutcome {
+  order: Order;
+  state: 'kept' | 'refunded';
+}
+
 /** --max-spend's rule as ensure and the service use it (spend-ceiling.ts). */
 export interface SpendCeilingRule {
   readonly limit: Ceiling;
@@ -244,8 +250,11 @@ export interface SpendCeilingRule {
   ): Promise<SpendReservation>;
   /** A resend of `ensure`'s own pending request: its hold, or the error saying it does not fit (then not resent). */
   holdResend(record: JournalRecord, clock: ServerClock): Promise<SpendHold | CliError>;
-  /** An order of the service's, final: a refunded one gives its price back. */
-  settle(order: Order, state: 'kept' | 'refunded'): Promise<void>;
+  /**
+   * Orders of the service's, final: a refunded one gives its price back. All of a cycle's at once, in one write
+   * (one statement in PostgreSQL); none, nothing written.
+   */
+  settle(outcomes: readonly FinalOutcome[]): Promise<void>;
   /** What is left now, on the server's clock as the last run measured it. */
   leftNow(hostNowMs: number): Promise<string>;
 }

@@ -11,17 +11,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Order } from '../client/types.js';
 import { ConflictError } from '../domain/cli-errors.js';
 import type { CliError } from '../domain/errors.js';
 import { compareAmounts, subtractAmounts } from '../domain/money.js';
 import { recordedOrder, type JournalRecord } from '../journal/record.js';
-import { accountLedger, budgetLedger, type SpendLedger, type Wanted } from '../journal/spend-ledger.js';
+import {
+  accountLedger,
+  budgetLedger,
+  type SpendEvent,
+  type SpendLedger,
+  type Wanted,
+} from '../journal/spend-ledger.js';
 import type { ServerClock } from '../ordering/server-clock.js';
 import { learnFromJournal, recheckOpenOrders, type CeilingStore } from './ceiling-upkeep.js';
-import type { Ceiling, EnsureClient, Purchase, SpendCeilingRule, SpendHold, SpendReservation } from './ensure-types.js';
+import type {
+  Ceiling,
+  EnsureClient,
+  FinalOutcome,
+  Purchase,
+  SpendCeilingRule,
+  SpendHold,
+  SpendReservation,
+} from './ensure-types.js';
 import { failItem } from './item.js';
 import { needId } from './need-id.js';
+import { GroupedAppends } from './grouped-appends.js';
 import { Hold, type Holder } from './spend-hold.js';
 
 export interface CeilingOptions {
@@ -100,14 +114,16 @@ export class SpendCeiling implements SpendCeilingRule {
    */
   #clock: ServerClock | undefined;
   readonly #token = `${hostname()} ${process.pid} ${randomBytes(4).toString('hex')}`;
-  #opened: Promise<CeilingStore & { holder: Holder }> | undefined;
+  #opened: Promise<CeilingStore & { holder: Holder; appends: GroupedAppends }> | undefined;
 
   constructor(private readonly o: CeilingOptions) {}
 
-  #open(): Promise<CeilingStore & { holder: Holder }> {
+  #open(): Promise<CeilingStore & { holder: Holder; appends: GroupedAppends }> {
     this.#opened ??= this.o.open().then((store) => ({
       ...store,
       holder: { token: this.#token, account: store.journal.scope },
+      // The holds' orders and drops, written together where they meet (orders are placed side by side).
+      appends: new GroupedAppends(store.ledger),
     }));
     return this.#opened;
   }
@@ -160,11 +176,16 @@ export class SpendCeiling implements SpendCeilingRule {
     return refused ?? this.#holdOf(store, clock, wanted, true);
   }
 
-  async settle(order: Order, state: 'kept' | 'refunded'): Promise<void> {
+  async settle(outcomes: readonly FinalOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     const { ledger } = await this.#open();
     const at = this.#serverNowMs();
-    // Kept only where the ledger has the entry (the store checks, in the same step as it writes).
-    await ledger.append([{ kind: 'final', id: order.client_request_id, state, at_ms: at, note: null }], at);
+    // Kept only where the ledger has the entry (the store checks, in the same step as it writes): one append,
+    // one statement in PostgreSQL, however many orders a cycle settles.
+    const events = outcomes.map(({ order, state }): SpendEvent => {
+      return { kind: 'final', id: order.client_request_id, state, at_ms: at, note: null };
+    });
+    await ledger.append(events, at);
   }
 
   /**
@@ -195,11 +216,16 @@ export class SpendCeiling implements SpendCeilingRule {
   }
 
   /** A request's hold; one sent under another id is held afresh there, checked against the ceiling. */
-  #holdOf(store: CeilingStore & { holder: Holder }, clock: ServerClock, wanted: Wanted, sent: boolean): Hold {
-    const { ledger, holder } = store;
+  #holdOf(
+    store: CeilingStore & { holder: Holder; appends: GroupedAppends },
+    clock: ServerClock,
+    wanted: Wanted,
+    sent: boolean,
+  ): Hold {
+    const { ledger, holder, appends } = store;
     const again = async (other: Wanted) =>
       (await holdInOrder(ledger, this.o.ceiling, holder, [other], clock.nowMs())).refusals[0];
-    return new Hold(ledger, holder, clock, wanted, { sent, holdAgain: again });
+    return new Hold(appends, holder, clock, wanted, { sent, holdAgain: again });
   }
 
   async #hold({ ledger, holder }: { ledger: SpendLedger; holder: Holder }, wanted: Wanted[], nowMs: number) {

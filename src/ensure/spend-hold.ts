@@ -25,7 +25,8 @@ export class Hold implements SpendHold {
   #id: string | undefined;
 
   constructor(
-    private readonly ledger: SpendLedger,
+    /** Where its order or drop is written (a run's appends, grouped where they meet: grouped-appends.ts). */
+    private readonly ledger: Pick<SpendLedger, 'append'>,
     private readonly holder: Holder,
     private readonly clock: ServerClock,
     private readonly wanted: Wanted,

@@ -26,6 +26,11 @@ export interface OrderJournal {
   /** The record for this id in this scope: the pending one if any, else the settled one. */
   find(clientRequestId: string): Awaitable<JournalRecord | undefined>;
   /**
+   * As `find`, for many ids in one read: the records found, by id. Where a read crosses the network (PostgreSQL:
+   * one statement); the folder's `find` is a file read, asked id by id.
+   */
+  findAll?(clientRequestIds: readonly string[]): Promise<Map<string, JournalRecord>>;
+  /**
    * Writes the record of a request about to be sent, durably, before it is sent; an id another run has journaled
    * (pending, or settled with an order) returns that record instead (`fresh` false), whose bytes are to be sent.
    */

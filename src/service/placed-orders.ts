@@ -70,18 +70,31 @@ export class PlacedOrders {
     this.#cycle = cycle;
   }
 
-  /** At a cycle's start: each order followed once more; those now final are settled and returned. */
+  /**
+   * At a cycle's start: each order followed once more; those now final are settled and returned, all of them in
+   * one write to the --max-spend ledger (none: nothing written). Until that write succeeds they stay followed,
+   * as the final orders they are now (a failed write is tried again next cycle, without reading them again).
+   */
   async settle(client: Follows, list?: CycleList): Promise<Settled[]> {
     const cycle = this.#cycle;
-    const settled: Settled[] = [];
+    const finals: Order[] = [];
     const listed = await this.#listed(client, list);
     for (const [id, known] of this.#unsettled) {
       const order = isFinal(known) ? known : (listed.get(id) ?? (await client.getOrder(id)));
       if (!isFinal(order)) continue;
-      this.#unsettled.delete(id);
-      settled.push(await this.#settleOne(order, cycle));
+      this.#unsettled.set(id, order);
+      finals.push(order);
     }
-    return settled;
+    // Refunded (its price back under --max-spend) only when it ended undelivered: lifecycle_final without
+    // delivery_final, with or without a failure object. A final delivery that failed is kept, yet backs off.
+    if (finals.length > 0)
+      await this.ledger?.settle(
+        finals.map((order) => ({ order, state: endedUndelivered(order) ? 'refunded' : 'kept' })),
+      );
+    return finals.map((order) => {
+      this.#unsettled.delete(order.id);
+      return this.#settleOne(order, cycle);
+    });
   }
 
   /** The followed orders not known final, as the list's newest pages show them (back to the oldest of them). */
@@ -119,12 +132,7 @@ export class PlacedOrders {
     );
   }
 
-  async #settleOne(order: Order, cycle: number): Promise<Settled> {
-    const ledger = this.ledger;
-    // Refunded (its price back under --max-spend) only when it ended undelivered: lifecycle_final without
-    // delivery_final, with or without a failure object. A final delivery that failed is kept, yet backs off.
-    const refunded = endedUndelivered(order);
-    await ledger?.settle(order, refunded ? 'refunded' : 'kept');
+  #settleOne(order: Order, cycle: number): Settled {
     if (!finalAndFailed(order)) {
       this.#backoff.delete(order.address);
       return { order, kept: true };

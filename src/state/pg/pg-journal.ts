@@ -49,6 +49,17 @@ export class PgJournal implements OrderJournal {
     return row === undefined ? undefined : this.#record(row);
   }
 
+  async findAll(clientRequestIds: readonly string[]): Promise<Map<string, JournalRecord>> {
+    const found = new Map<string, JournalRecord>();
+    if (clientRequestIds.length === 0) return found;
+    const sql = `SELECT ${COLUMNS} FROM energy.journal WHERE key_id = $1 AND client_request_id = ANY($2::text[])`;
+    for (const row of (await this.#query<Row>('read the journal', sql, [this.scope.keyId, clientRequestIds])).rows) {
+      const record = this.#record(row);
+      if (record !== undefined) found.set(record.client_request_id, record);
+    }
+    return found;
+  }
+
   async unreadableFor(clientRequestId: string): Promise<UnreadableRecord | undefined> {
     const row = await this.#row(clientRequestId);
     return row !== undefined && row.outcome === null ? this.#unreadable(row) : undefined;

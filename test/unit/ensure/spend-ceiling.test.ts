@@ -282,7 +282,7 @@ describe('SpendCeiling', () => {
     const w = world(limit('8.000000', HOUR, '8/1h'), { hostNowMs: () => host });
     const clock = fakeServerClock(T, -2 * HOUR);
     const order = await place(w, clock, new Orders(), purchase('3.900000'));
-    await w.ceiling.settle(order!, 'kept');
+    await w.ceiling.settle([{ order: order!, state: 'kept' }]);
     const lines = readFileSync(w.ledger.path, 'utf8')
       .trim()
       .split('\n')
@@ -297,7 +297,7 @@ describe('SpendCeiling', () => {
     const order = await place(w, clock, new Orders(), purchase('3.900000'));
     host -= 2 * HOUR;
     clock.set(T + 1_000);
-    await w.ceiling.settle(order!, 'kept');
+    await w.ceiling.settle([{ order: order!, state: 'kept' }]);
     const last = readFileSync(w.ledger.path, 'utf8').trim().split('\n').at(-1)!;
     expect(JSON.parse(last)).toMatchObject({ kind: 'final', state: 'kept', at_ms: T + 1_000 });
     expect(await w.ceiling.leftNow(host)).toBe('4.100000');

@@ -47,6 +47,54 @@ async function orderCycles(placed: PlacedOrders, cycles: number): Promise<number
 }
 
 describe('PlacedOrders', () => {
+  it("files a cycle's final outcomes in one call; when it fails, they stay followed as final and are filed next cycle without being read again", async () => {
+    const calls: { id: string; state: string }[][] = [];
+    let failing = true;
+    const ledger = {
+      settle: async (outcomes: readonly { order: Order; state: 'kept' | 'refunded' }[]) => {
+        calls.push(outcomes.map(({ order, state }) => ({ id: order.id, state })));
+        if (failing) throw new Error('the database went away');
+      },
+    };
+    const placed = new PlacedOrders(ledger);
+    placed.begin(1);
+    const open = (id: string): Order => ({ ...sampleOrder({ id }), delivery_final: false, lifecycle_final: false });
+    placed.placed([open('a'), open('b'), open('c')]);
+    placed.begin(2);
+    let reads = 0;
+    const final: Record<string, Order> = {
+      a: { ...open('a'), delivery_final: true },
+      b: { ...open('b'), lifecycle_final: true },
+      c: open('c'),
+    };
+    const client = { getOrder: async (id: string) => ((reads += 1), final[id]!) };
+    await expect(placed.settle(client)).rejects.toThrow('the database went away');
+    expect(reads).toBe(3);
+    failing = false;
+    placed.begin(3);
+    const settled = await placed.settle(client);
+    // Only c, not final before, is read again; a and b are filed from what cycle 2 found.
+    expect(reads).toBe(4);
+    expect(calls).toEqual([
+      [
+        { id: 'a', state: 'kept' },
+        { id: 'b', state: 'refunded' },
+      ],
+      [
+        { id: 'a', state: 'kept' },
+        { id: 'b', state: 'refunded' },
+      ],
+    ]);
+    expect(settled.map((s) => [s.order.id, s.kept])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+    expect(placed.following).toBe(true);
+    // Nothing final: nothing filed, not even an empty write.
+    await placed.settle(client);
+    expect(calls).toHaveLength(2);
+  });
+
   it('waits 1, 2, 4, 8 … cycles after each failed delivery in a row, capped', async () => {
     const ordered = await orderCycles(new PlacedOrders(), 60);
     // Each failure is found the cycle after its order; that cycle and the next 2^(n-1) place nothing.
