@@ -46,7 +46,10 @@ async function decideClaimed(
     // Decided in an earlier slice of this cycle (so not due now): its item stands.
     for (const [address, holder] of claim.elsewhere)
       if (!items.has(address)) items.set(address, claimedElsewhere(address, options, holder));
-    const read = await readItems(deps, { ...options, addresses: claim.mine });
+    // Decided in an earlier slice of this cycle, and due again because the cycle outlasted its interval: its
+    // item stands (one decision an address a cycle), or the order it bought would go unreported and unfollowed.
+    const fresh = claim.mine.filter((address) => !standsDecided(items.get(address)));
+    const read = await readItems(deps, { ...options, addresses: fresh });
     for (const item of read.items) items.set(item.address, item);
     // --renew-before: every address that stands is looked at too, for a rental ending within the lead.
     const stands = read.items.filter((item) => standing(item, read.short));

@@ -53,6 +53,25 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
     await stop(running);
   }, 120_000);
 
+  it("a lone service whose first cycle outlasts its interval reports each order it bought, not the address's next reading", async () => {
+    const addresses = Array.from({ length: 5 }, (_, i) => freshAddress(47_600 + i));
+    // A new host claims in slices up to 1.25 × its list: its last slice takes again an address its first one
+    // bought for once that is due again, which a first quote held for 1.5 intervals makes sure of.
+    world.sandbox.inject({ kind: 'delay', ms: 1_500, times: 1, match: { path: '/v1/energy/quotes' } });
+    const [service] = fleetServices(
+      world,
+      cluster.current,
+      1,
+      rentalArgs(addresses, '--yes', '--json', '--every', '1s'),
+    );
+    await until('the first cycle ended', () => cyclesOf(service!).length > 0, 60_000);
+    // One item an address, each the order its cycle bought (an address read again showed it in flight, unfollowed).
+    const reasons = cyclesOf(service!)[0]!.items.map((item) => item.reason);
+    expect(reasons).toEqual(['bought', 'bought', 'bought', 'bought', 'bought']);
+    expect(world.sandbox.orders().filter((order) => addresses.includes(order.address))).toHaveLength(5);
+    await stop([service!]);
+  }, 90_000);
+
   it('after a database outage of three intervals, the hosts back share what is due again', async () => {
     const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_400 + i));
     const running = services(addresses, '2s');
