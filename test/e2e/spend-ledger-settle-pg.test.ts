@@ -46,7 +46,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the --max-spend
     });
     const ledger = "ledger = 'budget settle'";
     const running = world.spawn(
-      ['ensure', ...rentalArgs(addresses, '--yes', '--every', '300ms', '--json')].concat([
+      // Cycles far apart: the sandbox's clock moves between two of them, never while one follows the orders.
+      ['ensure', ...rentalArgs(addresses, '--yes', '--every', '10s', '--json')].concat([
         '--max-spend',
         '100/24h',
         '--budget',
@@ -73,10 +74,13 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the --max-spend
     expect(ids).toHaveLength(5);
     // All delivered at once; the service's next cycle finds them final together.
     world.sandbox.advance(61_000);
-    await until('their outcomes filed', () =>
-      count(`SELECT count(*) FROM energy.spend_entry WHERE ${ledger} AND final_state = 'kept'`) === String(ids.length)
-        ? true
-        : undefined,
+    await until(
+      'their outcomes filed',
+      () =>
+        count(`SELECT count(*) FROM energy.spend_entry WHERE ${ledger} AND final_state = 'kept'`) === String(ids.length)
+          ? true
+          : undefined,
+      40_000,
     );
     running.child.kill('SIGTERM');
     expect((await running.result).code).toBe(0);
