@@ -4,10 +4,10 @@
  * (a host new to the fleet claims in slices, its share read again at each one), not the first host all of it.
  * Orders are counted at the sandbox, by the host whose first cycle placed them.
  */
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, until, serviceCycles as cyclesOf, type ServiceCycle } from '../helpers/e2e.js';
-import { fleetServices, stopFleet as stop } from '../helpers/fleet-hosts.js';
+import { freshAddress, serviceCycles as cyclesOf, type ServiceCycle } from '../helpers/e2e.js';
+import { fleetServices, stopFleet as stop, untilHosts } from '../helpers/fleet-hosts.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
 import { rentalArgs } from '../helpers/rental.js';
@@ -39,10 +39,20 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
     // Every quote waits until all 4 hosts have claimed their first slice: they start together here however
     // far apart a loaded machine spawns them, and the share each reads at its next slice counts all four.
     world.sandbox.inject({ kind: 'hold', times: 100, match: { path: '/v1/energy/quotes' } });
+    // Failed or not, the gate is gone before the next test: its quotes are not held.
+    onTestFinished(() => {
+      world.sandbox.clearFaults();
+      world.sandbox.releaseHeld();
+    });
     const running = services(addresses, '1m');
-    await until('every host claimed a first slice', () => hostsRegistered() === HOSTS, 60_000);
+    await untilHosts('every host claimed a first slice', running, () => hostsRegistered() === HOSTS, 60_000);
     world.sandbox.releaseHeld();
-    await until('every host ended its first cycle', () => running.every((s) => cyclesOf(s).length > 0), 60_000);
+    await untilHosts(
+      'every host ended its first cycle',
+      running,
+      () => running.every((s) => cyclesOf(s).length > 0),
+      60_000,
+    );
     const byHost = running.map((service) => boughtIn(cyclesOf(service)[0]));
     // A share is 25: no host over 37; together every address, each once.
     expect(Math.max(...byHost), `orders by host: ${byHost.join(' / ')}`).toBeLessThanOrEqual(37);
@@ -64,7 +74,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
       1,
       rentalArgs(addresses, '--yes', '--json', '--every', '1s'),
     );
-    await until('the first cycle ended', () => cyclesOf(service!).length > 0, 60_000);
+    await untilHosts('the first cycle ended', [service!], () => cyclesOf(service!).length > 0, 60_000);
     // One item an address, each the order its cycle bought (an address read again showed it in flight, unfollowed).
     const reasons = cyclesOf(service!)[0]!.items.map((item) => item.reason);
     expect(reasons).toEqual(['bought', 'bought', 'bought', 'bought', 'bought']);
@@ -75,8 +85,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
   it('after a database outage of three intervals, the hosts back share what is due again', async () => {
     const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_400 + i));
     const running = services(addresses, '2s');
-    await until(
+    await untilHosts(
       'every address bought',
+      running,
       () => world.sandbox.orders().filter((order) => addresses.includes(order.address)).length === 100,
       60_000,
     );
@@ -84,8 +95,9 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
     const during = running.map((service) => cyclesOf(service).length);
     try {
       // Three failed cycles each: more than two intervals without a claim, so every host is back as new.
-      await until(
+      await untilHosts(
         'each host failed cycles',
+        running,
         () => running.every((s, i) => cyclesOf(s).length > during[i]! + 2),
         30_000,
       );
@@ -98,7 +110,12 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
       cyclesOf(service)
         .slice(back[i])
         .find((c) => c.items.length > 0);
-    await until('each host ended a cycle since', () => running.every((s, i) => firstBack(s, i) !== undefined), 60_000);
+    await untilHosts(
+      'each host ended a cycle since',
+      running,
+      () => running.every((s, i) => firstBack(s, i) !== undefined),
+      60_000,
+    );
     // Of each host's first cycle back: the addresses it read (not left to others), at most 1.5 × 25.
     const decidedBy = running.map(
       (service, i) => firstBack(service, i)!.items.filter((item) => item.reason !== 'claimed_elsewhere').length,

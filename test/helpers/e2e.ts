@@ -101,7 +101,7 @@ export async function allDelivered(world: World, timeoutMs = 5000): Promise<void
 }
 
 /** What `until` waits on: a condition, or a value that is there once it is not undefined, null or false. */
-type Probe<T> = () => T | undefined | null | false | Promise<T | undefined | null | false>;
+export type Probe<T> = () => T | undefined | null | false | Promise<T | undefined | null | false>;
 
 /**
  * Waits until `probe()` holds (true, or a value other than undefined, null and false, which it returns),
