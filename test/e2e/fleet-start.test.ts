@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, serviceCycles as cyclesOf, type ServiceCycle } from '../helpers/e2e.js';
+import { freshAddress, serviceCycles as cyclesOf, type ServiceCycle, until } from '../helpers/e2e.js';
 import { fleetServices, stopFleet as stop, untilHosts } from '../helpers/fleet-hosts.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
@@ -107,6 +107,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
       sql('ALTER SYSTEM RESET log_line_prefix');
       sql('SELECT pg_reload_conf()');
     });
+    // In effect once a new session has it: the server has read it again and told every session so.
+    await until('log_statement in effect', () => (sql('SHOW log_statement') === 'all' ? true : undefined));
     const before = readFileSync(log, 'utf8').length;
     const seen = cyclesOf(service!).length;
     // The next cycle's first chain read is held until, on the database's clock, its claim is 2.5 intervals old.
@@ -114,7 +116,10 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
     await untilHosts(
       'a cycle outlasted two intervals',
       [service!],
-      () => sql("SELECT count(*) FROM energy.hosts WHERE last_claim_at < now() - interval '5 seconds'") === '1',
+      () =>
+        sql(
+          `SELECT count(*) FROM energy.hosts WHERE pid = ${service!.child.pid} AND ended_at IS NULL AND last_claim_at < now() - interval '5 seconds'`,
+        ) === '1',
       60_000,
     );
     world.sandbox.releaseHeld();
