@@ -291,6 +291,28 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     await shared.release();
   });
 
+  it('a let-go that reaches the database only after an outage of three intervals leaves its service new: its next claim is a slice', async () => {
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000cf';
+    const list = Array.from({ length: 200 }, (_, i) => freshAddress(40_100 + i));
+    const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    // A claim (whole, or a first slice if this process is new), holding its addresses when the database goes.
+    const before = await claims(scope, list);
+    // The database away for 3 intervals: this service's last touch is 3 minutes old when its let-go arrives.
+    sql(
+      `UPDATE energy.hosts SET last_claim_at = now() - interval '3 minutes', last_seen_at = now() - interval '3 minutes'
+       WHERE host = '${hostname()}' AND pid = ${process.pid}`,
+    );
+    await before.release([]);
+    // Still new: a slice of an eighth (25), not its share of the whole list.
+    const back = await claims(scope, list);
+    expect(back.mine).toHaveLength(25);
+    expect(back.more).toEqual({ taken: 25, share: 250 });
+    await back.release([]);
+  });
+
   it('a service back from an outage counts the services live at its own last claim, and claims in slices', async () => {
     const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
