@@ -2,8 +2,8 @@
  * Order GETs once for the fleet (issue 47 item 3): an order the list does not show, journaled in the shared
  * database, is followed by id by the first host that decides its address; once it has ended no other host asks
  * for it again (energy.final_order, schema migration 7). Counted at the sandbox: GET /v1/energy/orders/{id}.
- * A row is kept 7 days. A database at 6 comes to 9, and a 7, 8 and 9 made twice (the tables there, their version
- * rows not) is no error.
+ * A row is kept 7 days. A database at 6 comes to 10, and a 7, 8, 9 and 10 made twice (the tables and columns
+ * there, their version rows not) is no error.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,19 +74,19 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     expect(world.sandbox.orders().filter((candidate) => candidate.address === address)).toHaveLength(1);
   }, 90_000);
 
-  it('a database at 6 comes to 9; the tables there already without their version rows are no error', async () => {
+  it('a database at 6 comes to 10; the tables and columns there already without their version rows are no error', async () => {
     cluster.current.sql('CREATE DATABASE at_six');
     const url = cluster.current.url.replace('/postgres?', '/at_six?');
     const sql = (query: string) => cluster.current.sql(query, 'at_six');
     const status = () => world.run(['state', 'status', '--json'], { env: host(url) });
     expect((await status()).code).toBe(0);
     sql(
-      'DELETE FROM energy.schema_version WHERE version >= 7; DROP TABLE energy.final_order, energy.order_list, energy.order_list_item',
+      'DELETE FROM energy.schema_version WHERE version >= 7; DROP TABLE energy.final_order, energy.order_list, energy.order_list_item; ALTER TABLE energy.hosts DROP COLUMN last_seen_at',
     );
     expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('6');
     const upgraded = await status();
     expect(upgraded.code, upgraded.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('9');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
     expect(sql("SELECT to_regclass('energy.final_order') IS NOT NULL")).toBe('t');
     expect(sql("SELECT to_regclass('energy.order_list_item') IS NOT NULL")).toBe('t');
     expect(
@@ -94,9 +94,12 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
         "SELECT count(*) FROM pg_attribute WHERE attrelid = 'energy.order_list'::regclass AND attname IN ('offer', 'offer_token')",
       ),
     ).toBe('2');
+    expect(
+      sql("SELECT count(*) FROM pg_attribute WHERE attrelid = 'energy.hosts'::regclass AND attname = 'last_seen_at'"),
+    ).toBe('1');
     sql('DELETE FROM energy.schema_version WHERE version >= 7');
     const again = await status();
     expect(again.code, again.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('9');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
   }, 60_000);
 });

@@ -2,11 +2,15 @@
  * A fleet's first cycle divides (issue 47 item 2), on a real PostgreSQL: services that start together on the
  * same short addresses, and services back from a database outage, each take about their share of what is due
  * (a host new to the fleet claims in slices, its share read again at each one), not the first host all of it.
- * Orders are counted at the sandbox, by the host whose first cycle placed them.
+ * Orders are counted at the sandbox, by the host whose first cycle placed them. A host whose cycle was merely
+ * slow (it outlasted two intervals, its leases renewed meanwhile) is not new: its next cycle claims at once, as
+ * the server's statement log shows (log_statement = all, with each statement's parameters).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import type { RunningCli } from '../helpers/cli.js';
-import { freshAddress, serviceCycles as cyclesOf, type ServiceCycle } from '../helpers/e2e.js';
+import { freshAddress, serviceCycles as cyclesOf, type ServiceCycle, until } from '../helpers/e2e.js';
 import { fleetServices, stopFleet as stop, untilHosts } from '../helpers/fleet-hosts.js';
 import { describeWhere } from '../helpers/machine-needs.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
@@ -81,6 +85,59 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "a fleet's first
     expect(world.sandbox.orders().filter((order) => addresses.includes(order.address))).toHaveLength(5);
     await stop([service!]);
   }, 90_000);
+
+  it('a service whose cycle outlasts two intervals is not new to the fleet: its next cycles claim their share at once, not in slices', async () => {
+    const addresses = Array.from({ length: 40 }, (_, i) => freshAddress(47_800 + i));
+    const [service] = fleetServices(
+      world,
+      cluster.current,
+      1,
+      rentalArgs(addresses, '--yes', '--json', '--every', '2s'),
+    );
+    await untilHosts('the first cycle ended', [service!], () => cyclesOf(service!).length > 0, 60_000);
+    const sql = (query: string) => cluster.current.sql(query);
+    const log = join(cluster.current.socketDir, 'log');
+    sql("ALTER SYSTEM SET log_statement = 'all'");
+    sql("ALTER SYSTEM SET log_line_prefix = '%a|'");
+    sql('SELECT pg_reload_conf()');
+    onTestFinished(() => {
+      world.sandbox.clearFaults();
+      world.sandbox.releaseHeld();
+      sql('ALTER SYSTEM RESET log_statement');
+      sql('ALTER SYSTEM RESET log_line_prefix');
+      sql('SELECT pg_reload_conf()');
+    });
+    // In effect once a new session has it: the server has read it again and told every session so.
+    await until('log_statement in effect', () => (sql('SHOW log_statement') === 'all' ? true : undefined));
+    const before = readFileSync(log, 'utf8').length;
+    const seen = cyclesOf(service!).length;
+    // The next cycle's first chain read is held until, on the database's clock, its claim is 2.5 intervals old.
+    world.sandbox.inject({ kind: 'hold', times: 1, match: { path: '/wallet/getaccountresource' } });
+    await untilHosts(
+      'a cycle outlasted two intervals',
+      [service!],
+      () =>
+        sql(
+          `SELECT count(*) FROM energy.hosts WHERE pid = ${service!.child.pid} AND ended_at IS NULL AND last_claim_at < now() - interval '5 seconds'`,
+        ) === '1',
+      60_000,
+    );
+    world.sandbox.releaseHeld();
+    await untilHosts('two cycles after it', [service!], () => cyclesOf(service!).length >= seen + 3, 60_000);
+    // Each claim's $11: whether it was a later slice of its cycle (a host new to the fleet claims an eighth at once).
+    const slices = [
+      ...readFileSync(log, 'utf8')
+        .slice(before)
+        .matchAll(/FROM energy\.schema_version\),[^]*?\|DETAIL: {2}parameters: [^\n]*?\$11 = '(\w+)'/g),
+    ].map((match) => match[1]);
+    // The slow cycle's claim, and at least two after it: each one whole (40 addresses at once, a share of 50).
+    expect(slices.length).toBeGreaterThanOrEqual(3);
+    expect(
+      slices.filter((later) => later !== 'f'),
+      slices.join(' '),
+    ).toEqual([]);
+    await stop([service!]);
+  }, 120_000);
 
   it('after a database outage of three intervals, the hosts back share what is due again', async () => {
     const addresses = Array.from({ length: 100 }, (_, i) => freshAddress(47_400 + i));

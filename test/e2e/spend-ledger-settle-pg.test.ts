@@ -135,6 +135,8 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the --max-spend
       sql("ALTER SYSTEM SET log_statement = 'all'");
       sql("ALTER SYSTEM SET log_line_prefix = '%a|'");
       sql('SELECT pg_reload_conf()');
+      // In effect once a new session has it: the server has read it again and told every session so.
+      await until('log_statement in effect', () => (sql('SHOW log_statement') === 'all' ? true : undefined));
       const before = readFileSync(log, 'utf8').length;
       try {
         const reservation = await ceiling.reserve([], fakeServerClock(T + 1_000), { getOrder: async () => never() });
@@ -153,6 +155,59 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "the --max-spend
           "SELECT client_request_id, order_id FROM energy.spend_entry WHERE ledger = 'budget lacking' AND order_id IS NOT NULL",
         ),
       ).toBe('lacking-3|order-of-3');
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('a hold is one short transaction of six statements: the row lock, one reading, one write beside the holds, their insert', async () => {
+    const { PgStore } = await import('../../src/state/pg/pg-store.js');
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
+    try {
+      const ledger = await store.spendLedger('budget six');
+      const T = Date.UTC(2026, 11, 7, 12);
+      const hold = (id: string, windowMs: number, nowMs: number) =>
+        ledger.hold({
+          holder: `run-${id}`,
+          keyId: 'sha256:six',
+          origin: 'https://api.energy.test',
+          wanted: [{ id, address: freshAddress(47_300), total: '3.900000' }],
+          trx: '10.000000',
+          windowMs,
+          nowMs,
+        });
+      // A first hold two hours back. The next, over three hours: it counts the first, looks for what to prune,
+      // widens the ledger's longest window and notes its origin.
+      expect((await hold('six-1', 3_600_000, T - 7_200_000)).shortfalls).toEqual([undefined]);
+      const log = join(cluster.current.socketDir, 'log');
+      sql("ALTER SYSTEM SET log_statement = 'all'");
+      sql("ALTER SYSTEM SET log_line_prefix = '%a|'");
+      sql('SELECT pg_reload_conf()');
+      // In effect once a new session has it: the server has read it again and told every session so.
+      await until('log_statement in effect', () => (sql('SHOW log_statement') === 'all' ? true : undefined));
+      const before = readFileSync(log, 'utf8').length;
+      try {
+        // 3.9 of 10 counted (the first hold, within the wider window): a second fits, a third would not.
+        expect((await hold('six-2', 3 * 3_600_000, T)).shortfalls).toEqual([undefined]);
+      } finally {
+        sql('ALTER SYSTEM RESET log_statement');
+        sql('SELECT pg_reload_conf()');
+      }
+      const sent = readFileSync(log, 'utf8')
+        .slice(before)
+        .split(/\n(?=[^\n]*\|[A-Z]+: {2})/)
+        .filter((entry) => /^energy\/[^\n]*\|LOG: {2}(statement|execute [^:]*):/.test(entry));
+      expect(sent, sent.join('\n')).toHaveLength(6);
+      expect(sent[0]).toMatch(/BEGIN/);
+      expect(sent[5]).toMatch(/COMMIT/);
+      expect(sql("SELECT longest_window_ms FROM energy.spend_ledger WHERE ledger = 'budget six'")).toBe('10800000');
+      expect(sql("SELECT origin FROM energy.spend_origin WHERE ledger = 'budget six'")).toBe('https://api.energy.test');
+      expect(
+        sql(
+          "SELECT string_agg(client_request_id, ',' ORDER BY client_request_id) FROM energy.spend_entry WHERE ledger = 'budget six'",
+        ),
+      ).toBe('six-1,six-2');
+      expect((await hold('six-3', 3 * 3_600_000, T)).shortfalls).not.toEqual([undefined]);
     } finally {
       await store.close();
     }

@@ -269,6 +269,50 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
     await reversed.release();
   });
 
+  it('a service whose last claim is old but whose leases it renewed since (a slow cycle) is counted in the share', async () => {
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000ce';
+    const list = Array.from({ length: 40 }, (_, i) => freshAddress(39_850 + i));
+    const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    // This process's service registers with the list, deciding none; another service of the list claimed 3
+    // minutes (3 intervals) ago and has renewed its leases since: a cycle still on its way, not a host gone.
+    await (await claims(scope, list)).release([]);
+    sql(
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed,
+         last_skipped, last_seen_at)
+       SELECT 'slow-host', pid, key_id, every_ms, address_list, program, now() - interval '3 minutes', 0, 0,
+         now() - interval '10 seconds' FROM energy.hosts WHERE key_id = '${key}'`,
+    );
+    // Two services share the 40: ceil(1.25 × 40 / 2) = 25 (all 40, were the slow one not counted).
+    const shared = await claims(scope, list);
+    expect(shared.mine).toHaveLength(25);
+    await shared.release();
+  });
+
+  it('a let-go that reaches the database only after an outage of three intervals leaves its service new: its next claim is a slice', async () => {
+    const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
+    onTestFinished(() => store.close());
+    const key = 'sha256:00000000000000cf';
+    const list = Array.from({ length: 200 }, (_, i) => freshAddress(40_100 + i));
+    const scope = async () => ({ origin: 'https://api.energy.test', keyId: key });
+    const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
+    // A claim (whole, or a first slice if this process is new), holding its addresses when the database goes.
+    const before = await claims(scope, list);
+    // The database away for 3 intervals: this service's last touch is 3 minutes old when its let-go arrives.
+    sql(
+      `UPDATE energy.hosts SET last_claim_at = now() - interval '3 minutes', last_seen_at = now() - interval '3 minutes'
+       WHERE host = '${hostname()}' AND pid = ${process.pid}`,
+    );
+    await before.release([]);
+    // Still new: a slice of an eighth (25), not its share of the whole list.
+    const back = await claims(scope, list);
+    expect(back.mine).toHaveLength(25);
+    expect(back.more).toEqual({ taken: 25, share: 250 });
+    await back.release([]);
+  });
+
   it('a service back from an outage counts the services live at its own last claim, and claims in slices', async () => {
     const store = await PgStore.open(readStateUrl(cluster.current.url), { PGPASSWORD: cluster.current.password });
     onTestFinished(() => store.close());
@@ -278,14 +322,15 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, "ensure's claims
       .update([...list].sort().join('\n'))
       .digest('hex')
       .slice(0, 32);
-    // This service and three others of its list last claimed 3 minutes ago (3 intervals: the database was away).
+    // This service and three others of its list were last in touch 3 minutes ago (3 intervals: the database was away).
     const row = (host: string, pid: number) =>
-      `('${host}', ${pid}, '${key}', 60000, '${digest}', 'p', now() - interval '3 minutes', 50, 150)`;
+      `('${host}', ${pid}, '${key}', 60000, '${digest}', 'p', now() - interval '3 minutes', 50, 150, now() - interval '3 minutes')`;
     sql(
-      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped)
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed, last_skipped, last_seen_at)
        VALUES ${[row(hostname(), process.pid), row('b', 1), row('c', 1), row('d', 1)].join(', ')}
        ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
-         address_list = EXCLUDED.address_list, last_claim_at = EXCLUDED.last_claim_at, ended_at = NULL`,
+         address_list = EXCLUDED.address_list, last_claim_at = EXCLUDED.last_claim_at, ended_at = NULL,
+         last_seen_at = EXCLUDED.last_seen_at`,
     );
     const claims = await store.claims({ note: () => undefined, everyMs: 60_000 });
     const back = await claims(async () => ({ origin: 'https://api.energy.test', keyId: key }), list);

@@ -10,6 +10,27 @@ const SLICES = 8;
 /** ...but never fewer than this many addresses (a short list is claimed whole). */
 const MIN_SLICE = 10;
 
+/**
+ * When a host was last in touch with the fleet's database: its claims, and the lease renewals and let-gos of a
+ * service still in touch (null in a row older than schema 10: its last claim).
+ */
+const SEEN = 'coalesce(last_seen_at, last_claim_at)';
+
+/**
+ * A service's renewal or let-go ($host, $pid) that finds it in touch (within two of its intervals) keeps it so:
+ * a host whose cycle outlasts two intervals is not new to the fleet at its next claim. One out of touch longer
+ * (the database was away) is new again until it claims: the let-gos it retries when the database is back do
+ * not hide that. Its own row only, never waited on (a claim of the same host writes it anyway), and after the
+ * claims' rows (`after`: a one-time condition on the statement's update of them), so that a renewal never holds
+ * the host's row while it waits for a claim's.
+ */
+const touch = (host: string, pid: string, after: string) => `
+  UPDATE energy.hosts SET last_seen_at = now()
+  WHERE ${after} AND (host, pid) IN (
+    SELECT host, pid FROM energy.hosts WHERE host = ${host} AND pid = ${pid} AND ended_at IS NULL AND every_ms > 0
+      AND ${SEEN} > now() - 2 * every_ms ${MS}
+    FOR UPDATE SKIP LOCKED)`;
+
 /** A service's row that last claimed longer ago than this is gone (a host that stopped answering). */
 const HOSTS_KEPT_DAYS = 7;
 /** A row that said it ended (a clean stop, a finished run), and any one-shot run's, is gone this much later. */
@@ -23,8 +44,9 @@ const ENDED_KEPT_HOURS = 24;
  * A service takes its share of what is due, the most overdue first (pg-boss's batch): the addresses over the
  * services of this account with this very list that claimed within two intervals (a live one claims every
  * interval), a quarter more for slack. Services with other lists are not counted: each takes what is due of
- * its own. A service new to the fleet (no claim of its own within two intervals: it starts, or the database
- * was away) cannot know the others yet: it claims in slices of an eighth of its list, deciding each before
+ * its own. A service new to the fleet (out of touch with the database for two intervals: it starts, or the
+ * database was away; a cycle that outlasts two intervals is not, its leases' renewals keep it in touch: SEEN)
+ * cannot know the others yet: it claims in slices of an eighth of its list, deciding each before
  * the next, and its share is read again at each slice, by then counting the hosts that registered meanwhile,
  * never above the cycle's first (issue 47 item 2: a fleet's first cycle divides, rather than its first host
  * taking everything). One back after an outage counts the services that were live when it last claimed:
@@ -37,16 +59,16 @@ const ENDED_KEPT_HOURS = 24;
 export const CLAIM = `
 WITH v AS (SELECT max(version) AS version FROM energy.schema_version),
 ok AS (SELECT (SELECT version FROM v) <= $7 AS ok),
-me AS (SELECT last_claim_at FROM energy.hosts WHERE host = $3 AND pid = $8 AND ended_at IS NULL),
+me AS (SELECT ${SEEN} AS seen_at FROM energy.hosts WHERE host = $3 AND pid = $8 AND ended_at IS NULL),
 share AS (
   SELECT CASE WHEN $9 = 0 THEN cardinality($2::text[]) ELSE least(coalesce($13, 2147483647), ceil(1.25 * cardinality($2::text[]) / (1 + (
     SELECT count(*) FROM energy.hosts WHERE key_id = $1 AND address_list = $10 AND every_ms > 0
       AND ended_at IS NULL AND NOT (host = $3 AND pid = $8)
-      AND last_claim_at > CASE WHEN (SELECT last_claim_at FROM me) < now() - 2 * $9 ${MS}
-        THEN (SELECT last_claim_at FROM me) - 2 * $9 ${MS} ELSE now() - 2 * $9 ${MS} END)))::int) END AS n
+      AND ${SEEN} > CASE WHEN (SELECT seen_at FROM me) < now() - 2 * $9 ${MS}
+        THEN (SELECT seen_at FROM me) - 2 * $9 ${MS} ELSE now() - 2 * $9 ${MS} END)))::int) END AS n
 ),
 sliced AS (
-  SELECT $9 > 0 AND ($11 OR coalesce((SELECT last_claim_at FROM me) <= now() - 2 * $9 ${MS}, true)) AS sliced
+  SELECT $9 > 0 AND ($11 OR coalesce((SELECT seen_at FROM me) <= now() - 2 * $9 ${MS}, true)) AS sliced
 ),
 room AS (
   SELECT greatest(0, CASE WHEN (SELECT sliced FROM sliced)
@@ -88,16 +110,16 @@ taken AS (
 mine AS (SELECT address, prev FROM fresh UNION ALL SELECT address, prev FROM taken),
 seen AS (
   INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_claimed,
-    last_skipped, ended_at)
+    last_skipped, ended_at, last_seen_at)
   SELECT $3, $8, $1, $9, $10, current_setting('application_name'), now(), (SELECT count(*) FROM mine) + $12,
-         cardinality($2::text[]) - (SELECT count(*) FROM mine) - $12, NULL
+         cardinality($2::text[]) - (SELECT count(*) FROM mine) - $12, NULL, now()
   WHERE (SELECT ok FROM ok)
   ON CONFLICT (host, pid) DO UPDATE SET key_id = EXCLUDED.key_id, every_ms = EXCLUDED.every_ms,
     address_list = EXCLUDED.address_list,
     program = EXCLUDED.program,
     last_claim_at = CASE WHEN $11 THEN energy.hosts.last_claim_at ELSE EXCLUDED.last_claim_at END,
     last_claimed = EXCLUDED.last_claimed,
-    last_skipped = EXCLUDED.last_skipped, ended_at = NULL
+    last_skipped = EXCLUDED.last_skipped, ended_at = NULL, last_seen_at = EXCLUDED.last_seen_at
 ),
 gone AS (
   DELETE FROM energy.hosts WHERE (SELECT ok FROM ok) AND NOT (host = $3 AND pid = $8) AND (
@@ -114,13 +136,18 @@ export const HOLDERS = `
 SELECT address, holder, greatest(lease_until, claimed_at + $3 ${MS}, now()) AS until FROM energy.claims
 WHERE key_id = $1 AND address = ANY($2::text[])`;
 
+/** $1 key id, $2 token, $3 addresses, $4 lease (ms), $5 host, $6 pid: the addresses still this claim's. */
 export const RENEW = `
-UPDATE energy.claims SET lease_until = now() + $4 ${MS}
-WHERE key_id = $1 AND token = $2 AND address = ANY($3::text[]) RETURNING address`;
+WITH renewed AS (
+  UPDATE energy.claims SET lease_until = now() + $4 ${MS}
+  WHERE key_id = $1 AND token = $2 AND address = ANY($3::text[]) RETURNING address
+),
+seen AS (${touch('$5', '$6', '(SELECT count(*) FROM renewed) >= 0')})
+SELECT address FROM renewed`;
 
 /*
  * $1 key id, $2 token, $3 addresses, $4 each one's claimed_at before this claim (null: no row before it), $5
- * whether this run decided it. A decided address is next due an interval on; one the run did not decide (a
+ * whether this run decided it, $6 host, $7 pid. A decided address is next due an interval on; one the run did not decide (a
  * dry run, a refusal, an error before its decision) is as due as it was: its row's claimed_at put back, or a
  * row this claim made removed (issue 44 item 6).
  */
@@ -131,11 +158,14 @@ kept AS (
     decided_at = CASE WHEN u.decided THEN now() ELSE c.decided_at END,
     claimed_at = CASE WHEN u.decided THEN least(c.claimed_at, now()) ELSE u.prev::timestamptz END
   FROM u WHERE c.key_id = $1 AND c.token = $2 AND c.address = u.address AND (u.decided OR u.prev IS NOT NULL)
+  RETURNING 1
 ),
 dropped AS (
   DELETE FROM energy.claims c USING u
   WHERE c.key_id = $1 AND c.token = $2 AND c.address = u.address AND NOT u.decided AND u.prev IS NULL
-)
+  RETURNING 1
+),
+seen AS (${touch('$6', '$7::integer', '(SELECT count(*) FROM kept) + (SELECT count(*) FROM dropped) >= 0')})
 SELECT 1`;
 
 /** A claim's row untouched this long, and not leased, is of an address no service lists any more: removed. */

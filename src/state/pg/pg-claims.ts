@@ -107,9 +107,9 @@ export async function claimAddresses(
   }
   let held = mine;
   const renew = async (which: readonly string[]) =>
-    (await query<{ address: string }>('renew the claims', RENEW, [scope.keyId, token, which, lease])).map(
-      (r) => r.address,
-    );
+    (
+      await query<{ address: string }>('renew the claims', RENEW, [scope.keyId, token, which, lease, host, process.pid])
+    ).map((r) => r.address);
   // The heartbeat: a live host keeps its addresses however long its work takes; a frozen one stops renewing.
   const heartbeat =
     mine.length === 0 ? undefined : setInterval(() => void renew(held).catch(() => undefined), Math.floor(lease / 3));
@@ -130,7 +130,8 @@ export async function claimAddresses(
       clearInterval(heartbeat);
       if (mine.length === 0) return;
       const sure = new Set(decided);
-      const params = [scope.keyId, token, mine, mine.map((a) => before.get(a) ?? null), mine.map((a) => sure.has(a))];
+      const prevs = mine.map((a) => before.get(a) ?? null);
+      const params = [scope.keyId, token, mine, prevs, mine.map((a) => sure.has(a)), host, process.pid];
       // Kept to try again when the database does not answer: the leases would only run out, a lease later.
       await upkeep.letGo(() => pool.query(RELEASE, params));
     },

@@ -178,6 +178,10 @@ const MIGRATIONS: readonly string[] = [
   // it went with: a reading published by an energy at schema 8 (during an upgrade) leaves the column as it was,
   // and an offer whose token is not the current reading's is not used. Idempotent, as 8 is.
   `ALTER TABLE energy.order_list ADD COLUMN IF NOT EXISTS offer jsonb, ADD COLUMN IF NOT EXISTS offer_token text;`,
+  // 10: when a host was last in touch with the fleet's database (its claims, lease renewals and let-gos:
+  // pg-claims-sql.ts), so that a host whose cycle outlasts two intervals is not taken for one new to the fleet.
+  // Null until its next claim: its last claim stands for it. Idempotent, as 9 is.
+  `ALTER TABLE energy.hosts ADD COLUMN IF NOT EXISTS last_seen_at timestamptz;`,
 ];
 
 /** The schema version this program writes. */

@@ -28,8 +28,8 @@ import {
 import { eventLines, isStoredEvent } from '../../journal/spend-ledger-lines.js';
 import type { LedgerTotals } from '../../journal/spend-totals.js';
 import { stateStoreFailure } from './pg-connect.js';
-import { CLOCK_SQL, LACKING_SQL, OPEN_ORDERS_SQL, PRUNE_SQL, WINDOW_SQL } from './pg-spend-queries.js';
-import { eventOfRow, insertEvents, SELECT_EVENTS, type EventRow } from './pg-spend-rows.js';
+import { HOLD_READ_SQL, HOLD_WRITE_SQL, LACKING_SQL, OPEN_ORDERS_SQL, WINDOW_SQL } from './pg-spend-queries.js';
+import { eventOfRow, insertEvents, type EventRow } from './pg-spend-rows.js';
 
 interface WindowRow {
   spent: string;
@@ -37,6 +37,14 @@ interface WindowRow {
   oldest: string | null;
   damaged_seq: string | null;
   damaged_kind: string | null;
+}
+
+/** A hold's reading (HOLD_READ_SQL): the window's, the ledger's newest event and the count's start, the asked ids' events, the origins. */
+interface HoldReadRow extends WindowRow {
+  newest: string | null;
+  since: string;
+  events: EventRow[];
+  origins: string[];
 }
 
 type Query = Pick<PoolClient, 'query'>;
@@ -51,52 +59,48 @@ export class PgSpendLedger implements SpendLedger {
 
   async hold(request: HoldRequest): Promise<HoldDecision> {
     return this.#transaction('for the --max-spend ledger (nothing ordered)', async (client) => {
+      // The row's lock first, in a statement of its own: what the reading below sees is taken after it, so it
+      // holds every hold a holder before this one committed.
       const longest = await this.#lockRow(client);
-      const { rows } = await client.query<{ newest: string | null; estimate: string | null }>(CLOCK_SQL, [this.name]);
-      const newest = rows[0]?.newest == null ? undefined : Number(rows[0].newest);
-      const estimate = rows[0]?.estimate == null ? undefined : Number(rows[0].estimate);
+      const ids = request.wanted.map((want) => want.id);
       // A run whose clock reads far past the API's time as the ledger's last entry and the database's clock
       // place it (a /v1/time answer days ahead) counts from there: its window then still holds what the
       // others spent. Its own entries keep its time: counted later, never earlier.
-      const countNowMs = estimate === undefined ? request.nowMs : Math.min(request.nowMs, estimate + PRUNE_SLACK_MS);
-      const since = countNowMs - request.windowMs;
-      const window = await this.#window(client, since);
-      const entries = await this.#entries(
-        client,
-        request.wanted.map((want) => want.id),
-      );
-      const { rows: origins } = await client.query<{ origin: string }>(
-        'SELECT origin FROM energy.spend_origin WHERE ledger = $1 AND key_id = $2',
-        [this.name, request.keyId],
-      );
+      const { rows } = await client.query<HoldReadRow>(HOLD_READ_SQL, [
+        this.name,
+        request.nowMs,
+        request.windowMs,
+        ids,
+        request.keyId,
+        PRUNE_SLACK_MS,
+      ]);
+      const read = rows[0]!;
+      if (read.damaged_seq !== null) throw this.#damaged(read.damaged_seq, read.damaged_kind ?? '?');
+      const newest = read.newest == null ? undefined : Number(read.newest);
+      const since = Number(read.since);
       const { events, decision } = decideHolds(
         {
           sinceMs: since,
-          spent: window.spent,
-          oldestMs: window.oldest === null ? undefined : Number(window.oldest),
-          origins: new Set(origins.map((row) => row.origin)),
+          spent: read.spent,
+          oldestMs: read.oldest === null ? undefined : Number(read.oldest),
+          origins: new Set(read.origins),
           longestWindowMs: longest,
         },
-        entries,
+        this.#book(read.events),
         request,
       );
       if (request.dry === true) return decision;
       const widest = Math.max(longest, request.windowMs);
       // Never past the ledger's own newest entry less its longest window: a "now" a day past every entry is
       // a clock to read again, not a reason to forget.
-      if (newest !== undefined)
-        await client.query(PRUNE_SQL, [this.name, Math.min(request.nowMs, newest) - widest - PRUNE_SLACK_MS]);
-      if (widest > longest)
-        await client.query('UPDATE energy.spend_ledger SET longest_window_ms = $2 WHERE ledger = $1', [
-          this.name,
-          widest,
-        ]);
+      await client.query(HOLD_WRITE_SQL, [
+        this.name,
+        newest === undefined ? null : Math.min(request.nowMs, newest) - widest - PRUNE_SLACK_MS,
+        widest > longest ? widest : null,
+        request.keyId,
+        decision.shortfalls.some((short) => short === undefined) ? request.origin : null,
+      ]);
       await this.#insert(client, events);
-      if (decision.shortfalls.some((short) => short === undefined))
-        await client.query(
-          'INSERT INTO energy.spend_origin (ledger, key_id, origin) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-          [this.name, request.keyId, request.origin],
-        );
       return decision;
     });
   }
@@ -192,13 +196,8 @@ export class PgSpendLedger implements SpendLedger {
   }
 
   /** The asked ids' own events, folded by the book's rule (a handful of rows, whatever the ledger holds). */
-  async #entries(client: Query, ids: readonly string[]): Promise<SpendBook> {
+  #book(rows: readonly EventRow[]): SpendBook {
     const book = new SpendBook();
-    if (ids.length === 0) return book;
-    const { rows } = await client.query<EventRow>(
-      `${SELECT_EVENTS} FROM energy.spend_event WHERE ledger = $1 AND client_request_id = ANY($2) ORDER BY seq`,
-      [this.name, ids],
-    );
     for (const row of rows) {
       const event = eventOfRow(row);
       if (!isStoredEvent(event as unknown as Record<string, unknown>)) throw this.#damaged(row.seq, row.kind ?? '?');
