@@ -30,7 +30,7 @@ export type Claims = (
 
 /**
  * A service as the claims saw it last (`energy state status`): ISO times on the store's clock. live: it
- * claimed within two of its intervals; silent: it stopped claiming without saying so (killed, frozen, its
+ * claimed, or renewed or let go its leases, within two of its intervals; silent: it stopped claiming without saying so (killed, frozen, its
  * host gone); ended: it stopped and said so. Kept 7 days after its last claim, a day after its end.
  */
 export interface HostStatus {

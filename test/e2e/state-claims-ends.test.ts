@@ -217,6 +217,22 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'claims and host
     expect((await live.result).code).toBe(0);
   }, 90_000);
 
+  it('state status: a service whose cycle outlasts two intervals is live while it renews its leases, silent once it stops', async () => {
+    const key = keyIdOf(world.sandbox.apiKey);
+    await status(); // the schema, when this test runs alone
+    // Last claims 3 minutes ago at --every 1m: one in touch 5 s ago (its lease renewals, its let-go), one not since.
+    sql(
+      `INSERT INTO energy.hosts (host, pid, key_id, every_ms, address_list, program, last_claim_at, last_seen_at,
+         last_claimed, last_skipped, ended_at)
+       VALUES ('slow-host', 9, '${key}', 60000, 'l', 'p', now() - interval '3 minutes', now() - interval '5 seconds', 0, 0, NULL),
+              ('gone-host', 9, '${key}', 60000, 'l', 'p', now() - interval '3 minutes', now() - interval '3 minutes', 0, 0, NULL)`,
+    );
+    const found = await status();
+    const stateOf = (name: string) => found.hosts.find((h) => h.host === name && h.pid === 9)?.state;
+    expect([stateOf('slow-host'), stateOf('gone-host')]).toEqual(['live', 'silent']);
+    sql(`DELETE FROM energy.hosts WHERE pid = 9`);
+  });
+
   it('rows with an end: old hosts, ended services and runs, and the claims of addresses no one lists are pruned', async () => {
     const key = keyIdOf(world.sandbox.apiKey);
     const row = (name: string, every: number, ago: string, ended: string | null) =>

@@ -1,6 +1,7 @@
 /**
  * `energy state status` on PostgreSQL: the services that claimed addresses (energy.hosts, written by each
- * claim), each live (it claimed within two of its intervals), silent (it stopped claiming without saying so:
+ * claim), each live (it claimed, or renewed or let go its leases, within two of its intervals: a service whose
+ * cycle outlasts them is slow, not gone), silent (it stopped claiming without saying so:
  * killed, frozen, its host gone) or ended (it stopped and said so); the one-shot runs, counted by host; the
  * leases held now and when they expire, the records whose outcome is unknown, the schema's version. One
  * statement, read-only; times on the database's clock, which it also says (the ledgers' fallback clock).
@@ -17,7 +18,8 @@ WITH held AS (
 ),
 services AS (
   SELECT h.*, CASE WHEN h.ended_at IS NOT NULL THEN 'ended'
-    WHEN h.last_claim_at > now() - 2 * h.every_ms * interval '1 millisecond' THEN 'live' ELSE 'silent' END AS state
+    WHEN greatest(h.last_claim_at, h.last_seen_at) > now() - 2 * h.every_ms * interval '1 millisecond' THEN 'live'
+    ELSE 'silent' END AS state
   FROM energy.hosts h WHERE h.every_ms > 0
 ),
 runs AS (
