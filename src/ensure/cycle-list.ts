@@ -45,6 +45,8 @@ type Pages = Pick<EnergyClient, 'orderPages'> & Partial<Pick<EnergyClient, 'opti
 export interface CycleListOptions {
   shared: SharedOrderList;
   everyMs: number;
+  /** How old a reading this cycle takes (fresh-reading.ts); its interval when not given. */
+  freshMs?: number | undefined;
   /** The service's addresses: the fleet's reading is asked for all of them at once, for every caller of the cycle. */
   addresses?: readonly string[] | undefined;
   trace?: ((line: string) => void) | undefined;
@@ -139,7 +141,7 @@ export class CycleList {
     addresses: string[],
     reachMs: number | Promise<number>,
   ): Promise<ListSnapshot | 'none' | undefined> {
-    const { shared, everyMs, trace } = this.options;
+    const { shared, everyMs, freshMs, trace } = this.options;
     const pause = this.options.sleep ?? sleep;
     const monotonic = this.options.monotonicMs ?? (() => performance.now());
     const leaseMs = listLeaseMs(everyMs);
@@ -147,7 +149,7 @@ export class CycleList {
     for (let wait = FIRST_WAIT_MS; ; wait = Math.min(2 * wait, LONGEST_WAIT_MS)) {
       let turn: ListTurn;
       try {
-        turn = await shared.take(addresses, everyMs, leaseMs);
+        turn = await shared.take(addresses, freshMs ?? everyMs, leaseMs);
       } catch {
         trace?.('energy: the state store cannot share the order list now: read here');
         this.#reading(readList(client, reachMs));
