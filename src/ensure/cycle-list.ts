@@ -66,8 +66,19 @@ export class CycleList {
   #ownOffer: Promise<OptionsResponse | undefined> | undefined;
   /** The offer read here this cycle, where none is shared (or usable). */
   #readHere: Promise<OptionsResponse> | undefined;
+  /** Orders read by id this cycle: one the cycle settles and then counts in flight is asked for once. */
+  readonly #byId = new Map<string, Order>();
 
   constructor(private readonly options: CycleListOptions) {}
+
+  /** The order as this cycle already read it by id, else as `read` answers (kept for the rest of the cycle). */
+  async orderById(id: string, read: () => Promise<Order>): Promise<Order> {
+    const known = this.#byId.get(id);
+    if (known !== undefined) return known;
+    const order = await read();
+    this.#byId.set(id, order);
+    return order;
+  }
 
   /**
    * The orders of `addresses` back to `oldestMs` (server clock), or undefined where the store shares no list.
