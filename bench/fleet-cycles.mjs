@@ -76,9 +76,10 @@ export async function measureFleetCycles({
     // before are the buying's, those after the steady state's (a host's second cycle may start a little before).
     let steadyLog;
     let steadyRequests;
+    let steadyFrom;
     while (services.some((s) => s.cycles.length < 1 + cycles)) {
       if (steadyLog === undefined && services.every((s) => s.cycles.length >= 1))
-        [steadyLog, steadyRequests] = [cluster.logSize(), requests()];
+        [steadyLog, steadyRequests, steadyFrom] = [cluster.logSize(), requests(), services.map((s) => s.cycles.length)];
       const dead = services.find((s) => s.child.exitCode !== null);
       if (dead !== undefined || performance.now() > deadline) {
         for (const s of services) s.child.kill('SIGTERM');
@@ -89,6 +90,8 @@ export async function measureFleetCycles({
       await new Promise((done) => setTimeout(done, 20));
     }
     const endRequests = requests();
+    // The cycles the hosts ended meanwhile: the faster ones end more than `cycles` while the slowest ends its own.
+    const steadyCycles = services.reduce((sum, s, host) => sum + s.cycles.length - (steadyFrom?.[host] ?? 1), 0);
     for (const s of services) s.child.kill('SIGTERM');
     await Promise.all(services.map((s) => s.exited));
     const statements = cluster.statements(log);
@@ -109,7 +112,7 @@ export async function measureFleetCycles({
       p95: quantile(steady, 0.95) / 1000,
       // The steady cycles' requests per address a cycle: the API's (order GETs of orders the list's reading did
       // not hold, mostly) and the TRON node's.
-      apiPerAddressCycle: (endRequests.api - (steadyRequests?.api ?? 0)) / (hosts * perHost * cycles),
+      apiPerAddressCycle: (endRequests.api - (steadyRequests?.api ?? 0)) / (perHost * steadyCycles),
       nodePerAddressCycle: (endRequests.node - (steadyRequests?.node ?? 0)) / (hosts * perHost * cycles),
       perOrder: statements.length / placed,
       buyingPerOrder: (statements.length - steadyCount) / placed,

@@ -78,8 +78,21 @@ export async function measureFleet({
     // Awaited below; a host that dies early must still reach the cleanup (cluster, sandbox) first.
     for (const end of ended) end.catch(() => undefined);
     const lines = children.map(() => 0);
+    // The addresses each cycle decided (not skipped as another host's): what an order GET is asked for.
+    let decided = 0;
+    const partial = children.map(() => '');
     children.forEach((child, host) =>
-      child.stdout.on('data', (chunk) => (lines[host] += chunk.toString().split('\n').length - 1)),
+      child.stdout.on('data', (chunk) => {
+        const text = partial[host] + chunk.toString();
+        const whole = text.split('\n');
+        partial[host] = whole.pop();
+        lines[host] += whole.length;
+        for (const line of whole) {
+          if (!line.startsWith('{"cycle":')) continue;
+          const items = JSON.parse(line).items ?? [];
+          decided += items.filter((item) => item.reason !== 'claimed_elsewhere').length;
+        }
+      }),
     );
     const allPast = (count) =>
       new Promise((done) => {
@@ -87,6 +100,8 @@ export async function measureFleet({
       });
     // Warm: every host has ended its first cycle (process start, getaccount once) before counting.
     await allPast(1);
+    const startedMs = performance.now();
+    const decidedBefore = decided;
     const [before, log, from, apiBefore, listBefore, kindsBefore] = [
       reads(),
       cluster.logSize(),
@@ -101,6 +116,8 @@ export async function measureFleet({
     const listAfter = listPages();
     const kindsAfter = byKind();
     const ran = lines.reduce((sum, n, host) => sum + n - from[host], 0) / lines.length;
+    const wallMs = performance.now() - startedMs;
+    const decisions = decided - decidedBefore;
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(ended);
     const addresses = new Set(sets.flat()).size;
@@ -109,6 +126,13 @@ export async function measureFleet({
       perAddressCycle: (after - before) / addresses / ran,
       apiPerAddressCycle: (apiAfter - apiBefore) / addresses / ran,
       listPagesPerInterval: (listAfter - listBefore) / ran,
+      // The same by the clock: pages per --every of wall time, and a host's mean cycle.
+      listPagesPerEvery: ((listAfter - listBefore) * everyMs) / wallMs,
+      cycleSeconds: wallMs / 1000 / ran,
+      // Order GETs for each address a cycle decided.
+      getsPerDecision: decisions === 0 ? 0 : (kindsAfter.orderGets - kindsBefore.orderGets) / decisions,
+      decisionsPerInterval: decisions / ran,
+      everyMs,
       // The fleet's requests of each kind an interval (a host's cycles, averaged over the hosts).
       kindsPerInterval: Object.fromEntries(
         Object.entries(kindsAfter).map(([kind, n]) => [kind, (n - kindsBefore[kind]) / ran]),
@@ -267,11 +291,19 @@ function apiFigures(size, one, four, hosts = 4) {
     listFour: four.listPagesPerInterval,
     kindsOne: one.kindsPerInterval,
     kindsFour: four.kindsPerInterval,
+    clockOne: { pages: one.listPagesPerEvery, cycle: one.cycleSeconds, every: one.everyMs },
+    clockFour: { pages: four.listPagesPerEvery, cycle: four.cycleSeconds, every: four.everyMs },
+    decidedOne: { gets: one.getsPerDecision, perInterval: one.decisionsPerInterval },
+    decidedFour: { gets: four.getsPerDecision, perInterval: four.decisionsPerInterval },
   };
 }
 
 /** The requests a host makes for one address: order GETs, quotes, orders (the rest are per host or per fleet). */
 const PER_ADDRESS = ['orderGets', 'quotes', 'orders'];
+/** What item 3 of issue 47 divides among the hosts: the list's pages, and the per-address requests. */
+const DIVIDED = ['listPages', ...PER_ADDRESS];
+/** What it allows each host a cycle: the server's clock, the offer, the balance. */
+const PER_HOST = ['time', 'options', 'balance'];
 const KIND_NAMES = {
   time: 'GET /v1/time',
   options: 'GET /v1/energy/options',
@@ -286,7 +318,9 @@ function ratioText(many, one) {
   return one === 0 ? (many === 0 ? 'none either way' : 'n/a (none alone)') : `${(many / one).toFixed(2)}x`;
 }
 
-function apiRows({ size, hosts, one, four, listOne, listFour, kindsOne, kindsFour }) {
+function apiRows(figures) {
+  const { size, hosts, one, four, listOne, listFour, kindsOne, kindsFour, clockOne, clockFour } = figures;
+  const { decidedOne, decidedFour } = figures;
   const ratio = four / one;
   const pages = `${listOne.toFixed(2)} / ${listFour.toFixed(2)} list pages an interval`;
   const rows = [
@@ -297,12 +331,24 @@ function apiRows({ size, hosts, one, four, listOne, listFour, kindsOne, kindsFou
     rows.push(
       `| of them, ${name} an interval: 1 host / ${hosts} hosts | ${kindsOne[kind].toFixed(2)} / ${kindsFour[kind].toFixed(2)} (${ratioText(kindsFour[kind], kindsOne[kind])}) | | |`,
     );
-  const sum = (kinds) => PER_ADDRESS.reduce((total, kind) => total + kinds[kind], 0);
-  const [alone, fleet] = [sum(kindsOne) / size, sum(kindsFour) / size];
+  const sum = (kinds, which) => which.reduce((total, kind) => total + kinds[kind], 0);
+  const [alone, fleet] = [sum(kindsOne, PER_ADDRESS) / size, sum(kindsFour, PER_ADDRESS) / size];
   const met = alone === 0 ? fleet === 0 : fleet / alone <= 1.2;
+  const [dividedOne, dividedMany] = [sum(kindsOne, DIVIDED) / size, sum(kindsFour, DIVIDED) / size];
+  const [hostOne, hostMany] = [sum(kindsOne, PER_HOST), sum(kindsFour, PER_HOST)];
   rows.push(
     `| per-address requests alone (order GETs, quotes, orders) per address per interval: 1 host / ${hosts} hosts | ${alone.toFixed(4)} / ${fleet.toFixed(4)} (${ratioText(fleet, alone)}) | ≤ 1.2x | ${met ? 'yes' : 'no'} |`,
+    `| what the issue divides (list pages, order GETs, quotes, orders) per address per interval: 1 host / ${hosts} hosts | ${dividedOne.toFixed(4)} / ${dividedMany.toFixed(4)} (${ratioText(dividedMany, dividedOne)}) | ≤ 1.2x | ${dividedOne === 0 ? (dividedMany === 0 ? 'yes' : 'no') : dividedMany / dividedOne <= 1.2 ? 'yes' : 'no'} |`,
+    `| the per-host reads it allows (time, options, balance) an interval, all hosts: 1 host / ${hosts} hosts | ${hostOne.toFixed(2)} / ${hostMany.toFixed(2)} (${(hostMany / hosts).toFixed(2)} a host) | ≤ 3 a host | ${hostMany / hosts <= 3 ? 'yes' : 'no'} |`,
   );
+  if (decidedOne !== undefined)
+    rows.push(
+      `| addresses decided an interval (all hosts), and order GETs for each: 1 host / ${hosts} hosts | ${decidedOne.perInterval.toFixed(0)}, ${decidedOne.gets.toFixed(3)} / ${decidedFour.perInterval.toFixed(0)}, ${decidedFour.gets.toFixed(3)} | | |`,
+    );
+  if (clockOne !== undefined)
+    rows.push(
+      `| list pages per --every ${clockOne.every / 1000}s of the clock (a host's mean cycle): 1 host / ${hosts} hosts | ${clockOne.pages.toFixed(2)} (${clockOne.cycle.toFixed(2)} s) / ${clockFour.pages.toFixed(2)} (${clockFour.cycle.toFixed(2)} s) | | |`,
+    );
   return rows;
 }
 

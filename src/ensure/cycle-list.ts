@@ -45,6 +45,8 @@ type Pages = Pick<EnergyClient, 'orderPages'> & Partial<Pick<EnergyClient, 'opti
 export interface CycleListOptions {
   shared: SharedOrderList;
   everyMs: number;
+  /** How old a reading this cycle takes (fresh-reading.ts); its interval when not given. */
+  freshMs?: number | undefined;
   /** The service's addresses: the fleet's reading is asked for all of them at once, for every caller of the cycle. */
   addresses?: readonly string[] | undefined;
   trace?: ((line: string) => void) | undefined;
@@ -64,8 +66,19 @@ export class CycleList {
   #ownOffer: Promise<OptionsResponse | undefined> | undefined;
   /** The offer read here this cycle, where none is shared (or usable). */
   #readHere: Promise<OptionsResponse> | undefined;
+  /** Orders read by id this cycle: one the cycle settles and then counts in flight is asked for once. */
+  readonly #byId = new Map<string, Order>();
 
   constructor(private readonly options: CycleListOptions) {}
+
+  /** The order as this cycle already read it by id, else as `read` answers (kept for the rest of the cycle). */
+  async orderById(id: string, read: () => Promise<Order>): Promise<Order> {
+    const known = this.#byId.get(id);
+    if (known !== undefined) return known;
+    const order = await read();
+    this.#byId.set(id, order);
+    return order;
+  }
 
   /**
    * The orders of `addresses` back to `oldestMs` (server clock), or undefined where the store shares no list.
@@ -139,7 +152,7 @@ export class CycleList {
     addresses: string[],
     reachMs: number | Promise<number>,
   ): Promise<ListSnapshot | 'none' | undefined> {
-    const { shared, everyMs, trace } = this.options;
+    const { shared, everyMs, freshMs, trace } = this.options;
     const pause = this.options.sleep ?? sleep;
     const monotonic = this.options.monotonicMs ?? (() => performance.now());
     const leaseMs = listLeaseMs(everyMs);
@@ -147,7 +160,7 @@ export class CycleList {
     for (let wait = FIRST_WAIT_MS; ; wait = Math.min(2 * wait, LONGEST_WAIT_MS)) {
       let turn: ListTurn;
       try {
-        turn = await shared.take(addresses, everyMs, leaseMs);
+        turn = await shared.take(addresses, freshMs ?? everyMs, leaseMs);
       } catch {
         trace?.('energy: the state store cannot share the order list now: read here');
         this.#reading(readList(client, reachMs));

@@ -169,7 +169,8 @@ export async function inFlightByAddress(input: InFlightInput): Promise<Map<strin
   await mapLimit(follow, FOLLOW_CONCURRENCY, async ({ orderId, entry, record }) => {
     let order: Order;
     try {
-      order = await client.getOrder(orderId);
+      // Once a cycle: the order this cycle's settling read by id already (service/placed-orders.ts) is not read again.
+      order = await (input.list?.orderById(orderId, () => client.getOrder(orderId)) ?? client.getOrder(orderId));
     } catch (error) {
       // That address's alone: one lost order must not stop every other address, cycle after cycle.
       if (!(error instanceof ApiError && error.status === 404)) throw error;

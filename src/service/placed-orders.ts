@@ -80,7 +80,9 @@ export class PlacedOrders {
     const finals: Order[] = [];
     const listed = await this.#listed(client, list);
     for (const [id, known] of this.#unsettled) {
-      const order = isFinal(known) ? known : (listed.get(id) ?? (await client.getOrder(id)));
+      // Read by id at most once a cycle: in-flight.ts counts it on its way from the same answer.
+      const byId = () => list?.orderById(id, () => client.getOrder(id)) ?? client.getOrder(id);
+      const order = isFinal(known) ? known : (listed.get(id) ?? (await byId()));
       if (!isFinal(order)) continue;
       this.#unsettled.set(id, order);
       finals.push(order);

@@ -10,6 +10,7 @@ import type { ServiceObserver } from './observer.js';
 import { PlacedOrders } from './placed-orders.js';
 import { OnceNotes } from './once-notes.js';
 import { CycleList } from '../ensure/cycle-list.js';
+import { freshForMs } from '../ensure/fresh-reading.js';
 import { onceACycle } from '../ensure/cycle-clock.js';
 
 export function serviceCycle(
@@ -28,15 +29,20 @@ export function serviceCycle(
   };
   let cycle = 0;
   let addresses = run.addresses;
+  // The last cycle's length, start to start, on the monotonic clock: how old a reading of the fleet's it takes.
+  let startedMs: number | undefined;
   return async () => {
     cycle += 1;
     placed.begin(cycle);
+    const nowMs = performance.now();
+    const lastCycleMs = startedMs === undefined ? undefined : nowMs - startedMs;
+    startedMs = nowMs;
     // The order list read once this cycle, for settling and deciding; in a fleet, by one host an interval.
     const shared = deps.sharedList;
     const list =
       shared === undefined || everyMs === undefined
         ? undefined
-        : new CycleList({ shared, everyMs, addresses, trace: deps.trace });
+        : new CycleList({ shared, everyMs, freshMs: freshForMs(everyMs, lastCycleMs), addresses, trace: deps.trace });
     if (placed.following) observer.ordersSettled(await placed.settle((await deps.api()).client, list));
     // --file: read again each cycle, so that an address added or removed takes effect without a restart.
     if (run.rereadAddresses !== undefined) addresses = await run.rereadAddresses(addresses);

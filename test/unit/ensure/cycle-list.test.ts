@@ -243,6 +243,23 @@ describe('a cycle reads the order list once', () => {
     expect(listing!.scan).toMatchObject({ complete: false, oldestReadMs: NOW - 5_000, outOfOrder: true });
   });
 
+  it('an order read by id is read once a cycle; a read that failed is not kept', async () => {
+    const cycle = new CycleList({ shared: shared().list, everyMs: EVERY_MS });
+    let reads = 0;
+    const read = async () => {
+      reads += 1;
+      if (reads === 1) throw new Error('503');
+      return LISTED[0]!;
+    };
+    await expect(cycle.orderById(LISTED[0]!.id, read)).rejects.toThrow('503');
+    expect(await cycle.orderById(LISTED[0]!.id, read)).toBe(LISTED[0]);
+    expect(await cycle.orderById(LISTED[0]!.id, read)).toBe(LISTED[0]);
+    expect(reads).toBe(2);
+    // The next cycle's list reads it again.
+    await new CycleList({ shared: shared().list, everyMs: EVERY_MS }).orderById(LISTED[0]!.id, read);
+    expect(reads).toBe(3);
+  });
+
   it('the lease: the interval, at least 5 s and at most a minute', () => {
     expect([1_000, 10_000, 600_000].map(listLeaseMs)).toEqual([5_000, 10_000, 60_000]);
   });
