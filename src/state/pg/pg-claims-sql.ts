@@ -147,9 +147,9 @@ SELECT address FROM renewed`;
 
 /*
  * $1 key id, $2 token, $3 addresses, $4 each one's claimed_at before this claim (null: no row before it), $5
- * whether this run decided it, $6 host, $7 pid. A decided address is next due an interval on; one the run did not decide (a
- * dry run, a refusal, an error before its decision) is as due as it was: its row's claimed_at put back, or a
- * row this claim made removed (issue 44 item 6).
+ * whether this run decided it, $6 host, $7 pid. A decided address is next due an interval on; one the run did
+ * not decide (a dry run, a refusal, an error before its decision) is as due as it was: its row's claimed_at put
+ * back, or a row this claim made removed (issue 44 item 6).
  */
 export const RELEASE = `
 WITH u AS (SELECT * FROM unnest($3::text[], $4::text[], $5::boolean[]) AS u(address, prev, decided)),
