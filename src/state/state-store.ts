@@ -30,8 +30,9 @@ export type Claims = (
 
 /**
  * A service as the claims saw it last (`energy state status`): ISO times on the store's clock. live: it
- * claimed, or renewed or let go its leases, within two of its intervals; silent: it stopped claiming without saying so (killed, frozen, its
- * host gone); ended: it stopped and said so. Kept 7 days after its last claim, a day after its end.
+ * claimed, or renewed or let go its leases, within two of its intervals; silent: it stopped claiming without
+ * saying so (killed, frozen, its host gone); ended: it stopped and said so. Kept 7 days after its last claim, a
+ * day after its end.
  */
 export interface HostStatus {
   host: string;

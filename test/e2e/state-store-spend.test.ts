@@ -114,7 +114,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     const results = await Promise.all([host().run(args), host().run(args)]);
     // The hosts share the addresses out by their claims (the other's are claimed_elsewhere, not failures), and
     // both hold against the one ledger: whichever meets the ceiling fails those items (5, or 9 beside others).
-    for (const result of results) expect([0, 5, 9]).toContain(result.code);
+    for (const result of results) expect([0, 5, 9], result.stderr).toContain(result.code);
     expect(results.some((result) => result.code !== 0)).toBe(true);
     const placed = world.sandbox.orders().filter((order) => addresses.includes(order.address));
     expect(placed.map((order) => order.total_trx)).toEqual(Array(5).fill('3.900000'));
