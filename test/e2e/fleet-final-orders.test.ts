@@ -86,7 +86,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('6');
     const upgraded = await status();
     expect(upgraded.code, upgraded.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('11');
     expect(sql("SELECT to_regclass('energy.final_order') IS NOT NULL")).toBe('t');
     expect(sql("SELECT to_regclass('energy.order_list_item') IS NOT NULL")).toBe('t');
     expect(
@@ -100,6 +100,6 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     sql('DELETE FROM energy.schema_version WHERE version >= 7');
     const again = await status();
     expect(again.code, again.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('11');
   }, 60_000);
 });
