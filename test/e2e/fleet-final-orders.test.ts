@@ -74,7 +74,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     expect(world.sandbox.orders().filter((candidate) => candidate.address === address)).toHaveLength(1);
   }, 90_000);
 
-  it('a database at 6 comes to 10; the tables and columns there already without their version rows are no error', async () => {
+  it('a database at 6 comes to 11; the tables and columns there already without their version rows are no error', async () => {
     cluster.current.sql('CREATE DATABASE at_six');
     const url = cluster.current.url.replace('/postgres?', '/at_six?');
     const sql = (query: string) => cluster.current.sql(query, 'at_six');
