@@ -2,7 +2,7 @@
  * Order GETs once for the fleet (issue 47 item 3): an order the list does not show, journaled in the shared
  * database, is followed by id by the first host that decides its address; once it has ended no other host asks
  * for it again (energy.final_order, schema migration 7). Counted at the sandbox: GET /v1/energy/orders/{id}.
- * A row is kept 7 days. A database at 6 comes to 10, and a 7, 8, 9 and 10 made twice (the tables and columns
+ * A row is kept 7 days. A database at 6 comes to 11, and a 7, 8, 9, 10 and 11 made twice (the tables and columns
  * there, their version rows not) is no error.
  */
 import { mkdtempSync } from 'node:fs';
