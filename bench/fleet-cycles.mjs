@@ -11,7 +11,8 @@
 // orders' final outcomes) per order placed, and split at the moment every host had ended its first cycle.
 //   node bench/fleet-cycles.mjs [--smoke] [--bin path/to/bin/energy.js] [--size HOSTSxN] [--cycles N]
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFleetHosts } from './fleet-hosts.mjs';
 
@@ -62,6 +63,8 @@ export async function measureFleetCycles({
           const cycle = JSON.parse(line);
           if (cycle.error !== undefined) service.failed += 1;
           service.cycles.push({
+            at: cycle.at,
+            arrived,
             ms: arrived - Date.parse(cycle.at),
             bought: cycle.items.filter((i) => i.reason === 'bought').length,
           });
@@ -97,6 +100,11 @@ export async function measureFleetCycles({
     const statements = cluster.statements(log);
     const steadyCount = cluster.statements(steadyLog ?? cluster.logSize()).length;
     const placed = sandbox.orders().length - ordersBefore;
+    if (process.env.ENERGY_BENCH_PG_KEEP)
+      writeFileSync(
+        join(process.env.ENERGY_BENCH_PG_KEEP, `cycles-${name}-${Date.now()}.json`),
+        JSON.stringify(services.map((s) => ({ pid: s.child.pid, cycles: s.cycles }))),
+      );
     const steady = services.flatMap((s) => s.cycles.slice(1, 1 + cycles).map((c) => c.ms));
     return {
       placed,

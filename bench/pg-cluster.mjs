@@ -7,6 +7,7 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  copyFileSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -60,7 +61,11 @@ export function startCluster(bin, { password } = {}) {
   const auth = password === undefined ? ['--auth=trust'] : ['--auth=scram-sha-256', `--pwfile=${pwfile}`];
   run('initdb', ['-D', data, '-U', 'postgres', ...auth, '--no-sync', '-E', 'UTF8']);
   const log = join(root, 'log');
-  const options = `-k ${root} -c listen_addresses= -F -c log_min_duration_statement=0 -c log_line_prefix='%a|%x|'`;
+  // ENERGY_BENCH_PG_KEEP=<folder>: each line also says when and which backend (%m %p), lock waits over 50 ms are
+  // logged, and the log is copied there at the end (bench/cycle-breakdown.mjs reads it).
+  const keep = process.env.ENERGY_BENCH_PG_KEEP;
+  const extra = keep ? ` -c log_lock_waits=on -c deadlock_timeout=50ms` : '';
+  const options = `-k ${root} -c listen_addresses= -F -c log_min_duration_statement=0 -c log_line_prefix='%a|%x|${keep ? '%m %p|' : ''}'${extra}`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', 'start']);
   const psql = existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql';
   const psqlEnv = { ...process.env, ...(password !== undefined && { PGPASSWORD: password }) };
@@ -85,7 +90,7 @@ export function startCluster(bin, { password } = {}) {
       const durations = [];
       let pending = 0;
       for (const m of text.matchAll(
-        /^energy[^|]*\|\d*\|LOG: {2}duration: ([\d.]+) ms {2}(statement|parse|bind|execute)/gm,
+        /^energy[^|]*\|\d*\|(?:[^|]*\|)?LOG: {2}duration: ([\d.]+) ms {2}(statement|parse|bind|execute)/gm,
       )) {
         pending += Number(m[1]);
         if (m[2] === 'statement' || m[2] === 'execute') {
@@ -99,6 +104,7 @@ export function startCluster(bin, { password } = {}) {
     logSize: () => statSync(log).size,
     stop() {
       try {
+        if (keep) copyFileSync(log, join(keep, `pg-${Date.now()}.log`));
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(root, { recursive: true, force: true });
@@ -176,6 +182,7 @@ export function startBouncer(bin, cluster) {
     },
     stop() {
       try {
+        if (keep) copyFileSync(log, join(keep, `pg-${Date.now()}.log`));
         process.kill(Number(readFileSync(join(dir, 'pgbouncer.pid'), 'utf8').trim()), 'SIGINT');
       } catch {
         // Already gone.

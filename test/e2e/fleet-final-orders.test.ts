@@ -2,7 +2,7 @@
  * Order GETs once for the fleet (issue 47 item 3): an order the list does not show, journaled in the shared
  * database, is followed by id by the first host that decides its address; once it has ended no other host asks
  * for it again (energy.final_order, schema migration 7). Counted at the sandbox: GET /v1/energy/orders/{id}.
- * A row is kept 7 days. A database at 6 comes to 10, and a 7, 8, 9 and 10 made twice (the tables and columns
+ * A row is kept 7 days. A database at 6 comes to 11, and a 7, 8, 9, 10 and 11 made twice (the tables and columns
  * there, their version rows not) is no error.
  */
 import { mkdtempSync } from 'node:fs';
@@ -74,7 +74,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     expect(world.sandbox.orders().filter((candidate) => candidate.address === address)).toHaveLength(1);
   }, 90_000);
 
-  it('a database at 6 comes to 10; the tables and columns there already without their version rows are no error', async () => {
+  it('a database at 6 comes to 11; the tables and columns there already without their version rows are no error', async () => {
     cluster.current.sql('CREATE DATABASE at_six');
     const url = cluster.current.url.replace('/postgres?', '/at_six?');
     const sql = (query: string) => cluster.current.sql(query, 'at_six');
@@ -86,7 +86,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('6');
     const upgraded = await status();
     expect(upgraded.code, upgraded.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('11');
     expect(sql("SELECT to_regclass('energy.final_order') IS NOT NULL")).toBe('t');
     expect(sql("SELECT to_regclass('energy.order_list_item') IS NOT NULL")).toBe('t');
     expect(
@@ -100,6 +100,6 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'order GETs once
     sql('DELETE FROM energy.schema_version WHERE version >= 7');
     const again = await status();
     expect(again.code, again.stderr).toBe(0);
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('11');
   }, 60_000);
 });

@@ -53,12 +53,12 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     ).toBe('12|46.800000');
   }, 180_000);
 
-  it('a database at schema 4 with events in it upgrades to 10 keeping what its ceiling counts; a damaged row an older schema let in is named, and the schema refuses new ones', async () => {
+  it('a database at schema 4 with events in it upgrades to 11 keeping what its ceiling counts; a damaged row an older schema let in is named, and the schema refuses new ones', async () => {
     world.sandbox.setRates({ 1: '0.000060' });
     cluster.current.sql('CREATE DATABASE at_four');
     const url = cluster.current.url.replace('/postgres?', '/at_four?');
     const sql = (query: string) => cluster.current.sql(query, 'at_four');
-    // Schema 10 made by this energy, taken back to 4 as an older energy left it (migrations 5 to 10 add only these).
+    // Schema 11 made by this energy, taken back to 4 as an older energy left it (migrations 5 to 11 add only these).
     const first = await world.run(['state', 'status', '--json'], { env: env({ ENERGY_STATE_URL: url }) });
     expect(first.code, first.stderr).toBe(0);
     sql(`DELETE FROM energy.schema_version WHERE version >= 5; ALTER TABLE energy.hosts DROP COLUMN ended_at, DROP COLUMN last_seen_at; DROP TABLE energy.final_order;
@@ -93,7 +93,7 @@ describeWhere('PostgreSQL (initdb, pg_ctl)', bin !== undefined, 'the --max-spend
     expect(damaged.stdout + damaged.stderr).toContain(
       `has a damaged row in the state store (energy.spend_event seq ${seqOf('e3')}, a order event`,
     );
-    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('10');
+    expect(sql('SELECT max(version) FROM energy.schema_version')).toBe('11');
     sql("DELETE FROM energy.spend_event WHERE event_id = 'e3'");
     // The NULL amount, next: named too (not a DecimalError).
     const missing = await run();

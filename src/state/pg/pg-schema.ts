@@ -6,7 +6,7 @@
  */
 import type { PoolClient } from 'pg';
 import { StateStoreError } from '../../domain/journal-errors.js';
-import { SPEND_SUMMED } from './pg-schema-spend.js';
+import { SPEND_ENTRY_PLANNED, SPEND_SUMMED } from './pg-schema-spend.js';
 
 /** pg_advisory_xact_lock(MIGRATION_LOCK, 0): the migrations' one advisory lock, held by the transaction that applies them. */
 const MIGRATION_LOCK = 0x656e7267; // "enrg"
@@ -182,6 +182,9 @@ const MIGRATIONS: readonly string[] = [
   // pg-claims-sql.ts), so that a host whose cycle outlasts two intervals is not taken for one new to the fleet.
   // Null until its next claim: its last claim stands for it. Idempotent, as 9 is.
   `ALTER TABLE energy.hosts ADD COLUMN IF NOT EXISTS last_seen_at timestamptz;`,
+  // 11: an entry's row made again reading the entry's own events by a plan made at each call (pg-schema-spend.ts).
+  // Idempotent, as 10 is.
+  SPEND_ENTRY_PLANNED,
 ];
 
 /** The schema version this program writes. */
