@@ -5,8 +5,9 @@
  * compiles at every start, keeps only the fast path and the loader.
  */
 import { ExitCode } from '../domain/errors.js';
-import { SIGNAL_EXIT_CODES } from '../domain/cli-errors.js';
+import { InterruptedError, SIGNAL_EXIT_CODES } from '../domain/cli-errors.js';
 import type { Terminal } from '../output/terminal.js';
+import { abortsWithInterruptedErrors } from './failure.js';
 import { jsonRun, lastResortLine, outputError, OUTPUT_FAILED } from './last-resort.js';
 
 /** A program's run (main.ts, light-main.ts). */
@@ -79,7 +80,7 @@ function closeInspectorSignal(json: boolean): void {
 }
 
 /**
- * SIGINT, SIGTERM and SIGHUP abort the run's signal (its reason: the signal's name) instead of killing the
+ * SIGINT, SIGTERM and SIGHUP abort the run's signal (its reason: an InterruptedError) instead of killing the
  * process: requests in flight end at once, and the command says what they were (an order's
  * client_request_id, a listing's cursor) before exiting 128 + the signal's number, as a shell would report.
  * A second signal, or a command that does not end within 5 s, exits at once.
@@ -96,9 +97,9 @@ function abortOnSignals(json: boolean, exit: (code: number) => never): AbortSign
         exit(SIGNAL_EXIT_CODES[name]);
       };
       if (controller.signal.aborted) exitNow();
-      controller.abort(name);
+      controller.abort(new InterruptedError(name));
       setTimeout(exitNow, 5000).unref();
     });
   }
-  return controller.signal;
+  return abortsWithInterruptedErrors(controller.signal);
 }
