@@ -38,6 +38,7 @@ const AREAS = [
   'src/service/status-server.ts',
   'src/storage/pipe-stream.ts',
   'src/app/cli.ts',
+  'src/app/process-run.ts',
   // The homes of error classes (ERROR_HOMES).
   'src/domain/errors.ts',
   'src/domain/cli-errors.ts',
@@ -133,7 +134,8 @@ function packageRules(area) {
 /** One block per area (and one for the rest of src/), each with its complete lists. */
 function areaBlock(area) {
   const { imports, syntax } = packageRules(area);
-  const writesStdout = area === 'src/app/cli.ts' || area === 'src/output/' || area === 'src/sandbox/';
+  const writesStdout =
+    area === 'src/app/cli.ts' || area === 'src/app/process-run.ts' || area === 'src/output/' || area === 'src/sandbox/';
   return {
     files: area === undefined ? ['src/**/*.ts'] : [glob(area)],
     ...(area === undefined && { ignores: AREAS.map(glob) }),

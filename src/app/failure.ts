@@ -60,10 +60,22 @@ export function errorReport(error: unknown): FailureReport {
  * descriptors, not spread: the entry's stdin is a getter, and creating process.stdin costs ~5 ms.
  */
 export function withInterruptedErrors(terminal: Terminal): Terminal {
-  if (terminal.interrupt === undefined) return terminal;
+  if (terminal.interrupt === undefined || ABORTING_WITH_ERRORS.has(terminal.interrupt)) return terminal;
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(terminal)) as Terminal;
   copy.interrupt = asInterruptedError(terminal.interrupt);
   return copy;
+}
+
+/**
+ * Signals that abort with an InterruptedError already (the process's own, process-run.ts): taken as they are,
+ * without a second controller and listener at every start (issue 48).
+ */
+const ABORTING_WITH_ERRORS = new WeakSet<AbortSignal>();
+
+/** `signal`, which aborts with an InterruptedError only: withInterruptedErrors takes it as it is. */
+export function abortsWithInterruptedErrors(signal: AbortSignal): AbortSignal {
+  ABORTING_WITH_ERRORS.add(signal);
+  return signal;
 }
 
 /** The same signal, aborted with an InterruptedError: what a request in flight rejects with. */

@@ -11,6 +11,10 @@ import { ExitCode } from '../domain/errors.js';
 import type { Terminal } from '../output/terminal.js';
 import { errorReport, reportFailure, withInterruptedErrors } from './failure.js';
 import { lightRun } from './light-run.js';
+import { runProcess } from './process-run.js';
+
+/** The command line run as this process (the entry, cli.ts, calls it). */
+export const start = (args: readonly string[]): void => runProcess(args, run);
 
 export async function run(args: readonly string[], terminal: Terminal): Promise<number> {
   const light = lightRun(args);

@@ -9,6 +9,10 @@ import type { Terminal } from '../output/terminal.js';
 import { errorReport, reportFailure, withInterruptedErrors, type FailureReport } from './failure.js';
 import { buildProgram, helpArguments, invokedPath, outputJsonArguments } from './program.js';
 import { packageVersion } from './version.js';
+import { runProcess } from './process-run.js';
+
+/** The command line run as this process (the entry, cli.ts, calls it). */
+export const start = (args: readonly string[]): void => runProcess(args, run);
 
 export async function run(given: readonly string[], terminal: Terminal): Promise<number> {
   const ctx = new Context(withInterruptedErrors(terminal));

@@ -1,15 +1,34 @@
 import { UsageError } from '../domain/errors.js';
 import { printable } from '../domain/printable.js';
 
-const LOOPBACK_V4 = /^127\.(?:\d{1,3})\.(?:\d{1,3})\.(?:\d{1,3})$/;
-
 /**
  * The one loopback rule, for plain http:// and for bypassing a proxy: `localhost`, 127.0.0.0/8 and `[::1]`
  * as a URL writes them. Not `*.localhost` nor `localhost.`: a resolver may send those off the machine, and a
  * secret-signed request in clear text must never follow.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
+  return hostname === 'localhost' || hostname === '[::1]' || isLoopbackV4(hostname);
+}
+
+/**
+ * `127.d.d.d`, each d one to three digits, read without a regular expression: every request asks this twice
+ * (its base URL, its proxy), and a pattern executed twice is compiled to machine code at every start (issue 48).
+ */
+function isLoopbackV4(hostname: string): boolean {
+  const parts = hostname.split('.');
+  return (
+    parts.length === 4 &&
+    parts[0] === '127' &&
+    parts.every((part) => part.length >= 1 && part.length <= 3 && isDigits(part))
+  );
+}
+
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 const PRIVATE_V4 = /^(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}$/;

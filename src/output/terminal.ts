@@ -9,7 +9,10 @@ export interface Terminal {
   env: NodeJS.ProcessEnv;
   /** The file this run was started as (`process.argv[1]`): completion scripts call it back for profile names. */
   program?: string | undefined;
-  /** Aborted on SIGINT, SIGTERM or SIGHUP, with the signal's name as its reason (the process entry sets it up). */
+  /**
+   * Aborted on SIGINT, SIGTERM or SIGHUP, with the signal's name as its reason, or an InterruptedError for it (the
+   * process's own: process-run.ts).
+   */
   interrupt?: AbortSignal;
   /**
    * Ends the process at once with `code` (a second signal to `ensure --every`): the entry's own exit, which

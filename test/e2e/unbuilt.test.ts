@@ -31,9 +31,15 @@ describe('an unbuilt checkout', () => {
     cpSync(fileURLToPath(new URL('../../package.json', import.meta.url)), join(checkout, 'package.json'));
     const bundle = join(checkout, 'dist', 'bin');
     cpSync(fileURLToPath(new URL('../../dist/bin/energy.cjs', import.meta.url)), join(bundle, 'energy.cjs'));
-    // energy.cjs is there, main.cjs is not: a broken build, not an unbuilt checkout.
-    const result = spawnSync(process.execPath, [join(checkout, 'bin', 'energy.js'), 'balance'], { encoding: 'utf8' });
-    expect(result.status).not.toBe(0);
+    // energy.cjs is there, light.cjs is not: a broken build, not an unbuilt checkout. The entry loads the
+    // bundle itself, outside any command: its failure is said as an internal error, without a stack trace.
+    const result = spawnSync(process.execPath, [join(checkout, 'bin', 'energy.js'), 'balance'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: checkout },
+    });
+    expect(result.status).toBe(1);
     expect(result.stderr).not.toContain('this checkout is not built');
+    expect(result.stderr).toMatch(/^energy: error: internal error: Cannot find module '.*light\.cjs'/);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 });

@@ -69,6 +69,18 @@ describe('parseBaseUrl', () => {
   it('knows the loopback hosts', () => {
     expect(['localhost', '127.0.0.1', '127.255.0.3', '[::1]'].every(isLoopbackHost)).toBe(true);
     expect(['0.0.0.0', '::1', 'localhost.', '192.168.1.1'].some(isLoopbackHost)).toBe(false);
+    // 127.d.d.d with one to three digits each, nothing before or after.
+    const near = [
+      '127.0.0',
+      '127.0.0.1.',
+      '127.0.0.1234',
+      '127..0.1',
+      '1127.0.0.1',
+      '127.0.0.a',
+      '127.0.0.1 ',
+      '127.0.0.',
+    ];
+    expect(near.filter(isLoopbackHost)).toEqual([]);
   });
 });
 
