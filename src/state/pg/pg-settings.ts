@@ -18,6 +18,7 @@ import type { PoolConfig } from 'pg';
 import { checkSslMode, libpqInteger, type IntegerParameter, type StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
+import { loadUrlParser } from './pg-driver.js';
 import { limitsFrom, type Limits } from './pg-limits.js';
 import { pgpassEntry, pgpassFile, type PgpassLookup, type PgpassTarget } from './pgpass.js';
 
@@ -44,7 +45,7 @@ export async function sessionSettings(stateUrl: StateUrl, env: NodeJS.ProcessEnv
   const { text: url, sslmode: inUrl } = stateUrl;
   const sslmode = inUrl ?? (env.PGSSLMODE || undefined);
   if (inUrl === undefined && sslmode !== undefined) checkSslMode(sslmode, 'PGSSLMODE');
-  const { parse } = await import('pg-connection-string');
+  const { parse } = await loadUrlParser();
   let parsed: ReturnType<typeof parse> & Record<string, string | undefined>;
   try {
     // PGSSLMODE where the URL says nothing, as libpq reads it; `allow` is a plain connection to the parser.
