@@ -158,6 +158,13 @@ describe('what a command loads for the state store', () => {
     expect(files.filter((file) => file.startsWith('vendor/'))).toEqual(['vendor/pg.cjs']);
   });
 
+  it('order pending with one loads pg but not node:os (the host name, for application_name, is read from /proc)', async () => {
+    const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
+    expect(files).toContain('vendor/pg.cjs');
+    expect(files).toContain('node:net');
+    expect(files).not.toContain('node:os');
+  });
+
   it("order pending with one loads pg but not Node's Web Crypto (pg's helpers of scram and md5 logins take it)", async () => {
     const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
     expect(files).toContain('vendor/pg.cjs');

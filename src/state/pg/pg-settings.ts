@@ -13,11 +13,11 @@
  *   - the password from the URL, else PGPASSWORD, else the password file (pgpass.ts), looked up only when
  *     the server asks for one.
  */
-import { hostname } from 'node:os';
 import type { PoolConfig } from 'pg';
 import { checkSslMode, libpqInteger, type IntegerParameter, type StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
+import { hostName } from './host-name.js';
 import { loadUrlParser } from './pg-driver.js';
 import { limitsFrom, type Limits } from './pg-limits.js';
 import { pgpassEntry, pgpassFile, type PgpassLookup, type PgpassTarget } from './pgpass.js';
@@ -112,7 +112,7 @@ function integerSetting(
 }
 
 /** `energy/<version> <host> <pid>`, the host cut so that the name fits what the server keeps. */
-export function applicationName(host = hostname(), pid = process.pid): string {
+export function applicationName(host = hostName(), pid = process.pid): string {
   const version = typeof ENERGY_VERSION === 'string' ? ENERGY_VERSION : 'dev';
   const fixed = `energy/${version}  ${pid}`;
   const room = APPLICATION_NAME_BYTES - Buffer.byteLength(fixed);
