@@ -18,6 +18,7 @@ import { setLocal, startupOptions, type Limits } from './pg-limits.js';
 import { sessionSettings, type SessionSettings } from './pg-settings.js';
 import { sessionFailure } from './pg-failure.js';
 import { loadDriver } from './pg-driver.js';
+import { startupHint } from './pg-startup-hint.js';
 import { eachStatementInATransaction } from './pg-local-transaction.js';
 import { noSchema, READ_VERSION } from './pg-schema.js';
 
@@ -44,6 +45,11 @@ export async function connectPool(
 ): Promise<{ pool: Pool; schemaVersion: number | undefined }> {
   const settings = await sessionSettings(url, env);
   known.limits = settings.limits;
+  const hint = startupHint(env, settings.target);
+  // Options of the user's own are still sent: refused, they are said as libpq would (its own options, its own business).
+  const localPool = () => newPool(settings, url, startupOptions(undefined, settings.otherOptions), true);
+  // Met less than a day ago: the limits go with each transaction from the first session (pg-startup-hint.ts).
+  if (hint.optionsLost) return { pool: await localPool(), schemaVersion: undefined };
   const options = startupOptions(settings.limits, settings.otherOptions);
   const withOptions = await newPool(settings, url, options, false);
   let first;
@@ -56,9 +62,9 @@ export async function connectPool(
   const { mode, schemaVersion } = first;
   if (mode === 'startup') return { pool: withOptions, schemaVersion };
   await withOptions.end().catch(() => undefined);
-  // Startup options refused or dropped: the limits go with each transaction instead. Options of the user's
-  // own are still sent: refused again, they are said as libpq would (its own options, its own business).
-  return { pool: await newPool(settings, url, startupOptions(undefined, settings.otherOptions), true), schemaVersion };
+  // Startup options refused or dropped: the limits go with each transaction instead, and this host remembers it.
+  hint.note();
+  return { pool: await localPool(), schemaVersion };
 }
 
 /**
