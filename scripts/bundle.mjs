@@ -13,6 +13,7 @@
 // tsc still builds dist/ for the library and its types. Every build's metafile goes into dist/bin/meta.json
 // (not shipped): scripts/notices.mjs writes the third-party notices and the SBOM from what it says was bundled.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build as esbuild } from 'esbuild';
 
 const { wrapBundle } = await import('../dist/app/bundle-wrapper.js');
@@ -62,8 +63,9 @@ const common = {
     'import.meta.url': 'undefined',
   },
 };
-// pg (the state store's driver) and its URL parser: loaded only where a postgresql:// state URL is configured.
-const VENDOR = { 'decimal.js': 'decimal', pg: 'pg', 'pg-connection-string': 'pg-connection-string' };
+// pg (the state store's driver) and its URL parser: loaded only where a postgresql:// state URL is configured,
+// one file (pg carries the parser anyway): a second file cost each such run its own read, cache and compile.
+const VENDOR = { 'decimal.js': 'decimal', pg: 'pg', 'pg-connection-string': 'pg' };
 
 /** Points the program at its vendor files and the entry at main.cjs; drops commander's child_process. */
 const layout = {
@@ -154,10 +156,40 @@ const lazyDns = {
     }));
   },
 };
-for (const [name, file] of Object.entries(VENDOR)) {
-  // The package's default export as module.exports, and as its own .default, so that both `import X from`
-  // and `const { default: X } = await import()` (each through esbuild's interop) find it.
-  const contents = `const m = require(${JSON.stringify(name)}); const x = m.default ?? m; if (x.default === undefined) x.default = x; module.exports = x;`;
+/**
+ * pg's crypto helpers (lib/crypto/utils.js) take Node's Web Crypto as they load (crypto.webcrypto: Node's whole
+ * WebCrypto implementation, 0.15-0.35 ms of CPU) for scram and md5 logins alone; a session over a socket with
+ * trust or peer authentication never asks for them. Required by pg's client and its SCRAM module, they are
+ * evaluated when a login first uses one of them.
+ */
+const lazyPgCrypto = {
+  name: 'energy-lazy-pg-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(crypto\/)?utils$/ }, async (args) => {
+      const inPg = /[\\/]pg[\\/]lib[\\/](client|crypto[\\/]sasl)\.js$/.test(args.importer);
+      if (!inPg || (args.path === './utils' && !args.importer.includes('sasl'))) return undefined;
+      const real = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
+      return { path: 'pg/lib/crypto/utils.js', namespace: 'lazy-pg-crypto', pluginData: dirname(real.path) };
+    });
+    // Its own file by a name that this plugin does not take again (utils.js), read when a login first asks.
+    b.onLoad({ filter: /.*/, namespace: 'lazy-pg-crypto' }, (args) => ({
+      contents: `let real; module.exports = new Proxy({}, { get: (_, name) => (real ??= require('./utils.js'))[name] });`,
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
+// The package's default export as module.exports, and as its own .default, so that both `import X from`
+// and `const { default: X } = await import()` (each through esbuild's interop) find it.
+const defaultExport = (name) =>
+  `const m = require(${JSON.stringify(name)}); const x = m.default ?? m; if (x.default === undefined) x.default = x; module.exports = x;`;
+const VENDOR_FILES = {
+  decimal: defaultExport('decimal.js'),
+  // pg, and beside its exports pg-connection-string's parse: `import('pg-connection-string')` takes its named
+  // export from the same file.
+  pg: `${defaultExport('pg')} x.parse = require('pg-connection-string').parse;`,
+};
+for (const [file, contents] of Object.entries(VENDOR_FILES)) {
   await build({
     ...common,
     stdin: { contents, resolveDir: process.cwd(), sourcefile: `${file}.cjs` },
@@ -165,7 +197,7 @@ for (const [name, file] of Object.entries(VENDOR)) {
     outExtension: undefined,
     // pg's native binding is optional (pg.native) and not installed.
     external: ['pg-native'],
-    plugins: [lazyDns],
+    plugins: [lazyDns, lazyPgCrypto],
   });
 }
 writeFileSync(new URL('../dist/bin/meta.json', import.meta.url), JSON.stringify(meta));

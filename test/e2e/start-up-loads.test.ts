@@ -152,6 +152,26 @@ describe('what a command loads for the state store', () => {
     expect(files).toContain('vendor/pg.cjs');
     expect(files).not.toContain('node:dns');
   });
+
+  it('order pending with one loads pg and its URL parser as one file (a second was its own read, cache and compile)', async () => {
+    const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
+    expect(files.filter((file) => file.startsWith('vendor/'))).toEqual(['vendor/pg.cjs']);
+  });
+
+  it('order pending with one loads pg but not node:os (the host name, for application_name, is read from /proc)', async () => {
+    const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
+    expect(files).toContain('vendor/pg.cjs');
+    expect(files).toContain('node:net');
+    expect(files).not.toContain('node:os');
+  });
+
+  it("order pending with one loads pg but not Node's Web Crypto (pg's helpers of scram and md5 logins take it)", async () => {
+    const files = await loads(['order', 'pending', '--json'], stateUrl, 11);
+    expect(files).toContain('vendor/pg.cjs');
+    // The session was tried (the server is not there), so pg's client was loaded and made.
+    expect(files).toContain('node:net');
+    expect(files).not.toContain('node:internal/crypto/webcrypto');
+  });
 });
 
 /**

@@ -5,7 +5,7 @@
  * the startup options that carry the time limits straight to PostgreSQL. The limits must hold either way
  * (SET LOCAL in each transaction), and the journal's rules too. Orders counted at the sandbox.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -77,6 +77,23 @@ for (const [name, ignore] of [
         );
         for (const result of results) expect(result.code, result.stderr).toBe(0);
         expect(ordersTo(address)).toHaveLength(1);
+      }, 60_000);
+
+      it('a host remembers what became of its startup options: its next run sends none (one session, not two)', async () => {
+        // A home of its own: the note is in its private cache folder (~/.cache/energy).
+        const home = mkdtempSync(join(tmpdir(), 'energy-home-'));
+        const env = host({ HOME: home });
+        const refusedBefore = through.current.refusals();
+        const first = await world.run(['order', 'pending', '--json'], { env });
+        expect(first.code, first.stderr).toBe(0);
+        expect(through.current.refusals() - refusedBefore).toBe(ignore === undefined ? 1 : 0);
+        const second = await world.run(['order', 'pending', '--json'], { env });
+        expect(second.code, second.stderr).toBe(0);
+        expect(json(second)).toEqual(json(first));
+        expect(through.current.refusals() - refusedBefore).toBe(ignore === undefined ? 1 : 0);
+        const notes = readdirSync(join(home, '.cache', 'energy')).filter((name) => name.startsWith('pg-startup-'));
+        expect(notes).toHaveLength(1);
+        expect(statSync(join(home, '.cache', 'energy', notes[0]!)).mode & 0o777).toBe(0o600);
       }, 60_000);
 
       it('the time limits hold through it: a lock held past lock_timeout (PGOPTIONS) is exit 11, nothing bought', async () => {

@@ -27,6 +27,8 @@ export interface Bouncer {
   url: string;
   /** ENERGY_STATE_URL through the bouncer, and PGPASSWORD. */
   env: Record<string, string>;
+  /** How many sessions PgBouncer has refused for a startup parameter it does not know, as its log says. */
+  refusals(): number;
 }
 
 export function bouncerForSuite(
@@ -99,5 +101,9 @@ async function startBouncer(
     15_000,
   );
   const url = `postgresql://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${SOCKET_PORT}`;
-  return { bouncer: { url, env: { ENERGY_STATE_URL: url, PGPASSWORD: cluster.password } }, child, dir };
+  const refusals = () =>
+    readFileSync(join(dir, 'pgbouncer.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('closing because: unsupported startup parameter')).length;
+  return { bouncer: { url, env: { ENERGY_STATE_URL: url, PGPASSWORD: cluster.password }, refusals }, child, dir };
 }

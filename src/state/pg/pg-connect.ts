@@ -1,6 +1,6 @@
 /**
- * Sessions to the shared state store (settings: pg-settings.ts). The driver, pg, is loaded here and only
- * here: commands that keep no state never load it. Every session:
+ * Sessions to the shared state store (settings: pg-settings.ts). The driver, pg, is loaded for them alone
+ * (pg-driver.ts): commands that keep no state never load it. Every session:
  *   - has an 'error' listener from the moment it is made (a client the pool hands out included), so that a
  *     session the server ends (a restart, a fail-over, pg_terminate_backend, an idle timeout) fails the query
  *     that needed it, as exit 11 or a failed cycle, never a crash;
@@ -17,6 +17,8 @@ import { printable } from '../../domain/printable.js';
 import { setLocal, startupOptions, type Limits } from './pg-limits.js';
 import { sessionSettings, type SessionSettings } from './pg-settings.js';
 import { sessionFailure } from './pg-failure.js';
+import { loadDriver } from './pg-driver.js';
+import { startupHint } from './pg-startup-hint.js';
 import { eachStatementInATransaction } from './pg-local-transaction.js';
 import { noSchema, READ_VERSION } from './pg-schema.js';
 
@@ -43,6 +45,11 @@ export async function connectPool(
 ): Promise<{ pool: Pool; schemaVersion: number | undefined }> {
   const settings = await sessionSettings(url, env);
   known.limits = settings.limits;
+  const hint = startupHint(env, settings.target);
+  // Options of the user's own are still sent: refused, they are said as libpq would (its own options, its own business).
+  const localPool = () => newPool(settings, url, startupOptions(undefined, settings.otherOptions), true);
+  // Met less than a day ago: the limits go with each transaction from the first session (pg-startup-hint.ts).
+  if (hint.optionsLost) return { pool: await localPool(), schemaVersion: undefined };
   const options = startupOptions(settings.limits, settings.otherOptions);
   const withOptions = await newPool(settings, url, options, false);
   let first;
@@ -55,9 +62,9 @@ export async function connectPool(
   const { mode, schemaVersion } = first;
   if (mode === 'startup') return { pool: withOptions, schemaVersion };
   await withOptions.end().catch(() => undefined);
-  // Startup options refused or dropped: the limits go with each transaction instead. Options of the user's
-  // own are still sent: refused again, they are said as libpq would (its own options, its own business).
-  return { pool: await newPool(settings, url, startupOptions(undefined, settings.otherOptions), true), schemaVersion };
+  // Startup options refused or dropped: the limits go with each transaction instead, and this host remembers it.
+  hint.note();
+  return { pool: await localPool(), schemaVersion };
 }
 
 /**
@@ -96,21 +103,6 @@ async function firstSession(
     return { mode: applied === '3' ? 'startup' : 'dropped', schemaVersion };
   } finally {
     client.release();
-  }
-}
-
-/**
- * pg asks once, as it loads, whether it runs on Cloudflare Workers: where there is no `navigator` (Node 20)
- * by building a fetch Response, which loads Node's whole fetch implementation (undici), 15 to 35 ms of a run.
- * A stand-in `navigator` for that moment gives the same answer (not Cloudflare) at no cost; it is gone after.
- */
-async function loadDriver(): Promise<typeof import('pg')> {
-  if ('navigator' in globalThis) return import('pg');
-  Object.defineProperty(globalThis, 'navigator', { value: { userAgent: 'Node.js' }, configurable: true });
-  try {
-    return await import('pg');
-  } finally {
-    delete (globalThis as { navigator?: unknown }).navigator;
   }
 }
 

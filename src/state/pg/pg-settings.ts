@@ -13,11 +13,12 @@
  *   - the password from the URL, else PGPASSWORD, else the password file (pgpass.ts), looked up only when
  *     the server asks for one.
  */
-import { hostname } from 'node:os';
 import type { PoolConfig } from 'pg';
 import { checkSslMode, libpqInteger, type IntegerParameter, type StateUrl } from '../../config/state-url.js';
 import { StateStoreError } from '../../domain/journal-errors.js';
 import { printable } from '../../domain/printable.js';
+import { hostName } from './host-name.js';
+import { loadUrlParser } from './pg-driver.js';
 import { limitsFrom, type Limits } from './pg-limits.js';
 import { pgpassEntry, pgpassFile, type PgpassLookup, type PgpassTarget } from './pgpass.js';
 
@@ -44,7 +45,7 @@ export async function sessionSettings(stateUrl: StateUrl, env: NodeJS.ProcessEnv
   const { text: url, sslmode: inUrl } = stateUrl;
   const sslmode = inUrl ?? (env.PGSSLMODE || undefined);
   if (inUrl === undefined && sslmode !== undefined) checkSslMode(sslmode, 'PGSSLMODE');
-  const { parse } = await import('pg-connection-string');
+  const { parse } = await loadUrlParser();
   let parsed: ReturnType<typeof parse> & Record<string, string | undefined>;
   try {
     // PGSSLMODE where the URL says nothing, as libpq reads it; `allow` is a plain connection to the parser.
@@ -111,7 +112,7 @@ function integerSetting(
 }
 
 /** `energy/<version> <host> <pid>`, the host cut so that the name fits what the server keeps. */
-export function applicationName(host = hostname(), pid = process.pid): string {
+export function applicationName(host = hostName(), pid = process.pid): string {
   const version = typeof ENERGY_VERSION === 'string' ? ENERGY_VERSION : 'dev';
   const fixed = `energy/${version}  ${pid}`;
   const room = APPLICATION_NAME_BYTES - Buffer.byteLength(fixed);

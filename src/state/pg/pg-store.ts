@@ -4,7 +4,6 @@
  * transaction or lock is held across a network call. Opening it connects and brings the schema up to date, so
  * that a database that cannot be reached is said before anything else happens.
  */
-import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import type { StateUrl } from '../../config/state-url.js';
 import type { KnownAccounts } from '../known-accounts.js';
@@ -20,6 +19,7 @@ import { claimAddresses } from './pg-claims.js';
 import { ENDED } from './pg-claims-sql.js';
 import { ClaimsUpkeep } from './pg-claims-upkeep.js';
 import { connectPool, stateStoreFailure } from './pg-connect.js';
+import { hostName } from './host-name.js';
 import { PgJournal } from './pg-journal.js';
 import { everyPending, importRecord } from './pg-journal-rows.js';
 import { pgFinalOrders } from './pg-final-orders.js';
@@ -32,7 +32,7 @@ import { migrate, tryWrite } from './pg-schema.js';
 export class PgStore implements StateStore {
   readonly kind = 'postgresql';
   readonly where: string;
-  readonly host = hostname();
+  readonly host = hostName();
   readonly #spellings = new Set<string>();
   /** The let-goes this process retries, and its pruning of claims (pg-claims-upkeep.ts). */
   readonly #upkeep = new ClaimsUpkeep();
@@ -55,7 +55,7 @@ export class PgStore implements StateStore {
     try {
       const client = await pool.connect();
       try {
-        return new PgStore(pool, url, await migrate(client, hostname(), schemaVersion));
+        return new PgStore(pool, url, await migrate(client, hostName(), schemaVersion));
       } finally {
         client.release();
       }
