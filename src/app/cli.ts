@@ -6,7 +6,8 @@
  */
 import { fastPathOutput } from './fast-path.js';
 import { jsonRun, lastResortLine, outputError, OUTPUT_FAILED } from './last-resort.js';
-import { privateCacheDir, requireCached } from './code-cache.js';
+import { requireCached } from './code-cache.js';
+import { privateCacheDir } from '../storage/private-cache-dir.js';
 import { lightCommand } from './light-run.js';
 
 /** The program's bundle beside this entry (scripts/bundle.mjs defines it; unbundled, main.js is imported). */

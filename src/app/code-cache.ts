@@ -18,7 +18,7 @@
  * cache that is not a regular file (a FIFO, whose open() would block for ever, deaf to SIGTERM; a socket, a
  * link) is never opened: ours is opened with O_NONBLOCK.
  */
-import type { Stats } from 'node:fs';
+import { isOurs } from '../storage/private-cache-dir.js';
 import { WRAPPED_HEAD } from './bundle-wrapper.js';
 
 /** Cache files larger than this are not read (the bundle's is ~1 MB). */
@@ -30,59 +30,6 @@ const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname
 const WRAPPER_TAIL = '\n});';
 
 type Fs = typeof import('node:fs');
-
-/** The private cache folder, made if missing; undefined when it cannot be made or is not ours alone. */
-export function privateCacheDir(
-  env: NodeJS.ProcessEnv,
-  fs: Fs = process.getBuiltinModule('node:fs'),
-): string | undefined {
-  const path = process.getBuiltinModule('node:path');
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  // XDG: a relative XDG_CACHE_HOME is to be ignored.
-  const xdg = env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
-  const home = env.HOME;
-  if (xdg === undefined && (home === undefined || !path.isAbsolute(home))) return undefined;
-  const dir = path.join(xdg ?? path.join(home!, '.cache'), 'energy');
-  try {
-    // There on every run but the first: one lstat, not a walk up the folders and two more.
-    let stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-    if (stat === undefined) {
-      makeDirs(fs, dir);
-      stat = fs.lstatSync(dir);
-    }
-    return isOurs(stat, uid) && stat.isDirectory() ? dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * mkdir -p, one level at a time, as config/permissions.ts does: Node 20's `mkdirSync(dir, { recursive: true })`
- * loops for ever at full CPU under a folder that refuses new entries with ENOENT, such as /proc (a HOME there
- * hung every command at start).
- */
-function makeDirs(fs: Fs, dir: string): void {
-  const path = process.getBuiltinModule('node:path');
-  const missing: string[] = [];
-  for (let current = dir; !fs.existsSync(current); current = path.dirname(current)) {
-    missing.unshift(current);
-    if (path.dirname(current) === current) break;
-  }
-  for (const folder of missing) {
-    try {
-      fs.mkdirSync(folder, { mode: 0o700 });
-    } catch (error) {
-      // A parallel run made it a moment ago: lstat below checks what it is.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-}
-
-/** Owned by this user, and writable by nobody else. */
-function isOurs(stat: Stats, uid: number): boolean {
-  return stat.uid === uid && (stat.mode & 0o022) === 0;
-}
 
 /** Tests' handles on requireCached. */
 export interface CacheOptions {

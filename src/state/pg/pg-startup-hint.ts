@@ -8,6 +8,7 @@
  * folder the code cache uses ($XDG_CACHE_HOME/energy, else ~/.cache/energy): only where that folder is this
  * user's alone, and only a regular file of this user counts. Nothing here may fail a run: any error means no note.
  */
+import { isOurs, privateCacheDir } from '../../storage/private-cache-dir.js';
 import type { PgpassTarget } from './pgpass.js';
 
 /** How long a note is believed. */
@@ -35,21 +36,10 @@ export function startupHint(env: NodeJS.ProcessEnv, target: PgpassTarget): Start
   };
 }
 
-/** The note's path, where the folder is ours alone; else undefined. */
+/** The note's path, in the private cache folder where there is one; else undefined. */
 function hintFile(env: NodeJS.ProcessEnv, target: PgpassTarget): string | undefined {
-  const fs = process.getBuiltinModule('node:fs');
-  const path = process.getBuiltinModule('node:path');
-  const uid = process.getuid?.();
-  const xdg = env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
-  const home = env.HOME !== undefined && path.isAbsolute(env.HOME) ? env.HOME : undefined;
-  if (uid === undefined || (xdg === undefined && home === undefined)) return undefined;
-  const dir = path.join(xdg ?? path.join(home!, '.cache'), 'energy');
-  try {
-    const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-    if (stat === undefined || !stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0) return undefined;
-  } catch {
-    return undefined;
-  }
+  const dir = privateCacheDir(env);
+  if (dir === undefined) return undefined;
   const { host, port, database, user } = target;
   const key = process
     .getBuiltinModule('node:crypto')
@@ -57,13 +47,14 @@ function hintFile(env: NodeJS.ProcessEnv, target: PgpassTarget): string | undefi
     .update([host, port, database, user].join('\0'))
     .digest('hex')
     .slice(0, 32);
-  return path.join(dir, `pg-startup-options-lost.${key}`);
+  return process.getBuiltinModule('node:path').join(dir, `pg-startup-options-lost.${key}`);
 }
 
 function isFresh(file: string): boolean {
   try {
     const stat = process.getBuiltinModule('node:fs').lstatSync(file, { throwIfNoEntry: false });
-    if (stat === undefined || !stat.isFile() || stat.uid !== process.getuid?.()) return false;
+    const uid = process.getuid?.();
+    if (stat === undefined || uid === undefined || !stat.isFile() || !isOurs(stat, uid)) return false;
     // A file's time has a fraction of a millisecond that Date.now() has not; a note more than a minute in the
     // future (this machine's clock set back) is not believed either.
     const age = Date.now() - stat.mtimeMs;

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { WRAPPED_HEAD, wrapBundle } from '../../../src/app/bundle-wrapper.js';
-import { privateCacheDir, readCache, requireCached, writeCache } from '../../../src/app/code-cache.js';
+import { readCache, requireCached, writeCache } from '../../../src/app/code-cache.js';
+import { privateCacheDir } from '../../../src/storage/private-cache-dir.js';
 
 let root: string;
 let cacheDir: string;

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('the note that startup options do not reach a server', () => {
     expect(startupHint({ HOME, XDG_CACHE_HOME: xdg }, target).optionsLost).toBe(true);
   });
 
-  it('is neither written nor read in a folder others can write, nor where there is none', () => {
+  it('is neither written nor read in a folder others can write', () => {
     const { HOME, dir } = home(0o777);
     startupHint({ HOME }, target).note();
     expect(readdirSync(dir)).toEqual([]);
@@ -61,9 +61,14 @@ describe('the note that startup options do not reach a server', () => {
     startupHint({ HOME }, target).note();
     chmodSync(dir, 0o777);
     expect(startupHint({ HOME }, target).optionsLost).toBe(false);
+    expect(startupHint({}, target).optionsLost).toBe(false);
+  });
+
+  it('makes the folder where there is none, private, as the code cache does (storage/private-cache-dir.ts)', () => {
     const bare = mkdtempSync(join(tmpdir(), 'energy-hint-'));
     startupHint({ HOME: bare }, target).note();
-    expect(readdirSync(bare)).toEqual([]);
-    expect(startupHint({}, target).optionsLost).toBe(false);
+    expect(statSync(join(bare, '.cache', 'energy')).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(bare, '.cache', 'energy'))).toHaveLength(1);
+    expect(startupHint({ HOME: bare }, target).optionsLost).toBe(true);
   });
 });
