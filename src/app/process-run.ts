@@ -73,8 +73,9 @@ export function runProcess(args: readonly string[], run: ProgramRun): void {
  * Once the run has settled, the process ends as soon as its event loop is empty: every write to stdout and
  * stderr done (a pipe's pending write keeps the loop busy, so 'beforeExit' comes after it), every child and
  * socket closed. It ends through process.exit(), which emits 'exit' as usual (the code cache's write, the
- * backstop) but skips Node's teardown of the environment and of V8's heap: work nobody waits for, about
- * 1.3 ms of CPU at every `balance` on Node 20, 3 % of the whole run (bench/RESULTS.md, issue 48).
+ * backstop) but skips Node's teardown of the environment and of V8's heap, which grows with what the run loaded
+ * and which nobody waits for: `balance --json` 1.215x -> 1.195x the bare signed GET's CPU on Node 20,
+ * 1.191x -> 1.152x on Node 22 (bench/RESULTS.md, issue 48).
  */
 function exitWhenIdle(): void {
   process.once('beforeExit', () => process.exit());

@@ -52,7 +52,7 @@ describe('the end of a run as a process', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 
-  it('says a run that throws as an internal error once, and still exits when idle', () => {
+  it('says a run that throws as an internal error, in one line', () => {
     const result = runAsProcess(`throw new Error('a bug');`);
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
