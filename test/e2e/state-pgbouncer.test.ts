@@ -14,7 +14,7 @@ import { describeWhere } from '../helpers/machine-needs.js';
 import { pendingIdsOf } from '../helpers/pending.js';
 import { bouncerForSuite, pgbouncerBin } from '../helpers/pgbouncer.js';
 import { clusterForSuite, postgresBin } from '../helpers/pg-cluster.js';
-import { whileJournalLocked } from '../helpers/pg-lock.js';
+import { holdLock, whileJournalLocked } from '../helpers/pg-lock.js';
 import { orderCreateArgs } from '../helpers/rental.js';
 import { worldForSuite } from '../helpers/suite-world.js';
 import { json } from '../helpers/world.js';
@@ -107,6 +107,26 @@ for (const [name, ignore] of [
         expect(result.code, result.stderr).toBe(11);
         expect(result.stderr).toContain('lock_timeout (1s)');
         expect(ordersTo(address)).toHaveLength(0);
+      }, 60_000);
+
+      it('the limits hold from the first statement of a host that knows the pooler: the schema version’s read', async () => {
+        const env = host({ HOME: mkdtempSync(join(tmpdir(), 'energy-home-')), PGOPTIONS: '-c lock_timeout=1s' });
+        // The first run notes the pooler's way with startup options; the next opens its sessions without them.
+        expect((await world.run(['order', 'pending'], { env })).code).toBe(0);
+        const lock = await holdLock(cluster.current, 'LOCK TABLE energy.schema_version IN ACCESS EXCLUSIVE MODE');
+        let released: Promise<void> | undefined;
+        const release = () => (released ??= lock.release());
+        // A read without the limit waits for the lock: let it go after 10 s, so that such a run ends (exit 0).
+        const unlock = setTimeout(() => void release(), 10_000);
+        try {
+          const result = await world.run(['order', 'pending', '--json'], { env });
+          expectNoStackTrace(result);
+          expect(result.code, result.stderr).toBe(11);
+          expect(result.stderr).toContain('lock_timeout (1s)');
+        } finally {
+          clearTimeout(unlock);
+          await release();
+        }
       }, 60_000);
     },
   );

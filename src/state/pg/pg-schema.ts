@@ -193,10 +193,14 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** The schema version's read: also sent with the first session's check of its limits (pg-connect.ts), one round trip. */
 export const READ_VERSION = 'SELECT max(version) AS version FROM energy.schema_version';
 
-/** The version the database is at, 0 when the schema is not there yet. */
-export async function schemaVersion(client: PoolClient): Promise<number> {
+/**
+ * The version the database is at, 0 when the schema is not there yet. Through a pooler that refuses or drops the
+ * startup options, only the pool runs a statement in a transaction carrying the time limits
+ * (pg-local-transaction.ts): a client's statement outside a transaction carries none.
+ */
+export async function schemaVersion(db: Pick<PoolClient, 'query'>): Promise<number> {
   try {
-    const { rows } = await client.query<{ version: number | null }>(READ_VERSION);
+    const { rows } = await db.query<{ version: number | null }>(READ_VERSION);
     return rows[0]?.version ?? 0;
   } catch (error) {
     if (noSchema(error)) return 0;

@@ -27,7 +27,7 @@ import { pgKnownAccounts } from './pg-known-accounts.js';
 import { pgSharedList } from './pg-shared-list.js';
 import type { SharedOrderList } from '../shared-list.js';
 import { storeStatus } from './pg-status.js';
-import { migrate, tryWrite } from './pg-schema.js';
+import { migrate, schemaVersion, tryWrite } from './pg-schema.js';
 
 export class PgStore implements StateStore {
   readonly kind = 'postgresql';
@@ -51,11 +51,14 @@ export class PgStore implements StateStore {
 
   /** Connects, and creates or migrates the schema: a database that cannot be used fails here (exit 11). */
   static async open(url: StateUrl, env: NodeJS.ProcessEnv): Promise<PgStore> {
-    const { pool, schemaVersion } = await connectPool(url, env);
+    const { pool, schemaVersion: read } = await connectPool(url, env);
     try {
+      // Not read by the first session (a pooler's, or one met before): read by the pool, whose statements carry
+      // the time limits there; the client below runs a statement outside a transaction without them.
+      const found = read ?? (await schemaVersion(pool));
       const client = await pool.connect();
       try {
-        return new PgStore(pool, url, await migrate(client, hostName(), schemaVersion));
+        return new PgStore(pool, url, await migrate(client, hostName(), found));
       } finally {
         client.release();
       }
