@@ -215,11 +215,11 @@ export function noSchema(error: unknown): boolean {
 }
 
 /**
- * Brings the schema to SCHEMA_VERSION (idempotent, safe from many hosts at once); returns the version. `read`:
- * the version already read on this run's first session, so that a current schema costs no round trip here.
+ * Brings the schema to SCHEMA_VERSION (idempotent, safe from many hosts at once); returns the version. `found`:
+ * the version the caller read with the time limits on (pg-store.ts), so that a current schema costs no round trip
+ * here; the client's own read outside a transaction would carry none through a pooler.
  */
-export async function migrate(client: PoolClient, host: string, read?: number): Promise<number> {
-  const found = read ?? (await schemaVersion(client));
+export async function migrate(client: PoolClient, host: string, found: number): Promise<number> {
   if (found === SCHEMA_VERSION) return found;
   if (found > SCHEMA_VERSION) throw newerSchema(found);
   await client.query('BEGIN');
