@@ -1,13 +1,76 @@
-// CPU time (user + system) of one child process, to the millisecond: bash's `time` reports the rusage of
-// the process it waited for (getrusage's children), so the figure is the child's own, not its parent's
-// nor the machine's. CPU is steadier than wall time on a shared machine: another process's turn on the
-// core is not counted. Used by startup.mjs and state-url.mjs.
+// CPU time (user + system) and wall time of one child process, by one of two clocks:
+// - perf: Linux's `perf stat` counting the child's task-clock (its CPU time, to 10 µs, threads and children
+//   included) and its duration_time (wall);
+// - rusage: bash's `time`, the rusage of the process it waited for (getrusage's children), to the millisecond.
+// Either is the child's own CPU, not its parent's nor the machine's: steadier than wall time on a shared machine,
+// where another process's turn on the core is not counted. perf is used wherever it can count (perf installed,
+// perf_event_paranoid allowing a user's own task-clock): a start-up of 35-45 ms read to the millisecond makes a
+// round's ratio move in steps of ~0.025x, and the median of such steps cannot tell 1.15x from 1.16x, the
+// difference between an aim met and missed (issue 48). BENCH_CPU_CLOCK=perf or =rusage chooses one; the tables
+// say which measured them. Used by startup.mjs, state-url.mjs and state-url-before.mjs.
 import { spawnSync } from 'node:child_process';
 
 const TIMED = 'TIMEFORMAT="@cpu %3R %3U %3S"; time "$@" >/dev/null 2>&3';
+/** perf stat's counts, as CSV on descriptor 3 so that the child's own stderr stays apart. */
+const PERF = ['stat', '-x,', '-e', 'task-clock,duration_time', '--log-fd', '3', '--'];
+
+let chosen;
+
+/** The clock in use: 'perf' or 'rusage' (BENCH_CPU_CLOCK, else perf where it can count). */
+function cpuClock() {
+  if (chosen !== undefined) return chosen;
+  const asked = process.env.BENCH_CPU_CLOCK;
+  if (asked !== undefined && asked !== 'perf' && asked !== 'rusage')
+    throw new Error(`BENCH_CPU_CLOCK=${asked}: perf or rusage`);
+  if (asked === 'rusage') return (chosen = 'rusage');
+  const probe = perfRun('sh', ['-c', 'exit 7'], { PATH: process.env.PATH });
+  if (probe.status === 7 && probe.counts !== undefined) return (chosen = 'perf');
+  if (asked === 'perf') throw new Error(`BENCH_CPU_CLOCK=perf, but perf stat cannot count here: ${probe.why}`);
+  return (chosen = 'rusage');
+}
+
+/** A clock's one-line description, for the tables. */
+export function cpuClockLabel() {
+  return cpuClock() === 'perf' ? '`perf stat` task-clock, to 10 µs' : "bash's `time` (rusage), to the millisecond";
+}
+
+function perfRun(command, args, env) {
+  const result = spawnSync('perf', [...PERF, command, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (result.error !== undefined) return { status: null, why: result.error.message, stderr: '' };
+  const log = result.output[3] ?? '';
+  const value = (event) => {
+    const fields = log
+      .split('\n')
+      .find((line) => line.split(',')[2] === event)
+      ?.split(',');
+    return fields === undefined ? undefined : { amount: Number(fields[0]), unit: fields[1] };
+  };
+  const cpu = value('task-clock');
+  const wall = value('duration_time');
+  const counted = cpu?.unit === 'msec' && Number.isFinite(cpu.amount) && wall?.unit === 'ns' && wall.amount > 0;
+  return {
+    status: result.status,
+    stderr: result.stderr,
+    why: log.trim().split('\n').at(-1) ?? '',
+    counts: counted ? { cpuMs: cpu.amount, wallMs: wall.amount / 1e6 } : undefined,
+  };
+}
 
 /** Runs `command args` once with `env`; returns { wallMs, cpuMs }; throws unless it exits `code`. */
 export function cpuTime(command, args, env, code = 0) {
+  if (cpuClock() === 'perf') {
+    const run = perfRun(command, args, env);
+    if (run.status !== code || run.counts === undefined)
+      throw new Error(
+        `${[command, ...args].join(' ')} exited ${run.status}: ${run.stderr.slice(-2000)}` +
+          (run.counts === undefined ? ` (perf stat counted nothing: ${run.why})` : ''),
+      );
+    return run.counts;
+  }
   const result = spawnSync('bash', ['-c', `exec 3>&2; ${TIMED}`, 'bash', command, ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

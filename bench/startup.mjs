@@ -1,7 +1,8 @@
 // Start-up on every Node line CI tests (issue 48): `energy balance` and `energy time` from a profile, JSON and
 // table, against the floor, a bare signed GET in CommonJS (bare-balance.cjs: node:http and node:crypto,
-// nothing else), interleaved round by round, as CPU time (user + system, cpu-time.mjs) and wall time; then
-// where the CPU beyond the floor goes, from runs watched by phase-marks.cjs.
+// nothing else), interleaved round by round, as CPU time (user + system, cpu-time.mjs: perf stat's task-clock
+// where it can count, else bash's time) and wall time; then where the CPU beyond the floor goes, from runs
+// watched by phase-marks.cjs.
 //   node bench/startup.mjs [--rounds n] [--install-nodes] [--no-state-url] [--write] [--bin path/to/bin/energy.js]
 //                          [--before path/to/another/build/bin/energy.js [--before-label text]]
 // With the state URL's rows (state-url.mjs) on each line too, unless --no-state-url.
@@ -13,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuTime, interleaved, median } from './cpu-time.mjs';
+import { cpuClockLabel, cpuTime, interleaved, median } from './cpu-time.mjs';
 import { measureStateUrl, stateUrlTables } from './state-url.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -247,7 +248,7 @@ export function startupTables({ measured, skipped }) {
   const out = [];
   for (const m of measured) {
     out.push(
-      `Node ${m.version}: CPU time (user + system) and wall time per run, medians of ${m.rounds} interleaved rounds; each ratio is the median of the round-by-round ratios to the floor (load average ${m.load.map((l) => l.toFixed(1)).join(' → ')} on ${os.cpus().length} cores).`,
+      `Node ${m.version}: CPU time (user + system; ${cpuClockLabel()}) and wall time per run, medians of ${m.rounds} interleaved rounds; each ratio is the median of the round-by-round ratios to the floor (load average ${m.load.map((l) => l.toFixed(1)).join(' → ')} on ${os.cpus().length} cores).`,
       '',
       '| command | CPU (ms) | ÷ floor, CPU | ÷ floor, wall | aim (CPU) | met |',
       '| --- | ---: | ---: | ---: | ---: | :---: |',

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuTime, interleaved } from './cpu-time.mjs';
+import { cpuClockLabel, cpuTime, interleaved } from './cpu-time.mjs';
 import { pgbouncerBin, postgresBin, startBouncer, startCluster } from './pg-cluster.mjs';
 
 const argv = process.argv.slice(2);
@@ -54,7 +54,9 @@ try {
   trust.stop();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(`Node ${process.version}, \`energy order pending --json\`, medians of ${rounds} interleaved rounds:\n`);
+console.log(
+  `Node ${process.version}, \`energy order pending --json\`, CPU by ${cpuClockLabel()}, medians of ${rounds} interleaved rounds:\n`,
+);
 console.log(
   '| state URL | CPU before (ms) | CPU now (ms) | now ÷ before, CPU | now ÷ before, wall | statements | load |',
 );

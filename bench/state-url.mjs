@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuTime, interleaved, median } from './cpu-time.mjs';
+import { cpuClockLabel, cpuTime, interleaved, median } from './cpu-time.mjs';
 import { pgbouncerBin, postgresBin, startBouncer, startCluster } from './pg-cluster.mjs';
 
 /** The aim (issue 48): with a state URL, within 1.25x the folder's CPU. */
@@ -88,7 +88,7 @@ export async function measureStateUrl({ node, bin, env, rounds }) {
 export function stateUrlTables(measured, nodeVersion) {
   const fmt = (n) => n.toFixed(1);
   return [
-    `\`energy order pending --json\` with a state URL against the state folder (Node ${nodeVersion}, CPU and wall time per run, medians of ${measured.rounds} interleaved rounds, ratios pair by pair; load average ${measured.load.map((l) => l.toFixed(1)).join(' → ')}):`,
+    `\`energy order pending --json\` with a state URL against the state folder (Node ${nodeVersion}, CPU (${cpuClockLabel()}) and wall time per run, medians of ${measured.rounds} interleaved rounds, ratios pair by pair; load average ${measured.load.map((l) => l.toFixed(1)).join(' → ')}):`,
     '',
     '| state | CPU (ms) | ÷ folder, CPU | ÷ folder, wall | aim (CPU) | met |',
     '| --- | ---: | ---: | ---: | ---: | :---: |',
