@@ -90,9 +90,36 @@ export function median(values) {
 }
 
 /**
+ * The ~95 % interval of a median, distribution-free: the values at ranks n/2 ∓ 0.98·√n of the sorted sample
+ * (the order statistics between which the true median lies with ~95 % probability). A ratio whose interval
+ * crosses an aim has not been shown to meet it, nor to miss it: more rounds, or a quieter machine.
+ */
+export function medianInterval(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  const half = 0.98 * Math.sqrt(n);
+  const low = Math.max(1, Math.floor(n / 2 - half));
+  const high = Math.min(n, Math.ceil(1 + n / 2 + half));
+  return [sorted[low - 1], sorted[high - 1]];
+}
+
+/** "1.15x (1.13–1.17)": a median ratio and its interval, for the tables. */
+export function ratioWithInterval({ cpuRatio, cpuRatioInterval: [low, high] }) {
+  return `${cpuRatio.toFixed(2)}x (${low.toFixed(2)}–${high.toFixed(2)})`;
+}
+
+/** "yes" or "no" against an aim; with "?" where the median's interval crosses it. */
+export function metAim(ratio, [low, high], aim) {
+  if (high <= aim) return 'yes';
+  if (low > aim) return 'no';
+  return ratio <= aim ? 'yes?' : 'no?';
+}
+
+/**
  * `cases` ({ command, args, env, code? }) run in turn, `rounds` times, after one warm-up each (file cache,
  * compile cache). Returns per case the median CPU and wall milliseconds, and the median of its pair-by-pair
- * ratio against the first case (the baseline): a drift in the machine's speed moves both of a pair alike.
+ * ratio against the first case (the baseline), with that median's interval: a drift in the machine's speed
+ * moves both of a pair alike.
  */
 export function interleaved(cases, rounds) {
   const samples = cases.map(() => []);
@@ -100,10 +127,14 @@ export function interleaved(cases, rounds) {
   for (let round = 0; round < rounds; round += 1) {
     cases.forEach((c, index) => samples[index].push(cpuTime(c.command, c.args, c.env, c.code)));
   }
-  return samples.map((runs) => ({
-    cpuMs: median(runs.map((r) => r.cpuMs)),
-    wallMs: median(runs.map((r) => r.wallMs)),
-    cpuRatio: median(runs.map((r, i) => r.cpuMs / samples[0][i].cpuMs)),
-    wallRatio: median(runs.map((r, i) => r.wallMs / samples[0][i].wallMs)),
-  }));
+  return samples.map((runs) => {
+    const cpuRatios = runs.map((r, i) => r.cpuMs / samples[0][i].cpuMs);
+    return {
+      cpuMs: median(runs.map((r) => r.cpuMs)),
+      wallMs: median(runs.map((r) => r.wallMs)),
+      cpuRatio: median(cpuRatios),
+      cpuRatioInterval: medianInterval(cpuRatios),
+      wallRatio: median(runs.map((r, i) => r.wallMs / samples[0][i].wallMs)),
+    };
+  });
 }

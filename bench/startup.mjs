@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuClockLabel, cpuTime, interleaved, median } from './cpu-time.mjs';
+import { cpuClockLabel, cpuTime, interleaved, median, metAim, ratioWithInterval } from './cpu-time.mjs';
 import { measureStateUrl, stateUrlTables } from './state-url.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -248,7 +248,7 @@ export function startupTables({ measured, skipped }) {
   const out = [];
   for (const m of measured) {
     out.push(
-      `Node ${m.version}: CPU time (user + system; ${cpuClockLabel()}) and wall time per run, medians of ${m.rounds} interleaved rounds; each ratio is the median of the round-by-round ratios to the floor (load average ${m.load.map((l) => l.toFixed(1)).join(' → ')} on ${os.cpus().length} cores).`,
+      `Node ${m.version}: CPU time (user + system; ${cpuClockLabel()}) and wall time per run, medians of ${m.rounds} interleaved rounds; each ratio is the median of the round-by-round ratios to the floor, with its ~95 % interval; a "?" where that interval crosses the aim (load average ${m.load.map((l) => l.toFixed(1)).join(' → ')} on ${os.cpus().length} cores).`,
       '',
       '| command | CPU (ms) | ÷ floor, CPU | ÷ floor, wall | aim (CPU) | met |',
       '| --- | ---: | ---: | ---: | ---: | :---: |',
@@ -256,8 +256,8 @@ export function startupTables({ measured, skipped }) {
         const r = m.results[i];
         if (i === 0) return `| ${c.name} | ${fmt(r.cpuMs)} | 1.00x | 1.00x | | |`;
         if (c.aim === undefined)
-          return `| ${c.name} | ${fmt(r.cpuMs)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | | |`;
-        return `| ${c.name} | ${fmt(r.cpuMs)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ≤ ${c.aim}x | ${r.cpuRatio <= c.aim ? 'yes' : 'no'} |`;
+          return `| ${c.name} | ${fmt(r.cpuMs)} | ${ratioWithInterval(r)} | ${r.wallRatio.toFixed(2)}x | | |`;
+        return `| ${c.name} | ${fmt(r.cpuMs)} | ${ratioWithInterval(r)} | ${r.wallRatio.toFixed(2)}x | ≤ ${c.aim}x | ${metAim(r.cpuRatio, r.cpuRatioInterval, c.aim)} |`;
       }),
       '',
       `Where \`energy balance --json\`'s CPU goes, step by step (medians of ${m.phaseRuns} runs watched by bench/phase-marks.cjs, which itself costs both sides a little):`,

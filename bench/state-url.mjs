@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuClockLabel, cpuTime, interleaved, median } from './cpu-time.mjs';
+import { cpuClockLabel, cpuTime, interleaved, median, metAim, ratioWithInterval } from './cpu-time.mjs';
 import { pgbouncerBin, postgresBin, startBouncer, startCluster } from './pg-cluster.mjs';
 
 /** The aim (issue 48): with a state URL, within 1.25x the folder's CPU. */
@@ -88,14 +88,14 @@ export async function measureStateUrl({ node, bin, env, rounds }) {
 export function stateUrlTables(measured, nodeVersion) {
   const fmt = (n) => n.toFixed(1);
   return [
-    `\`energy order pending --json\` with a state URL against the state folder (Node ${nodeVersion}, CPU (${cpuClockLabel()}) and wall time per run, medians of ${measured.rounds} interleaved rounds, ratios pair by pair; load average ${measured.load.map((l) => l.toFixed(1)).join(' → ')}):`,
+    `\`energy order pending --json\` with a state URL against the state folder (Node ${nodeVersion}, CPU (${cpuClockLabel()}) and wall time per run, medians of ${measured.rounds} interleaved rounds, ratios pair by pair with their ~95 % interval, "?" where it crosses the aim; load average ${measured.load.map((l) => l.toFixed(1)).join(' → ')}):`,
     '',
     '| state | CPU (ms) | ÷ folder, CPU | ÷ folder, wall | aim (CPU) | met |',
     '| --- | ---: | ---: | ---: | ---: | :---: |',
     ...measured.rows.map((r, i) =>
       i === 0
         ? `| ${r.name} | ${fmt(r.cpuMs)} | 1.00x | 1.00x | | |`
-        : `| ${r.name} | ${fmt(r.cpuMs)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ${r.aim === undefined ? '' : `≤ ${r.aim}x`} | ${r.aim === undefined ? '' : r.cpuRatio <= r.aim ? 'yes' : 'no'} |`,
+        : `| ${r.name} | ${fmt(r.cpuMs)} | ${ratioWithInterval(r)} | ${r.wallRatio.toFixed(2)}x | ${r.aim === undefined ? '' : `≤ ${r.aim}x`} | ${r.aim === undefined ? '' : metAim(r.cpuRatio, r.cpuRatioInterval, r.aim)} |`,
     ),
     '',
     `The scram login costs ${fmt(measured.scram.beyondTrustCpuMs)} ms of CPU beyond the trust socket's run: the PBKDF2 of the server's verifier (4,096 rounds of HMAC-SHA-256 by PostgreSQL's default scram_iterations, the server's choice), which a scram client must compute, ${fmt(measured.scram.pbkdf2CpuMs)} ms of it timed on its own; the rest is the driver's side of the SCRAM exchange (its messages, two more round trips, the proofs). Trust or peer authentication over a unix socket does without it. One run sends ${measured.statements} statements.${measured.bouncer ? '' : ' (PgBouncer is not installed: its row is missing.)'}`,
