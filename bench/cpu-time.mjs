@@ -92,7 +92,8 @@ export function median(values) {
 /**
  * The ~95 % interval of a median, distribution-free: the values at ranks n/2 ∓ 0.98·√n of the sorted sample
  * (the order statistics between which the true median lies with ~95 % probability). A ratio whose interval
- * crosses an aim has not been shown to meet it, nor to miss it: more rounds, or a quieter machine.
+ * crosses an aim has not been shown to meet it, nor to miss it: more rounds, or a quieter machine. Below six
+ * values no two order statistics reach 95 %: the interval is then the whole range (75 % for three).
  */
 export function medianInterval(values) {
   const sorted = [...values].sort((a, b) => a - b);
