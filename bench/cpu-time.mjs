@@ -9,8 +9,16 @@
 // difference between an aim met and missed (issue 48). BENCH_CPU_CLOCK=perf or =rusage chooses one; the tables
 // say which measured them. Used by startup.mjs, state-url.mjs and state-url-before.mjs.
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 
 const TIMED = 'TIMEFORMAT="@cpu %3R %3U %3S"; time "$@" >/dev/null 2>&3';
+/**
+ * Where every timed child runs: a folder of no project, not wherever the bench was started. With a preload
+ * (`-r`, as phase-marks.cjs and young-gen.cjs are), Node reads the working folder's package.json: from the
+ * checkout, ~14 KB more young generation and a parse that a user's run does not pay. Paths given to the bench
+ * are made absolute where it reads them.
+ */
+export const NEUTRAL_CWD = os.tmpdir();
 /** perf stat's counts, as CSV on descriptor 3 so that the child's own stderr stays apart. */
 const PERF = ['stat', '-x,', '-e', 'task-clock,duration_time', '--log-fd', '3', '--'];
 
@@ -36,6 +44,7 @@ export function cpuClockLabel() {
 
 function perfRun(command, args, env) {
   const result = spawnSync('perf', [...PERF, command, ...args], {
+    cwd: NEUTRAL_CWD,
     env,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
@@ -72,6 +81,7 @@ export function cpuTime(command, args, env, code = 0) {
     return run.counts;
   }
   const result = spawnSync('bash', ['-c', `exec 3>&2; ${TIMED}`, 'bash', command, ...args], {
+    cwd: NEUTRAL_CWD,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',

@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CREATE, measureBatch } from './batch-cost.mjs';
 import { ensureScaleRows, measureEnsureScale } from './ensure-scale.mjs';
@@ -28,13 +28,16 @@ const smoke = argv.includes('--smoke');
 // --no-list: start-up and read commands only (quicker while working on them).
 const skipList = argv.includes('--no-list');
 const startupOnly = argv.includes('--startup');
-const node = argv.includes('--node') ? argv[argv.indexOf('--node') + 1] : process.execPath;
+const nodeOption = argv.includes('--node') ? argv[argv.indexOf('--node') + 1] : undefined;
+// Paths made absolute: the timed runs happen in another folder (cpu-time.mjs's NEUTRAL_CWD).
+const node =
+  nodeOption === undefined ? process.execPath : nodeOption.includes('/') ? absolutePath(nodeOption) : nodeOption;
 const rounds = smoke ? 1 : 21;
 const listRounds = smoke ? 1 : 5;
 const orderCount = smoke || skipList ? 1_000 : 100_000;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 // --bin <path>: measure another build (e.g. an older checkout's bin/energy.js) with this harness.
-const bin = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : here('../bin/energy.js');
+const bin = argv.includes('--bin') ? absolutePath(argv[argv.indexOf('--bin') + 1]) : here('../bin/energy.js');
 
 const work = mkdtempSync(join(os.tmpdir(), 'energy-bench-'));
 const env = {

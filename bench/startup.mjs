@@ -12,9 +12,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuClockLabel, cpuTime, interleaved, median, metAim, ratioWithInterval } from './cpu-time.mjs';
+import { NEUTRAL_CWD, cpuClockLabel, cpuTime, interleaved, median, metAim, ratioWithInterval } from './cpu-time.mjs';
 import { measureStateUrl, stateUrlTables } from './state-url.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -29,7 +29,10 @@ const lineOf = (node) => spawnSync(node, ['--version'], { encoding: 'utf8' }).st
 export function nodeLines({ install = false, onlyThisNode = false } = {}) {
   const nodes = [
     process.execPath,
-    ...(onlyThisNode ? [] : (process.env.BENCH_NODES ?? '').split(/\s+/).filter(Boolean)),
+    // A path (not a name looked up on PATH) made absolute: the runs happen in another folder (NEUTRAL_CWD).
+    ...(onlyThisNode ? [] : (process.env.BENCH_NODES ?? '').split(/\s+/).filter(Boolean)).map((node) =>
+      node.includes('/') ? absolutePath(node) : node,
+    ),
   ];
   const skipped = [];
   if (install && !onlyThisNode) {
@@ -127,6 +130,7 @@ function youngGeneration(node, args, env, file) {
   // code cache refused, compiles from the source and writes the cache again (an extra collection on Node 26).
   const collections = Array.from({ length: TRACED_RUNS + 1 }, () => {
     const traced = spawnSync(node, ['--trace-gc', ...args], {
+      cwd: NEUTRAL_CWD,
       env,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -134,6 +138,7 @@ function youngGeneration(node, args, env, file) {
     return traced.stdout.split('\n').filter((line) => /\] +\d+ ms: (Scavenge|Minor)/.test(line)).length;
   }).slice(1);
   spawnSync(node, ['--min-semi-space-size=64', '-r', here('./young-gen.cjs'), ...args], {
+    cwd: NEUTRAL_CWD,
     env: { ...env, BENCH_YOUNG_FILE: file },
     stdio: 'ignore',
   });
@@ -284,13 +289,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
   const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
   const result = await measureStartup({
-    bin: option('--bin', here('../bin/energy.js')),
+    bin: absolutePath(option('--bin', here('../bin/energy.js'))),
     rounds: Number(option('--rounds', '31')),
     phaseRuns: Number(option('--phase-runs', '9')),
     install: argv.includes('--install-nodes'),
     stateUrl: !argv.includes('--no-state-url'),
     before: argv.includes('--before')
-      ? { bin: option('--before', ''), label: option('--before-label', 'the build before') }
+      ? { bin: absolutePath(option('--before', '')), label: option('--before-label', 'the build before') }
       : undefined,
   });
   const text = startupTables(result).join('\n');

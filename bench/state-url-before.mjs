@@ -5,15 +5,15 @@
 //   node bench/state-url-before.mjs --before path/to/another/build/bin/energy.js [--rounds n] [--bin path]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuClockLabel, cpuTime, interleaved } from './cpu-time.mjs';
 import { pgbouncerBin, postgresBin, startBouncer, startCluster } from './pg-cluster.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const before = option('--before');
-const bin = option('--bin', fileURLToPath(new URL('../bin/energy.js', import.meta.url)));
+const before = argv.includes('--before') ? absolutePath(option('--before')) : undefined;
+const bin = absolutePath(option('--bin', fileURLToPath(new URL('../bin/energy.js', import.meta.url))));
 const rounds = Number(option('--rounds', '21'));
 const pgBin = postgresBin();
 if (before === undefined || pgBin === undefined) {

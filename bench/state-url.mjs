@@ -9,7 +9,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuClockLabel, cpuTime, interleaved, median, metAim, ratioWithInterval } from './cpu-time.mjs';
 import { pgbouncerBin, postgresBin, startBouncer, startCluster } from './pg-cluster.mjs';
@@ -107,7 +107,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
   const rounds = argv.includes('--rounds') ? Number(argv[argv.indexOf('--rounds') + 1]) : 21;
   const bin = argv.includes('--bin')
-    ? argv[argv.indexOf('--bin') + 1]
+    ? absolutePath(argv[argv.indexOf('--bin') + 1])
     : fileURLToPath(new URL('../bin/energy.js', import.meta.url));
   const home = mkdtempSync(join(os.tmpdir(), 'energy-bench-home-'));
   const env = { PATH: process.env.PATH, HOME: home, ENERGY_CONFIG_DIR: join(home, 'config') };
